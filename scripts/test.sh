@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Install everything the tests need, then run every suite: front end, unit, real kernels,
+# real browsers. Prints one summary line per suite and a total line at the end.
+# Usage: bash scripts/test.sh [--no-install]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+ARTIFACTS="$ROOT/test-artifacts"
+mkdir -p "$ARTIFACTS"
+PYTHON=${PYTHON:-python3}
+
+step() { printf '\n== %s\n' "$*"; }
+die() { printf 'test.sh: %s\n' "$*" >&2; exit 1; }
+
+if [ "${1:-}" != "--no-install" ]; then
+  step "install: Chromium (Debian package), Python and npm packages, kernel environments"
+  if [ ! -x /usr/bin/chromium ]; then
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+      || die "could not install Chromium with apt-get"
+  fi
+  "$PYTHON" -m pip install -q --disable-pip-version-check -e ".[test]" || die "pip install failed"
+  npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
+  bash scripts/make_kernel_envs.sh || die "could not create the ipykernel 6.29 / 7.3 environments"
+fi
+
+declare -a SUMMARY=()
+FAILED=0
+record() {  # record NAME EXIT_CODE DETAIL
+  local verdict="passed"; [ "$2" = 0 ] || { verdict="FAILED"; FAILED=1; }
+  SUMMARY+=("$(printf '%-10s %-7s %s' "$1" "$verdict" "$3")")
+}
+
+step "front-end bundle is up to date"
+npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2>/dev/null
+code=$?
+record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || echo 'stale: run npm run build and commit src/nbask/static')"
+
+step "front end (vitest)"
+{ npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
+code=${PIPESTATUS[0]}
+record frontend $code "$(grep -E 'Tests +[0-9]' "$ARTIFACTS/frontend.log" | tail -1 | sed 's/\x1b\[[0-9;]*m//g' | xargs)"
+
+for suite in unit kernel browser; do
+  step "$suite tests (pytest)"
+  "$PYTHON" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
+  code=$?
+  detail=$("$PYTHON" scripts/junit_summary.py "$ARTIFACTS/$suite.xml")
+  record "$suite" $code "$detail"
+done
+
+printf '\n== summary\n'
+printf '%s\n' "${SUMMARY[@]}"
+"$PYTHON" scripts/junit_summary.py --total "$ARTIFACTS"/*.xml
+exit $FAILED

@@ -1,0 +1,201 @@
+"""The schema's limits and error messages, and how a front-end response becomes an Answer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from nbask.models import (
+    NO_PREFERENCE,
+    Answer,
+    Option,
+    Question,
+    QuestionSet,
+    answer_from_response,
+    ended_answer,
+    is_recommended,
+)
+
+
+def opts(*labels: str) -> list[dict[str, str]]:
+    return [{"label": label} for label in labels]
+
+
+def question(text: str = "Which database?", **overrides) -> dict:
+    return {"question": text, "header": "DB", "options": opts("PostgreSQL", "SQLite"), **overrides}
+
+
+def error_of(callable_, *args, **kwargs) -> tuple[str, str]:
+    """The (location, message) of the single validation error raised."""
+    with pytest.raises(ValidationError) as info:
+        callable_(*args, **kwargs)
+    errors = info.value.errors()
+    assert len(errors) == 1, errors
+    return ".".join(str(part) for part in errors[0]["loc"]), str(info.value)
+
+
+# -- limits ------------------------------------------------------------------
+
+
+def test_a_valid_set_keeps_everything():
+    qs = QuestionSet(questions=[question(multi_select=True), question("Which cache?", header="")])
+    assert [q.question for q in qs.questions] == ["Which database?", "Which cache?"]
+    assert qs.questions[0].multi_select is True
+    assert qs.questions[0].options[0] == Option(label="PostgreSQL", description="")
+
+
+@pytest.mark.parametrize("count", [0, 5])
+def test_question_count_is_1_to_4(count):
+    loc, message = error_of(QuestionSet, questions=[question(f"Q{i}?") for i in range(count)])
+    assert loc == "questions"
+    assert "at least 1" in message if count == 0 else "at most 4" in message
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_option_count_is_2_to_4(count):
+    labels = [f"choice {i}" for i in range(count)]
+    loc, message = error_of(Question, **question(options=opts(*labels)))
+    assert loc == "options"
+    assert "at least 2" in message if count == 1 else "at most 4" in message
+
+
+def test_header_is_at_most_12_characters():
+    Question(**question(header="x" * 12))
+    loc, message = error_of(Question, **question(header="x" * 13))
+    assert loc == "header"
+    assert "at most 12 characters" in message
+
+
+@pytest.mark.parametrize("field", ["question"])
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_question_text_may_not_be_empty(field, blank):
+    loc, message = error_of(Question, **question(**{field: blank}))
+    assert loc == field
+    assert "at least 1 character" in message
+
+
+def test_option_label_may_not_be_empty():
+    loc, message = error_of(Question, **question(options=[{"label": " "}, {"label": "B"}]))
+    assert loc == "options.0.label"
+    assert "at least 1 character" in message
+
+
+def test_labels_are_unique_within_a_question():
+    loc, message = error_of(Question, **question(options=opts("A", "B", "A")))
+    assert loc == "options"
+    assert "unique within a question" in message and "'A'" in message
+
+
+@pytest.mark.parametrize("label", ["Other", "other", "Other…"])
+def test_model_may_not_supply_other(label):
+    loc, message = error_of(Question, **question(options=opts("A", label)))
+    assert loc == "options"
+    assert "the UI adds its own free-text 'Other' choice" in message
+
+
+def test_question_texts_are_unique_within_a_set():
+    loc, message = error_of(QuestionSet, questions=[question(), question()])
+    assert loc == "questions"
+    assert "unique within a set" in message and "answer keys" in message
+
+
+def test_unknown_fields_are_rejected_by_name():
+    loc, message = error_of(Question, **question(multiselect=True))
+    assert loc == "multiselect"
+    assert "Extra inputs are not permitted" in message
+
+
+def test_whitespace_is_trimmed():
+    q = Question(**question("  Which?  ", options=opts(" A ", "B")))
+    assert q.question == "Which?"
+    assert q.options[0].label == "A"
+
+
+def test_recommended_marker():
+    assert is_recommended("PostgreSQL (Recommended)")
+    assert is_recommended("x (recommended)  ")
+    assert not is_recommended("Recommended option")
+
+
+def test_json_schema_is_exportable_and_has_no_answers():
+    schema = QuestionSet.model_json_schema()
+    text = json.dumps(schema)
+    assert schema["properties"]["questions"]["maxItems"] == 4
+    question_schema = schema["$defs"]["Question"]
+    assert question_schema["properties"]["options"]["minItems"] == 2
+    assert question_schema["properties"]["header"]["maxLength"] == 12
+    assert "answers" not in text
+
+
+# -- answers -------------------------------------------------------------------
+
+
+def make_set() -> QuestionSet:
+    return QuestionSet(
+        questions=[
+            question("Which database?", options=opts("PostgreSQL (Recommended)", "SQLite")),
+            question("Which features?", multi_select=True, options=opts("Auth", "Search", "Billing")),
+        ]
+    )
+
+
+def respond(answers, action="submit") -> Answer:
+    return answer_from_response(
+        make_set(), {"action": action, "answers": answers}, request_id="r1", tool_call_id="t1", asked_at=1.0
+    )
+
+
+def test_submit_single_and_multi_select_joined_in_option_order():
+    ans = respond([{"selected": ["SQLite"], "other": None}, {"selected": ["Search", "Auth"], "other": None}])
+    assert ans.status == "answered"
+    assert ans.answers == {"Which database?": "SQLite", "Which features?": "Auth, Search"}
+    assert ans.selections == {"Which database?": ["SQLite"], "Which features?": ["Auth", "Search"]}
+    assert (ans.request_id, ans.tool_call_id, ans.asked_at) == ("r1", "t1", 1.0)
+    assert ans.resolved_at >= ans.asked_at
+
+
+def test_other_text_is_one_more_value():
+    ans = respond([{"selected": [], "other": "  DuckDB "}, {"selected": ["Auth"], "other": "Export, CSV"}])
+    assert ans.answers == {"Which database?": "DuckDB", "Which features?": "Auth, Export, CSV"}
+    assert ans.selections["Which features?"] == ["Auth", "Export, CSV"]
+
+
+def test_empty_questions_become_no_preference():
+    ans = respond([{"selected": [], "other": "   "}, {"selected": [], "other": None}])
+    assert ans.answers == {"Which database?": NO_PREFERENCE, "Which features?": NO_PREFERENCE}
+    assert ans.selections == {"Which database?": [], "Which features?": []}
+    assert "2 question(s)" in ans.note
+
+
+def test_unknown_labels_are_ignored_and_single_select_keeps_one():
+    ans = respond([{"selected": ["SQLite", "PostgreSQL (Recommended)", "<img>"]}, {"selected": ["Nope"]}])
+    assert ans.answers["Which database?"] == "PostgreSQL (Recommended)"
+    assert ans.answers["Which features?"] == NO_PREFERENCE
+
+
+def test_dismiss_gives_no_answers_and_a_note():
+    ans = respond([], action="dismiss")
+    assert ans.status == "dismissed"
+    assert ans.answers == {} and ans.selections == {}
+    assert "dismissed" in ans.note
+
+
+@pytest.mark.parametrize(
+    "payload, rule",
+    [
+        ({"action": "maybe", "answers": []}, "response.action must be 'submit' or 'dismiss'"),
+        ({"action": "submit", "answers": [{}]}, "one entry per question"),
+        ({"action": "submit", "answers": "x"}, "one entry per question"),
+    ],
+)
+def test_malformed_responses_are_rejected_by_rule(payload, rule):
+    with pytest.raises(ValueError, match=rule):
+        answer_from_response(make_set(), payload, request_id="r", tool_call_id=None, asked_at=0.0)
+
+
+def test_ended_answer():
+    ans = ended_answer("timeout", request_id="r", tool_call_id=None, asked_at=0.0, note="No answer within 5 seconds.")
+    assert ans.status == "timeout" and ans.answers == {} and ans.note.startswith("No answer")
+    assert ans.model_dump_json()  # serialisable for history files

@@ -1,0 +1,130 @@
+"""QuestionWidget's resolution rules, driven through its traitlets as the front end drives them."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from pydantic import ValidationError
+
+import nbask
+from nbask.widget import LATE_ANSWER_NOTE, QuestionWidget
+
+QUESTIONS = [
+    {"question": "Which database?", "header": "DB", "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]},
+    {"question": "Which features?", "options": [{"label": "Auth"}, {"label": "Search"}], "multi_select": True},
+]
+
+
+def submit(widget: QuestionWidget, *answers) -> None:
+    # Exactly what js/widget.ts sends (type Response), as a synced trait update.
+    widget.response = {
+        "action": "submit",
+        "answers": [{"selected": list(sel), "other": other} for sel, other in answers],
+        "view_id": "v1",
+        "sent_at_ms": 0,
+    }
+
+
+def test_initial_synced_state():
+    w = QuestionWidget(questions=QUESTIONS, tool_call_id="call_1")
+    assert w.status == "pending"
+    assert w.questions[0] == {
+        "question": "Which database?",
+        "header": "DB",
+        "options": [
+            {"label": "PostgreSQL (Recommended)", "description": ""},
+            {"label": "SQLite", "description": ""},
+        ],
+        "multi_select": False,
+    }
+    assert len(w.request_id) == 32 and w.result == {} and w.deadline_ms == 0
+    assert w.answer is None and not w.done
+    state = w.get_state()
+    assert {"questions", "request_id", "status", "deadline_ms", "response", "result"} <= set(state)
+
+
+def test_bad_questions_never_reach_the_screen():
+    with pytest.raises(ValidationError, match="header"):
+        QuestionWidget(questions=[{**QUESTIONS[0], "header": "much too long header"}])
+
+
+def test_submit_resolves_and_syncs_the_result():
+    w = QuestionWidget(questions=QUESTIONS, tool_call_id="call_1")
+    submit(w, (["SQLite"], None), (["Search"], "Export"))
+    assert w.done and w.status == "answered"
+    assert w.answer.answers == {"Which database?": "SQLite", "Which features?": "Search, Export"}
+    assert w.answer.tool_call_id == "call_1" and w.answer.request_id == w.request_id
+    assert w.result == {"answers": w.answer.answers, "note": ""}
+
+
+def test_second_submit_is_ignored():
+    w = QuestionWidget(questions=QUESTIONS)
+    submit(w, (["SQLite"], None), ([], None))
+    first = w.answer
+    submit(w, (["PostgreSQL (Recommended)"], None), (["Auth"], None))
+    assert w.answer is first and w.answer.answers["Which database?"] == "SQLite"
+    assert w.result["note"] != LATE_ANSWER_NOTE
+
+
+def test_dismiss():
+    w = QuestionWidget(questions=QUESTIONS)
+    w.response = {"action": "dismiss", "answers": [], "view_id": "v", "sent_at_ms": 0}
+    assert w.status == "dismissed" and w.answer.answers == {} and "dismissed" in w.answer.note
+
+
+def test_late_answer_after_timeout_is_ignored_and_shown():
+    w = QuestionWidget(questions=QUESTIONS)
+    ended = w.end("timeout", "No answer within 5 seconds.")
+    assert w.status == "timeout" and ended.status == "timeout"
+    submit(w, (["SQLite"], None), ([], None))
+    assert w.answer is ended
+    assert w.result["note"] == LATE_ANSWER_NOTE
+
+
+def test_end_after_answer_keeps_the_answer():
+    w = QuestionWidget(questions=QUESTIONS)
+    submit(w, (["SQLite"], None), ([], None))
+    assert w.end("cancelled", "interrupted").status == "answered"
+    assert w.status == "answered"
+
+
+def test_malformed_response_is_ignored_and_question_stays_open():
+    w = QuestionWidget(questions=QUESTIONS)
+    w.response = {"action": "submit", "answers": "nonsense"}
+    assert w.status == "pending" and not w.done
+
+
+def test_concurrent_submits_from_threads_resolve_once():
+    w = QuestionWidget(questions=QUESTIONS)
+    barrier = threading.Barrier(8)
+
+    def answer(label: str) -> None:
+        barrier.wait()
+        submit(w, ([label], None), ([], None))
+
+    threads = [threading.Thread(target=answer, args=(["SQLite", "PostgreSQL (Recommended)"][i % 2],)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert w.done and w.status == "answered"
+    assert w.result["answers"] == w.answer.answers
+
+
+def test_timeout_must_be_positive():
+    w = QuestionWidget(questions=QUESTIONS)
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        w.wait_answer_blocking(timeout=0)
+
+
+def test_ask_outside_a_kernel_fails_clearly_instead_of_hanging():
+    with pytest.raises(nbask.WaitingUnsupported):
+        nbask.ask_sync("Proceed?", ["Yes", "No"], timeout=1)
+
+
+def test_ask_validates_before_anything_else():
+    with pytest.raises(ValidationError, match="at least 2"):
+        nbask.ask_sync("Proceed?", ["Yes"])
+    with pytest.raises(TypeError, match="list of option labels"):
+        nbask.ask_sync("Proceed?", "Yes")
