@@ -85,11 +85,12 @@ class InteractionManager:
         waiting.strategy_name()  # fail fast, before anything is displayed, where no one can answer
         widget = QuestionWidget(questions=question_set, tool_call_id=tool_call_id)
         await self._claim_async(widget, queue)
+        handle = _display(widget)
         try:
-            _display(widget)
             return await widget.await_answer(timeout=timeout)
         finally:
             self._release(widget)
+            _show_summary(handle, widget)
 
     def ask_sync(
         self,
@@ -102,17 +103,25 @@ class InteractionManager:
         widget = QuestionWidget(questions=question_set, tool_call_id=tool_call_id)
         if not self._claim(widget):
             raise self._busy_error()
+        handle = _display(widget)
         try:
-            _display(widget)
             return widget.wait_answer_blocking(timeout=timeout)
         finally:
             self._release(widget)
+            _show_summary(handle, widget)
 
 
-def _display(widget: QuestionWidget) -> None:
+def _display(widget: QuestionWidget) -> Any:
     from IPython.display import display
 
-    display(widget)
+    return display(widget, display_id=True)
+
+
+def _show_summary(handle: Any, widget: QuestionWidget) -> None:
+    # Re-publishing the output adds the Markdown summary to what the notebook saves;
+    # live front ends re-render the widget view, which now shows the resolved block.
+    if handle is not None and widget.answer is not None:
+        handle.update(widget)
 
 
 def build_question_set(

@@ -102,6 +102,28 @@ class QuestionWidget(anywidget.AnyWidget):
     def done(self) -> bool:
         return self._resolved.is_set()
 
+    def summary_markdown(self) -> str:
+        """The questions and their outcome as plain Markdown, for places widgets don't render
+        (a notebook saved and viewed on GitHub, nbconvert)."""
+        status = self.answer.status if self.answer else "pending"
+        lines = [f"**nbask** ({status})", ""]
+        for question in self.question_set.questions:
+            answer = self.answer.answers.get(question.question) if self.answer else None
+            lines.append(f"- {_escape_markdown(question.question)}" + (f" — **{_escape_markdown(answer)}**" if answer else ""))
+        if self.answer and self.answer.note:
+            lines += ["", _escape_markdown(self.answer.note)]
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        data = {**data, "text/plain": self.summary_markdown()}
+        if self.answer is not None:
+            data["text/markdown"] = self.summary_markdown()
+        return data, metadata
+
     # -- resolution ------------------------------------------------------------
 
     def _on_response(self, change: dict[str, Any]) -> None:
@@ -209,6 +231,11 @@ class QuestionWidget(anywidget.AnyWidget):
             return self.end("timeout", f"No answer within {timeout:g} seconds.")
         assert self._answer is not None
         return self._answer
+
+
+def _escape_markdown(text: str) -> str:
+    # Model text must stay text in the Markdown summary too: no links, images or HTML.
+    return "".join("\\" + ch if ch in "\\`*_{}[]()<>#+-.!|&" else ch for ch in text).replace("\n", " ")
 
 
 def _set_result_if_pending(future: asyncio.Future[Answer], answer: Answer) -> None:

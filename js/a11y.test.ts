@@ -1,0 +1,129 @@
+// Accessibility: axe-core on every state of the widget, and WCAG contrast of the colour palette.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import axe from "axe-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { DB, FakeModel, FEATURES, mount, pendingModel, type Mounted } from "./testing";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const mounted: Mounted[] = [];
+function view(model: FakeModel): Mounted {
+  const m = mount(model);
+  mounted.push(m);
+  return m;
+}
+
+afterEach(() => {
+  for (const m of mounted.splice(0)) {
+    m.cleanup();
+    m.host.remove();
+  }
+});
+
+/** Serious and critical axe violations on the whole document, as "rule: target" lines. */
+async function seriousViolations(): Promise<string[]> {
+  const results = await axe.run(document.body, {
+    // jsdom does no layout or colour computation, so axe cannot measure contrast here;
+    // the palette test below checks the colours instead.
+    rules: { "color-contrast": { enabled: false } },
+  });
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+}
+
+describe("axe", () => {
+  it("finds nothing serious in two views of a pending widget", async () => {
+    const model = pendingModel([DB, FEATURES], { deadline_ms: Date.now() + 600_000 });
+    view(model);
+    view(model);
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it("finds nothing serious with the confirm row open", async () => {
+    const { root } = view(pendingModel([DB, FEATURES]));
+    [...root.querySelectorAll("button")].find((b) => b.textContent === "Submit")?.click();
+    expect(root.querySelector<HTMLElement>(".nbask-confirm")?.hidden).toBe(false);
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it("finds nothing serious while sending", async () => {
+    view(new FakeModel({ questions: [DB], response: { action: "dismiss", answers: [], view_id: "v", sent_at_ms: 1 } }));
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it.each(["answered", "dismissed", "timeout", "cancelled"] as const)("finds nothing serious in the %s block", async (status) => {
+    const result = { answers: { [DB.question]: "SQLite" }, note: "A note." };
+    view(new FakeModel({ questions: [DB, FEATURES], status, result }));
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it("would catch an unlabelled input (the check itself works)", async () => {
+    const { root } = view(pendingModel([DB]));
+    const stray = document.createElement("input");
+    root.append(stray);
+    expect((await seriousViolations()).some((v) => v.startsWith("label"))).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Contrast. The widget's own palette (used outside JupyterLab and VS Code) is read from
+// widget.css, light and dark, and every text/background pair must reach WCAG AA.
+
+const css = readFileSync(join(here, "widget.css"), "utf8");
+
+function palette(selectorStart: string): Record<string, string> {
+  const start = css.indexOf(selectorStart);
+  if (start < 0) throw new Error(`no block starting with ${selectorStart}`);
+  const body = css.slice(css.indexOf("{", start) + 1, css.indexOf("}", start));
+  const colours: Record<string, string> = {};
+  for (const match of body.matchAll(/--nbask-([\w-]+):\s*(#[0-9a-f]{6})\s*;/gi)) colours[match[1] as string] = match[2] as string;
+  return colours;
+}
+
+function luminance(hex: string): number {
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const [r, g, b] = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** [text, background, minimum ratio]; 3:1 for focus rings and the chosen-option border. */
+const PAIRS: [string, string, number][] = [
+  ["base-fg", "base-bg", 4.5],
+  ["base-muted", "base-bg", 4.5],
+  ["base-fg", "base-chip", 4.5],
+  ["base-on-accent", "base-accent", 4.5],
+  ["base-accent", "base-bg", 3],
+  ["base-input-border", "base-bg", 3],
+  ["badge-fg", "badge-bg", 4.5],
+  ["base-fg", "warn-bg", 4.5],
+];
+
+describe("palette contrast", () => {
+  const light = palette(".nbask {");
+  const dark = palette('[data-jp-theme-light="false"] .nbask');
+  const osDark = palette("html:not([data-theme])");
+
+  it.each(PAIRS)("light %s on %s reaches %s:1", (fg, bg, min) => {
+    expect(contrast(light[fg] ?? "", light[bg] ?? "")).toBeGreaterThanOrEqual(min);
+  });
+
+  it.each(PAIRS)("dark %s on %s reaches %s:1", (fg, bg, min) => {
+    expect(contrast(dark[fg] ?? "", dark[bg] ?? "")).toBeGreaterThanOrEqual(min);
+  });
+
+  it("uses the same dark palette when only the OS is dark", () => {
+    expect(osDark).toEqual(Object.fromEntries(Object.entries(dark)));
+  });
+
+  it("computes contrast like WCAG", () => {
+    expect(contrast("#000000", "#ffffff")).toBeCloseTo(21, 5);
+    expect(contrast("#777777", "#ffffff")).toBeCloseTo(4.48, 2);
+  });
+});

@@ -1,0 +1,129 @@
+// The countdown: its text, its one interval, and what happens when time is up.
+import { getByRole, queryByRole } from "@testing-library/dom";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DB, FakeModel, mount, pendingModel, type Mounted } from "./testing";
+
+const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
+const mounted: Mounted[] = [];
+function view(model: FakeModel): Mounted {
+  const m = mount(model);
+  mounted.push(m);
+  return m;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  for (const m of mounted.splice(0)) {
+    m.cleanup();
+    m.host.remove();
+  }
+  vi.useRealTimers();
+});
+
+/** Timers still scheduled, after letting jsdom run its own zero-delay ones (focus() queues one). */
+function activeTimers(): number {
+  vi.advanceTimersByTime(0);
+  return vi.getTimerCount();
+}
+
+function timer(root: HTMLElement): HTMLElement {
+  return getByRole(root, "timer", { hidden: true });
+}
+
+describe("countdown", () => {
+  it("counts down every second in m:ss", () => {
+    const { root } = view(pendingModel([DB], { deadline_ms: NOW + 600_000 }));
+    expect(timer(root).hidden).toBe(false);
+    expect(timer(root).textContent).toBe("Time left 10:00");
+    vi.advanceTimersByTime(2000);
+    expect(timer(root).textContent).toBe("Time left 9:58");
+    vi.advanceTimersByTime(58_000);
+    expect(timer(root).textContent).toBe("Time left 9:00");
+  });
+
+  it("uses h:mm:ss above an hour", () => {
+    const { root } = view(pendingModel([DB], { deadline_ms: NOW + 2 * 3600_000 + 5_000 }));
+    expect(timer(root).textContent).toBe("Time left 2:00:05");
+  });
+
+  it("runs exactly one interval, also across re-renders", () => {
+    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    view(model);
+    expect(activeTimers()).toBe(1);
+    model.kernelUpdate({ deadline_ms: NOW + 120_000 });
+    model.kernelUpdate({ result: {} });
+    expect(activeTimers()).toBe(1);
+  });
+
+  it("shows Time is up at the deadline, disables the controls and stops ticking", () => {
+    const model = pendingModel([DB], { deadline_ms: NOW + 3_000 });
+    const { root } = view(model);
+    vi.advanceTimersByTime(2_000);
+    expect(timer(root).textContent).toBe("Time left 0:01");
+    expect((getByRole(root, "button", { name: "Submit" }) as HTMLButtonElement).disabled).toBe(false);
+    vi.advanceTimersByTime(1_000);
+    expect(timer(root).textContent).toBe("Time is up");
+    expect(root.getAttribute("data-expired")).toBe("true");
+    for (const control of root.querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button")) {
+      expect(control.disabled).toBe(true);
+    }
+    expect(activeTimers()).toBe(0);
+    // Keys do nothing now; the kernel will answer with status "timeout".
+    root.querySelector("input")?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect(model.set).not.toHaveBeenCalled();
+    model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 3 seconds." } });
+    expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Timed out");
+    expect(queryByRole(root, "timer", { hidden: true })).toBeNull();
+  });
+
+  it("appears when the kernel sets a deadline on a displayed widget, keeping the draft", () => {
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    expect(timer(root).hidden).toBe(true);
+    expect(activeTimers()).toBe(0);
+    (getByRole(root, "radio", { name: "SQLite" }) as HTMLInputElement).click();
+    model.kernelUpdate({ deadline_ms: NOW + 90_000 });
+    expect(timer(root).hidden).toBe(false);
+    expect(timer(root).textContent).toBe("Time left 1:30");
+    expect((getByRole(root, "radio", { name: "SQLite" }) as HTMLInputElement).checked).toBe(true);
+    expect(activeTimers()).toBe(1);
+  });
+
+  it("is absent without a deadline", () => {
+    const { root } = view(pendingModel([DB]));
+    expect(timer(root).hidden).toBe(true);
+    expect(timer(root).textContent).toBe("");
+    expect(activeTimers()).toBe(0);
+  });
+
+  it("stops when the widget is resolved", () => {
+    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    view(model);
+    expect(activeTimers()).toBe(1);
+    model.kernelUpdate({ status: "answered", deadline_ms: 0 });
+    expect(activeTimers()).toBe(0);
+  });
+
+  it("is cleared by the cleanup function", () => {
+    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    const m = mount(model);
+    expect(activeTimers()).toBe(1);
+    m.cleanup();
+    expect(activeTimers()).toBe(0);
+    m.host.remove();
+  });
+
+  it("keeps counting while a response is on its way", () => {
+    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    const { root } = view(model);
+    (getByRole(root, "radio", { name: "SQLite" }) as HTMLInputElement).click();
+    (getByRole(root, "button", { name: "Submit" }) as HTMLButtonElement).click();
+    expect(root.getAttribute("data-sending")).toBe("true");
+    vi.advanceTimersByTime(1_000);
+    expect(timer(root).textContent).toBe("Time left 0:59");
+  });
+});

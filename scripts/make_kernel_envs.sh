@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Creates the kernels nbask's real-kernel tests and benchmarks run against, idempotently:
+#   .venvs/ipykernel-6.29  (ipykernel==6.29.5)  -> kernelspec nbask-ipykernel-6.29
+#   .venvs/ipykernel-7.3   (ipykernel==7.3.0)   -> kernelspec nbask-ipykernel-7.3
+#   the interpreter running this script (ipykernel 7.4.x) -> kernelspec nbask-ipykernel-7.4
+#
+# Usage: scripts/make_kernel_envs.sh [JUPYTER_DATA_DIR]
+#   The kernelspecs go to <dir>/kernels/<name>/kernel.json; <dir> defaults to
+#   $JUPYTER_DATA_DIR, else the user's Jupyter data dir (`jupyter --data-dir`).
+# Environment:
+#   PYTHON   interpreter for the 7.4 kernel and for creating the venvs (default: python3)
+#
+# Every kernelspec puts this checkout's src/ first on PYTHONPATH, so a kernel always
+# imports the nbask being tested, even where another nbask is installed.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PYTHON="${PYTHON:-python3}"
+# Resolve shims (pyenv) to the real interpreter so the kernelspec does not depend on them.
+PYTHON="$("$PYTHON" -c 'import sys; print(sys.executable)')"
+DATA_DIR="${1:-${JUPYTER_DATA_DIR:-}}"
+if [ -z "$DATA_DIR" ]; then
+    DATA_DIR="$("$PYTHON" -m jupyter --data-dir 2>/dev/null || echo "$HOME/.local/share/jupyter")"
+fi
+mkdir -p "$DATA_DIR/kernels"
+
+# Runtime dependencies of nbask, for when `pip install -e` of the repo is not possible yet.
+DEPS=(anywidget ipywidgets pydantic traitlets)
+
+log() { echo "make_kernel_envs: $*" >&2; }
+# pip prints a warning per package for an index mirror that is absent on some machines.
+quiet_pip() {
+    local out rc=0
+    out="$("$@" 2>&1)" || rc=$?
+    printf '%s\n' "$out" | grep -v -e "^WARNING: Location" -e "^$" >&2 || :
+    return "$rc"
+}
+
+make_venv() {  # make_venv <dir> <ipykernel pin>
+    local venv="$1" pin="$2"
+    local stamp="$venv/.nbask-env-ok"
+    # The stamp records what was installed; a changed pin or pyproject rebuilds the env.
+    local want
+    want="$pin $(sha1sum "$REPO/pyproject.toml" | cut -c1-12)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
+        return 0
+    fi
+    log "creating $venv ($pin)"
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+    quiet_pip "$venv/bin/python" -m pip install -q "$pin" "${DEPS[@]}"
+    if ! "$venv/bin/python" -m pip install -q -e "$REPO" "$pin" 2>"$venv/.pip-install-e.log"; then
+        # The package is not installable yet (work in progress): make src/ importable.
+        log "pip install -e failed (see $venv/.pip-install-e.log); adding src/ with a .pth"
+        local site
+        site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+        echo "$REPO/src" >"$site/nbask-src.pth"
+    fi
+    echo "$want" >"$stamp"
+}
+
+write_spec() {  # write_spec <name> <python> <display name>
+    local name="$1" python="$2" display="$3"
+    mkdir -p "$DATA_DIR/kernels/$name"
+    "$PYTHON" - "$DATA_DIR/kernels/$name/kernel.json" "$python" "$display" "$REPO/src" <<'EOF'
+import json, sys
+path, python, display, src = sys.argv[1:]
+spec = {
+    "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+    "display_name": display,
+    "language": "python",
+    "interrupt_mode": "signal",
+    "env": {"PYTHONPATH": src},
+    "metadata": {"debugger": False},
+}
+with open(path, "w") as f:
+    json.dump(spec, f, indent=1)
+EOF
+}
+
+mkdir -p "$REPO/.venvs"
+make_venv "$REPO/.venvs/ipykernel-6.29" "ipykernel==6.29.5"
+make_venv "$REPO/.venvs/ipykernel-7.3" "ipykernel==7.3.0"
+
+main_ipk="$("$PYTHON" -c 'import ipykernel; print(ipykernel.__version__)')"
+case "$main_ipk" in
+    7.4*|7.[5-9]*|[8-9].*) ;;
+    *) log "warning: $PYTHON has ipykernel $main_ipk, not 7.4+; nbask-ipykernel-7.4 will run $main_ipk" ;;
+esac
+
+write_spec nbask-ipykernel-6.29 "$REPO/.venvs/ipykernel-6.29/bin/python" "nbask ipykernel 6.29"
+write_spec nbask-ipykernel-7.3 "$REPO/.venvs/ipykernel-7.3/bin/python" "nbask ipykernel 7.3"
+write_spec nbask-ipykernel-7.4 "$PYTHON" "nbask ipykernel $main_ipk"
+log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4"

@@ -1,0 +1,129 @@
+"""Locators and checks for one nbask widget view, by its accessibility contract.
+
+Contract (SPEC §2): root `.nbask` with `data-status`; each question a `group` named by the
+question text; options `radio`/`checkbox` named by their label; a `textbox` named "Other"
+per question; buttons "Submit" and "Dismiss".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import Locator, expect
+
+from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
+
+STATUS_TEXT = {
+    "answered": "Answered",
+    "dismissed": "Dismissed",
+    "timeout": "Timed out",
+    "cancelled": "Cancelled",
+}
+
+# What a cell prints so the test can read the kernel's view of the answer exactly.
+PRINT_RESULT = (
+    'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, '
+    '"selections": ans.selections, "note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
+)
+
+
+class AskWidget:
+    def __init__(self, root: Locator) -> None:
+        self.root = root
+
+    @classmethod
+    def in_cell(cls, nb: NotebookPage, cell: int, nth: int = 0) -> "AskWidget":
+        widget = cls(nb.widget(cell, nth))
+        expect(widget.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
+        return widget
+
+    # -- locators ----------------------------------------------------------------
+
+    def question(self, text: str) -> Locator:
+        return self.root.get_by_role("group", name=text, exact=True)
+
+    def option(self, question: str, label: str, exact: bool = False) -> Locator:
+        group = self.question(question)
+        return group.get_by_role("radio", name=label, exact=exact).or_(
+            group.get_by_role("checkbox", name=label, exact=exact)
+        )
+
+    def other(self, question: str) -> Locator:
+        return self.question(question).get_by_role("textbox", name="Other", exact=True)
+
+    def button(self, name: str) -> Locator:
+        return self.root.get_by_role("button", name=name, exact=True)
+
+    @property
+    def submit_button(self) -> Locator:
+        return self.button("Submit")
+
+    @property
+    def dismiss_button(self) -> Locator:
+        return self.button("Dismiss")
+
+    @property
+    def controls(self) -> Locator:
+        """Every form control left in the view."""
+        return self.root.locator("input, button, select, textarea, [contenteditable='true']")
+
+    # -- actions -----------------------------------------------------------------
+
+    def choose(self, question: str, label: str) -> None:
+        self.option(question, label).check()
+
+    def submit(self) -> None:
+        self.submit_button.click()
+
+    def dismiss(self) -> None:
+        self.dismiss_button.click()
+
+    # -- checks ------------------------------------------------------------------
+
+    def expect_status(self, status: str, timeout: float = RUN_TIMEOUT_MS) -> None:
+        expect(self.root).to_have_attribute("data-status", status, timeout=timeout)
+
+    def expect_pending(self) -> None:
+        self.expect_status("pending")
+        expect(self.submit_button).to_be_visible()
+
+    def expect_resolved(self, status: str, answers: dict[str, str] | None = None) -> None:
+        """Read-only block: the status word, each question's answer, no form controls."""
+        self.expect_status(status)
+        expect(self.root).to_contain_text(STATUS_TEXT[status])
+        expect(self.controls).to_have_count(0)
+        expect(self.root.get_by_role("group")).to_have_count(0)
+        for question, answer in (answers or {}).items():
+            expect(self.root).to_contain_text(question)
+            expect(self.root).to_contain_text(answer)
+
+    def focused_description(self) -> str:
+        """What has keyboard focus, as `role:name` (an element outside the widget is `outside:<tag>`)."""
+        return str(self.root.evaluate(DESCRIBE_FOCUS))
+
+
+DESCRIBE_FOCUS = """root => {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) {
+    return 'outside:' + (el ? el.tagName.toLowerCase() + '.' + [...el.classList].join('.') : 'none');
+  }
+  const byIds = (ids) => (ids || '').split(/\\s+/).filter(Boolean)
+      .map(id => (document.getElementById(id) || {}).textContent || '').join(' ');
+  let name = el.getAttribute('aria-label') || byIds(el.getAttribute('aria-labelledby'));
+  if (!name && el.labels && el.labels.length) name = el.labels[0].textContent;
+  if (!name) name = el.textContent;
+  const role = el.tagName === 'INPUT' ? (el.type === 'text' ? 'textbox' : el.type) : el.tagName.toLowerCase();
+  const fieldset = el.closest('fieldset');
+  const q = fieldset ? byIds(fieldset.getAttribute('aria-labelledby')) + ' / ' : '';
+  return role + ':' + q + name.trim();
+}"""
+
+
+def read_result(nb: NotebookPage, cell: int, timeout: float = RUN_TIMEOUT_MS) -> dict[str, Any]:
+    """Wait for the `RESULT {...}` line printed by PRINT_RESULT in cell `cell` and parse it."""
+    nb.wait_output(cell, re.compile(r"RESULT \{"), timeout=timeout)
+    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("RESULT ")]
+    assert len(lines) == 1, f"expected exactly one RESULT line in cell {cell}, got {lines}"
+    return json.loads(lines[0][len("RESULT ") :])

@@ -1,0 +1,78 @@
+"""axe-core on the widget, pending and resolved: no serious or critical violations.
+
+axe-core comes from npm (tests/browser/package.json, exact version) and is injected into
+the page; it checks the `.nbask` element only, not JupyterLab around it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .ask_widget import PRINT_RESULT, AskWidget, read_result
+
+pytestmark = pytest.mark.browser
+
+DB = "Which database should the app use?"
+CHECKS = "Which checks should run before merging?"
+QUESTIONS = [
+    {
+        "question": DB,
+        "header": "DB",
+        "options": [
+            {"label": "PostgreSQL (Recommended)", "description": "Concurrent writes."},
+            {"label": "SQLite", "description": "One file."},
+        ],
+    },
+    {
+        "question": CHECKS,
+        "header": "CI",
+        "options": [{"label": "Unit tests"}, {"label": "Type check"}, {"label": "Lint"}],
+        "multi_select": True,
+    },
+]
+
+RUN_AXE = """async (el) => {
+  const results = await axe.run(el, { resultTypes: ['violations'] });
+  return results.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map(n => ({ target: n.target.join(' '), summary: n.failureSummary })),
+  }));
+}"""
+
+
+def _serious(page, ask: AskWidget) -> list[dict]:
+    violations = page.evaluate(RUN_AXE, ask.root.element_handle())
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_axe_violations_pending_and_resolved(open_notebook, page, axe_source):
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=600)\n" + PRINT_RESULT,
+            "print('after')",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    page.add_script_tag(content=axe_source)
+
+    pending = _serious(page, ask)
+    assert pending == [], "pending widget:\n" + json.dumps(pending, indent=1)
+
+    # The confirm row (Submit with a question left empty) is part of the pending form too.
+    ask.choose(DB, "SQLite")
+    ask.submit()
+    ask.button("Send anyway").wait_for()
+    confirming = _serious(page, ask)
+    assert confirming == [], "confirm row:\n" + json.dumps(confirming, indent=1)
+    ask.button("Send anyway").click()
+
+    read_result(nb, 1)
+    ask.expect_resolved("answered")
+    resolved = _serious(page, ask)
+    assert resolved == [], "resolved widget:\n" + json.dumps(resolved, indent=1)

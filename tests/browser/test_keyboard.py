@@ -1,0 +1,131 @@
+"""Keyboard only: digits pick, arrows move, Space toggles, Enter submits, Escape dismisses,
+Tab walks the controls in order; and none of those keys reaches the notebook's own
+shortcuts (digits would turn the cell into a heading, arrows move the active cell)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .ask_widget import PRINT_RESULT, AskWidget, read_result
+
+pytestmark = pytest.mark.browser
+
+PICK = "Which model size?"
+EXTRAS = "Which extras should be logged?"
+
+QUESTIONS = [
+    {
+        "question": PICK,
+        "header": "Model",
+        "options": [{"label": "Small"}, {"label": "Medium (Recommended)"}, {"label": "Large"}],
+    },
+    {
+        "question": EXTRAS,
+        "header": "Logging",
+        "options": [{"label": "Loss"}, {"label": "Gradients"}, {"label": "Samples"}],
+        "multi_select": True,
+    },
+]
+
+
+def _open_asking(open_notebook):
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=600)\n" + PRINT_RESULT,
+            "print('after')",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    # The widget takes focus itself, on the recommended option of the first question.
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    return nb, ask
+
+
+def test_answer_with_digits_arrows_space_and_enter(open_notebook, page):
+    nb, ask = _open_asking(open_notebook)
+    before = nb.notebook_state()
+    keys = page.keyboard
+
+    keys.press("3")  # option 3 of the focused question
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    expect(ask.option(PICK, "Large")).to_be_focused()
+    keys.press("ArrowUp")  # moves focus, not the selection
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    keys.press("Space")
+    expect(ask.option(PICK, "Medium")).to_be_checked()
+    expect(ask.option(PICK, "Large")).not_to_be_checked()
+
+    keys.press("Tab")  # the radio group is one stop; next is its Other textbox
+    expect(ask.other(PICK)).to_be_focused()
+    keys.press("Tab")
+    expect(ask.option(EXTRAS, "Loss")).to_be_focused()
+    keys.press("1")
+    keys.press("3")
+    expect(ask.option(EXTRAS, "Loss")).to_be_checked()
+    expect(ask.option(EXTRAS, "Samples")).to_be_checked()
+    expect(ask.option(EXTRAS, "Samples")).to_be_focused()
+    keys.press("ArrowDown")
+    expect(ask.question(EXTRAS).get_by_role("checkbox", name="Other", exact=True)).to_be_focused()
+    keys.press("ArrowDown")  # wraps around
+    expect(ask.option(EXTRAS, "Loss")).to_be_focused()
+    keys.press("Space")
+    expect(ask.option(EXTRAS, "Loss")).not_to_be_checked()
+    keys.press("ArrowDown")
+    keys.press("Space")
+    expect(ask.option(EXTRAS, "Gradients")).to_be_checked()
+
+    assert nb.notebook_state() == before, "a key pressed in the widget reached the notebook"
+    keys.press("Enter")
+    result = read_result(nb, 1)
+    assert result["status"] == "answered"
+    assert result["answers"] == {PICK: "Medium (Recommended)", EXTRAS: "Gradients, Samples"}
+    ask.expect_resolved("answered")
+    assert nb.notebook_state() == before
+
+
+def test_tab_order_then_escape_dismisses(open_notebook, page):
+    nb, ask = _open_asking(open_notebook)
+    before = nb.notebook_state()
+    keys = page.keyboard
+
+    seen = [ask.focused_description()]
+    for _ in range(12):
+        keys.press("Tab")
+        seen.append(ask.focused_description())
+        if seen[-1].startswith("outside:"):
+            break
+    assert seen[:9] == [
+        f"radio:{PICK} / Medium (Recommended)",
+        f"textbox:{PICK} / Other",
+        f"checkbox:{EXTRAS} / Loss",
+        f"checkbox:{EXTRAS} / Gradients",
+        f"checkbox:{EXTRAS} / Samples",
+        f"checkbox:{EXTRAS} / Other",
+        f"textbox:{EXTRAS} / Other",
+        "button:Submit",
+        "button:Dismiss",
+    ], seen
+    assert seen[9].startswith("outside:"), seen  # Dismiss is the widget's last stop
+
+    keys.press("Shift+Tab")
+    expect(ask.dismiss_button).to_be_focused()
+    keys.press("Shift+Tab")
+    expect(ask.submit_button).to_be_focused()
+    keys.press("Shift+Tab")
+    expect(ask.other(EXTRAS)).to_be_focused()
+
+    keys.press("Escape")
+    result = read_result(nb, 1)
+    assert result["status"] == "dismissed"
+    assert result["answers"] == {}
+    assert result["note"]
+    ask.expect_resolved("dismissed")
+    # Focus left the widget on the way (Tab past Dismiss), so only compare what keys change.
+    after = nb.notebook_state()
+    assert (after["count"], after["types"]) == (before["count"], before["types"])

@@ -1,0 +1,109 @@
+"""Light and dark JupyterLab screenshots of a pending widget, saved to docs/ for the README.
+
+The theme is switched the way a person does it (Settings → Theme), and put back afterwards.
+Besides the pictures, the test checks the widget really follows the theme: its text is dark
+on light, light on dark.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .ask_widget import PRINT_RESULT, AskWidget, read_result
+
+pytestmark = pytest.mark.browser
+
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
+
+DB = "Which database should the app use?"
+CHECKS = "Which checks should run before merging?"
+QUESTIONS = [
+    {
+        "question": DB,
+        "header": "DB",
+        "options": [
+            {"label": "PostgreSQL", "description": "Concurrent writes, the team knows it."},
+            {"label": "SQLite", "description": "One file, nothing to run."},
+        ],
+    },
+    {
+        "question": CHECKS,
+        "header": "CI",
+        "options": [
+            {"label": "Unit tests (Recommended)", "description": "Fast, catch most regressions."},
+            {"label": "Type check", "description": "mypy in strict mode."},
+            {"label": "Browser tests", "description": "JupyterLab and Notebook 7 in Chromium."},
+        ],
+        "multi_select": True,
+    },
+]
+
+LUMINANCE = """el => {
+  const [r, g, b] = getComputedStyle(el).color.match(/[\\d.]+/g).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}"""
+
+
+def _set_theme(page, name: str, light: bool) -> None:
+    page.get_by_role("menuitem", name="Settings", exact=True).click()
+    page.locator(".lm-Menu .lm-Menu-item").filter(has_text=re.compile(r"^Theme")).hover()
+    page.get_by_role("menuitemcheckbox", name=name, exact=True).or_(
+        page.get_by_role("menuitem", name=name, exact=True)
+    ).first.click()
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true" if light else "false")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-name", name)
+
+
+def _shoot(nb, ask: AskWidget, path: pathlib.Path) -> None:
+    # Settle the theme's own transitions and fonts before the picture; then clip to the
+    # widget with a margin of the notebook around it.
+    nb.page.evaluate("() => document.fonts.ready")
+    ask.root.scroll_into_view_if_needed()
+    box = ask.root.bounding_box()
+    assert box is not None
+    pad = 12
+    nb.page.screenshot(
+        path=str(path),
+        clip={"x": box["x"] - pad, "y": box["y"] - pad, "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad},
+        animations="disabled",
+        caret="hide",
+    )
+
+
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
+def test_light_and_dark_screenshots(open_notebook, page):
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=600)\n" + PRINT_RESULT,
+            "print('after')",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    expect(ask.root.get_by_role("timer")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    question_text = ask.question(DB).get_by_text(DB, exact=True)
+
+    DOCS.mkdir(exist_ok=True)
+    assert question_text.evaluate(LUMINANCE) < 0.5, "question text is not dark in the light theme"
+    _shoot(nb, ask, DOCS / "widget-light.png")
+
+    try:
+        _set_theme(page, "JupyterLab Dark", light=False)
+        # Wait (bounded) for the widget's text to turn light: the theme's CSS may land a frame later.
+        page.wait_for_function(f"el => ({LUMINANCE})(el) > 0.5", arg=question_text.element_handle(), timeout=10_000)
+        _shoot(nb, ask, DOCS / "widget-dark.png")
+    finally:
+        _set_theme(page, "JupyterLab Light", light=True)
+
+    ask.choose(CHECKS, "Unit tests")
+    ask.choose(DB, "PostgreSQL")
+    ask.submit()
+    assert read_result(nb, 1)["answers"] == {DB: "PostgreSQL", CHECKS: "Unit tests (Recommended)"}

@@ -1,0 +1,66 @@
+"""One QuestionWidget displayed twice: an answer in either view resolves it once, and both
+views show the same resolved block."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .ask_widget import PRINT_RESULT, AskWidget, read_result
+
+pytestmark = pytest.mark.browser
+
+QUESTION = "Which metric decides the winner?"
+
+
+def _cell(var: str) -> str:
+    questions = [
+        {"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}
+    ]
+    return (
+        f"{var} = nbask.QuestionWidget(questions={questions!r})\n"
+        f"display({var})\ndisplay({var})\n"
+        f"ans = await {var}.await_answer(timeout=None)\n" + PRINT_RESULT
+    )
+
+
+def test_same_widget_twice_resolves_once_and_both_views_show_it(open_notebook):
+    nb = open_notebook(["import json, nbask", _cell("w"), _cell("w2"), "print('done')"])
+    nb.run_cell(0)
+
+    # An answer in the second view.
+    nb.run_cell(1, wait=False)
+    expect(nb.output_area(1).locator(".nbask")).to_have_count(2)
+    first, second = AskWidget.in_cell(nb, 1, 0), AskWidget.in_cell(nb, 1, 1)
+    first.expect_pending()
+    second.expect_pending()
+    first.choose(QUESTION, "F1 score")  # a draft in the other view is not sent
+    second.choose(QUESTION, "ROC AUC")
+    second.submit()
+    result = read_result(nb, 1)  # exactly one RESULT line
+    assert result["answers"] == {QUESTION: "ROC AUC"}
+    for view in (first, second):
+        view.expect_resolved("answered", {QUESTION: "ROC AUC"})
+        expect(view.root).not_to_contain_text("F1 score")
+    nb.wait_done(1)
+
+    # Both views submit in the same instant: one answer wins, everywhere.
+    nb.run_cell(2, wait=False)
+    expect(nb.output_area(2).locator(".nbask")).to_have_count(2)
+    a, b = AskWidget.in_cell(nb, 2, 0), AskWidget.in_cell(nb, 2, 1)
+    a.expect_pending()
+    b.expect_pending()
+    a.choose(QUESTION, "F1 score")
+    b.choose(QUESTION, "ROC AUC")
+    nb.output_area(2).get_by_role("button", name="Submit", exact=True).evaluate_all(
+        "buttons => buttons.forEach(button => button.click())"
+    )
+    result = read_result(nb, 2)
+    winner = result["answers"][QUESTION]
+    assert winner in ("F1 score", "ROC AUC")
+    loser = "ROC AUC" if winner == "F1 score" else "F1 score"
+    for view in (a, b):
+        view.expect_resolved("answered", {QUESTION: winner})
+        expect(view.root).not_to_contain_text(loser)
+    assert nb.wait_done(2) == 3
+    assert nb.stream_text(2).count("RESULT ") == 1

@@ -1,0 +1,397 @@
+"""A small protocol-level fake front end for driving real Jupyter kernels in tests.
+
+It talks to a kernel exactly as JupyterLab does, over jupyter_client's channels, so a test
+can run cells without waiting for them, answer a widget the way the ipywidgets front end
+does (a ``comm_msg`` "update" on the shell channel, optionally on a kernel subshell),
+interrupt, type into ``input()``, and then read what each request produced.
+
+Typical use::
+
+    from harness import KernelHarness, ensure_kernelspecs   # tests/kernel is on sys.path
+
+    kernel_dir = ensure_kernelspecs()          # runs scripts/make_kernel_envs.sh once
+    with KernelHarness("nbask-ipykernel-7.4", kernel_dirs=[kernel_dir]) as k:
+        cell = k.execute("w = make_widget(); display(w); ...")   # returns at once
+        comm = k.wait_for_comm_open()                             # the widget's comm_open
+        k.update_widget(comm.comm_id, {"response": {"ok": True}})
+        result = k.result(cell)                                   # waits for reply + idle
+        assert result.ok and "done" in result.stdout
+
+Everything is single-threaded: each wait reads the channels until its condition holds,
+storing whatever else arrives (iopub messages grouped by parent msg id, shell replies by
+msg id), so nothing is lost and the order of arrival is kept in ``iopub_log``.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import tempfile
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+
+REPO = Path(__file__).resolve().parents[2]
+#: The kernelspecs made by scripts/make_kernel_envs.sh.
+KERNEL_NAMES = ("nbask-ipykernel-6.29", "nbask-ipykernel-7.3", "nbask-ipykernel-7.4")
+#: Where the tests register them (inside the gitignored .venvs, not the user's Jupyter dir).
+DEFAULT_DATA_DIR = REPO / ".venvs" / "jupyter-data"
+
+Message = dict[str, Any]
+
+
+class HarnessTimeout(AssertionError):
+    """A kernel did not produce what a test waited for in time."""
+
+
+def ensure_kernelspecs(data_dir: Path = DEFAULT_DATA_DIR) -> Path:
+    """Create the kernel venvs and kernelspecs if needed; return the kernels directory.
+
+    Idempotent and quick when everything exists (the script keeps a stamp per venv).
+    """
+    script = REPO / "scripts" / "make_kernel_envs.sh"
+    env = dict(os.environ, PYTHON=sys.executable)
+    proc = subprocess.run(
+        ["bash", str(script), str(data_dir)], env=env, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"{script} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    return data_dir / "kernels"
+
+
+@dataclass
+class CommInfo:
+    """A comm the kernel opened (``comm_open`` on iopub)."""
+
+    comm_id: str
+    target_name: str
+    data: dict[str, Any]
+    msg: Message
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The widget state sent with the comm_open (ipywidgets protocol)."""
+        return self.data.get("state", {})
+
+
+@dataclass
+class CellResult:
+    """Everything one request produced: its reply and its iopub messages."""
+
+    msg_id: str
+    reply: Message
+    iopub: list[Message] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.reply["content"].get("status") == "ok"
+
+    @property
+    def status(self) -> str:
+        return self.reply["content"].get("status", "")
+
+    @property
+    def execution_count(self) -> int | None:
+        return self.reply["content"].get("execution_count")
+
+    @property
+    def ename(self) -> str | None:
+        return self.reply["content"].get("ename")
+
+    def stream(self, name: str) -> str:
+        return "".join(
+            m["content"]["text"]
+            for m in self.iopub
+            if m["msg_type"] == "stream" and m["content"]["name"] == name
+        )
+
+    @property
+    def stdout(self) -> str:
+        return self.stream("stdout")
+
+    @property
+    def stderr(self) -> str:
+        return self.stream("stderr")
+
+    @property
+    def statuses(self) -> list[str]:
+        """The execution states published with this request as parent, in order."""
+        return [m["content"]["execution_state"] for m in self.iopub if m["msg_type"] == "status"]
+
+    @property
+    def error_text(self) -> str:
+        err = [m for m in self.iopub if m["msg_type"] == "error"]
+        return "\n".join(f"{m['content']['ename']}: {m['content']['evalue']}" for m in err)
+
+
+class KernelHarness:
+    """One real kernel plus a blocking client acting as the front end."""
+
+    def __init__(
+        self,
+        kernel_name: str,
+        *,
+        kernel_dirs: Iterable[str | Path] | None = None,
+        startup_timeout: float = 60.0,
+    ) -> None:
+        self.kernel_name = kernel_name
+        ksm = KernelSpecManager()
+        if kernel_dirs is not None:
+            ksm.kernel_dirs = [str(d) for d in kernel_dirs] + list(ksm.kernel_dirs)
+        # IPC sockets in a private directory: no TCP ports to collide on, no warning about
+        # unencrypted TCP in the kernel's stderr.
+        self._ipc_dir = tempfile.mkdtemp(prefix="nbask-kernel-")
+        self.km = KernelManager(
+            kernel_name=kernel_name,
+            kernel_spec_manager=ksm,
+            transport="ipc",
+            ip=os.path.join(self._ipc_dir, "k"),
+        )
+        self.startup_timeout = startup_timeout
+        self.kc: Any = None
+        self.iopub_log: list[Message] = []
+        self._by_parent: dict[str, list[Message]] = defaultdict(list)
+        self._replies: dict[str, Message] = {}
+        self._control_replies: dict[str, Message] = {}
+        self.kernel_info: Message = {}
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> KernelHarness:
+        self.km.start_kernel()
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.kc.wait_for_ready(timeout=self.startup_timeout)
+        self.kernel_info = self.kc.kernel_info(reply=True, timeout=10)["content"]
+        self.drain(0.2)
+        return self
+
+    def shutdown(self) -> None:
+        if self.kc is not None:
+            self.kc.stop_channels()
+            self.kc = None
+        if self.km.has_kernel:
+            self.km.shutdown_kernel(now=True)
+        self.km.cleanup_resources()
+
+    def restart(self) -> None:
+        self.shutdown()
+        self.iopub_log.clear()
+        self._by_parent.clear()
+        self._replies.clear()
+        self.start()
+
+    def __enter__(self) -> KernelHarness:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+        shutil.rmtree(self._ipc_dir, ignore_errors=True)
+
+    @property
+    def pid(self) -> int:
+        """The kernel process id."""
+        return int(self.km.provisioner.pid)  # type: ignore[union-attr]
+
+    @property
+    def supports_subshells(self) -> bool:
+        """Whether the kernel implements JEP 91 subshells (ipykernel 7+)."""
+        return "kernel subshells" in self.kernel_info.get("supported_features", [])
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def _store_iopub(self, msg: Message) -> None:
+        self.iopub_log.append(msg)
+        parent_id = msg.get("parent_header", {}).get("msg_id")
+        if parent_id:
+            self._by_parent[parent_id].append(msg)
+
+    def _read_iopub(self, timeout: float) -> Message | None:
+        try:
+            msg = self.kc.get_iopub_msg(timeout=timeout)
+        except queue.Empty:
+            return None
+        self._store_iopub(msg)
+        return msg
+
+    def drain(self, timeout: float = 0.0) -> None:
+        """Store every iopub message that arrives within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self._read_iopub(max(0.0, deadline - time.monotonic())) is not None:
+            pass
+
+    def iopub_for(self, msg_id: str) -> list[Message]:
+        """The iopub messages (received so far) whose parent is ``msg_id``."""
+        return list(self._by_parent.get(msg_id, []))
+
+    def wait_for_iopub(
+        self, predicate: Callable[[Message], bool], timeout: float = 10.0, *, seen: bool = True
+    ) -> Message:
+        """Return the first iopub message matching ``predicate``.
+
+        With ``seen=True`` messages already stored count too; otherwise only new ones.
+        """
+        if seen:
+            for msg in self.iopub_log:
+                if predicate(msg):
+                    return msg
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            msg = self._read_iopub(min(left, 0.5))
+            if msg is not None and predicate(msg):
+                return msg
+        raise HarnessTimeout(f"no matching iopub message within {timeout}s")
+
+    def wait_idle(self, msg_id: str, timeout: float = 30.0) -> None:
+        """Wait for the ``idle`` status whose parent is ``msg_id``."""
+        self.wait_for_iopub(
+            lambda m: m["msg_type"] == "status"
+            and m["parent_header"].get("msg_id") == msg_id
+            and m["content"]["execution_state"] == "idle",
+            timeout,
+        )
+
+    def reply(self, msg_id: str, timeout: float = 30.0) -> Message:
+        """The shell reply to request ``msg_id`` (waits for it)."""
+        deadline = time.monotonic() + timeout
+        while msg_id not in self._replies:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise HarnessTimeout(f"no shell reply to {msg_id} within {timeout}s")
+            try:
+                msg = self.kc.get_shell_msg(timeout=min(left, 0.5))
+            except queue.Empty:
+                continue
+            self._replies[msg["parent_header"].get("msg_id", "")] = msg
+        return self._replies[msg_id]
+
+    def has_reply(self, msg_id: str, timeout: float = 0.0) -> bool:
+        try:
+            self.reply(msg_id, timeout)
+        except HarnessTimeout:
+            return False
+        return True
+
+    def result(self, msg_id: str, timeout: float = 30.0) -> CellResult:
+        """Wait for the reply and the closing ``idle`` of a request; return all it produced."""
+        reply = self.reply(msg_id, timeout)
+        self.wait_idle(msg_id, timeout)
+        return CellResult(msg_id=msg_id, reply=reply, iopub=self.iopub_for(msg_id))
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def _send_shell(self, msg_type: str, content: dict[str, Any], subshell_id: str | None) -> str:
+        msg = self.kc.session.msg(msg_type, content)
+        if subshell_id is not None:
+            msg["header"]["subshell_id"] = subshell_id
+        self.kc.shell_channel.send(msg)
+        return msg["header"]["msg_id"]
+
+    def execute(
+        self, code: str, *, allow_stdin: bool = False, subshell_id: str | None = None
+    ) -> str:
+        """Send an execute_request and return its msg id without waiting."""
+        content = {
+            "code": code,
+            "silent": False,
+            "store_history": True,
+            "user_expressions": {},
+            "allow_stdin": allow_stdin,
+            "stop_on_error": True,
+        }
+        return self._send_shell("execute_request", content, subshell_id)
+
+    def run(self, code: str, timeout: float = 30.0, **kwargs: Any) -> CellResult:
+        """Execute ``code`` and wait until it is done."""
+        return self.result(self.execute(code, **kwargs), timeout)
+
+    def run_ok(self, code: str, timeout: float = 30.0, **kwargs: Any) -> CellResult:
+        """Like :meth:`run`, and fail with the cell's error text if it did not succeed."""
+        res = self.run(code, timeout, **kwargs)
+        assert res.ok, f"cell failed: {res.error_text}\n{res.stderr}"
+        return res
+
+    def wait_for_comm_open(
+        self,
+        target_name: str = "jupyter.widget",
+        predicate: Callable[[CommInfo], bool] | None = None,
+        timeout: float = 10.0,
+    ) -> CommInfo:
+        """The first ``comm_open`` for ``target_name`` (and ``predicate``) on iopub."""
+
+        def match(m: Message) -> bool:
+            if m["msg_type"] != "comm_open" or m["content"].get("target_name") != target_name:
+                return False
+            return predicate is None or predicate(_comm_info(m))
+
+        return _comm_info(self.wait_for_iopub(match, timeout))
+
+    def send_comm_msg(
+        self,
+        comm_id: str,
+        data: dict[str, Any],
+        *,
+        subshell_id: str | None = None,
+    ) -> str:
+        """Send a ``comm_msg`` on the shell channel (as a front end does); returns its id."""
+        return self._send_shell("comm_msg", {"comm_id": comm_id, "data": data}, subshell_id)
+
+    def update_widget(
+        self, comm_id: str, state: dict[str, Any], *, subshell_id: str | None = None
+    ) -> str:
+        """Set widget traits exactly as the ipywidgets front end does (method "update")."""
+        data = {"method": "update", "state": state, "buffer_paths": []}
+        return self.send_comm_msg(comm_id, data, subshell_id=subshell_id)
+
+    def interrupt(self) -> None:
+        """Interrupt the kernel (SIGINT, as the front end's stop button does)."""
+        self.km.interrupt_kernel()
+
+    def _control_request(self, msg_type: str, content: dict[str, Any], timeout: float) -> Message:
+        msg = self.kc.session.msg(msg_type, content)
+        self.kc.control_channel.send(msg)
+        msg_id = msg["header"]["msg_id"]
+        deadline = time.monotonic() + timeout
+        while msg_id not in self._control_replies:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise HarnessTimeout(f"no control reply to {msg_type} within {timeout}s")
+            try:
+                rep = self.kc.control_channel.get_msg(timeout=min(left, 0.5))
+            except queue.Empty:
+                continue
+            self._control_replies[rep["parent_header"].get("msg_id", "")] = rep
+        return self._control_replies.pop(msg_id)
+
+    def create_subshell(self, timeout: float = 10.0) -> str:
+        """Create a kernel subshell (JEP 91 ``create_subshell_request``); return its id."""
+        if not self.supports_subshells:
+            raise RuntimeError(f"{self.kernel_name} does not support kernel subshells")
+        rep = self._control_request("create_subshell_request", {}, timeout)
+        assert rep["content"]["status"] == "ok", rep["content"]
+        return rep["content"]["subshell_id"]
+
+    def wait_for_input_request(self, timeout: float = 10.0) -> Message:
+        """The next ``input_request`` on the stdin channel."""
+        try:
+            return self.kc.get_stdin_msg(timeout=timeout)
+        except queue.Empty:
+            raise HarnessTimeout(f"no input_request within {timeout}s") from None
+
+    def send_input(self, value: str) -> None:
+        """Answer the pending ``input_request``."""
+        self.kc.input(value)
+
+
+def _comm_info(msg: Message) -> CommInfo:
+    c = msg["content"]
+    return CommInfo(comm_id=c["comm_id"], target_name=c["target_name"], data=c.get("data", {}), msg=msg)

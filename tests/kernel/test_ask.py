@@ -1,0 +1,187 @@
+"""nbask's public API in real kernels: a cell awaits nbask.ask, the test plays the front end.
+
+The harness answers by sending the very comm message js/widget.ts sends (a traitlets
+"update" of `response`), so the whole path kernel -> widget -> answer -> cell is real.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs
+
+pytestmark = pytest.mark.kernel
+
+SETUP = r"""
+import asyncio, json, nbask
+def show(ans):
+    print(json.dumps({"status": ans.status, "answers": ans.answers, "note": ans.note,
+                      "tool_call_id": ans.tool_call_id}, ensure_ascii=False))
+"""
+
+
+@pytest.fixture(scope="module")
+def kernel_dir() -> str:
+    return str(ensure_kernelspecs())
+
+
+@pytest.fixture(scope="module", params=KERNEL_NAMES)
+def k(request: pytest.FixtureRequest, kernel_dir: str) -> Iterator[KernelHarness]:
+    with KernelHarness(request.param, kernel_dirs=[kernel_dir]) as harness:
+        harness.run_ok(SETUP)
+        yield harness
+
+
+def nbask_widget(k: KernelHarness, question: str) -> CommInfo:
+    """The comm_open of the nbask widget showing ``question``."""
+
+    def shows(comm: CommInfo) -> bool:
+        return any(q.get("question") == question for q in comm.state.get("questions", []))
+
+    return k.wait_for_comm_open(predicate=shows, timeout=20)
+
+
+def submit(k: KernelHarness, comm: CommInfo, *answers: tuple[list[str], str | None]) -> None:
+    response = {
+        "action": "submit",
+        "answers": [{"selected": selected, "other": other} for selected, other in answers],
+        "view_id": "test-view",
+        "sent_at_ms": 0,
+    }
+    k.update_widget(comm.comm_id, {"response": response})
+
+
+def printed(result) -> dict:
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def widget_updates(k: KernelHarness, comm: CommInfo) -> list[dict]:
+    """Every state the kernel pushed to the front end for this widget, in order."""
+    return [
+        m["content"]["data"]["state"]
+        for m in k.iopub_log
+        if m["msg_type"] == "comm_msg"
+        and m["content"]["comm_id"] == comm.comm_id
+        and m["content"]["data"].get("method") == "update"
+    ]
+
+
+def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
+    question = "Which database should the app use?"
+    cell = k.execute(
+        f"ans = await nbask.ask({question!r}, ['PostgreSQL (Recommended)', 'SQLite'], header='DB', "
+        "tool_call_id='call_7')\nshow(ans)"
+    )
+    comm = nbask_widget(k, question)
+    assert comm.state["status"] == "pending"
+    assert comm.state["questions"][0]["header"] == "DB"
+    assert comm.state["_esm"].strip(), "the front-end module is shipped in the widget state"
+    submit(k, comm, (["SQLite"], None))
+    result = k.result(cell, 20)
+    assert printed(result) == {
+        "status": "answered",
+        "answers": {question: "SQLite"},
+        "note": "",
+        "tool_call_id": "call_7",
+    }
+    assert any(u.get("status") == "answered" for u in widget_updates(k, comm))
+    # The saved output carries a Markdown summary where widgets don't render.
+    bundles = [m["content"]["data"] for m in result.iopub if m["msg_type"] == "update_display_data"]
+    assert bundles and "SQLite" in bundles[-1]["text/markdown"]
+
+
+def test_multi_select_with_other_and_a_skipped_question(k: KernelHarness) -> None:
+    cell = k.execute(
+        "ans = await nbask.ask_questions([\n"
+        " {'question': 'Which features?', 'options': [{'label': 'Login'}, {'label': 'Search'}, {'label': 'Export'}],"
+        "  'multi_select': True},\n"
+        " {'question': 'Which auth?', 'header': 'Auth', 'options': [{'label': 'JWT'}, {'label': 'Cookie'}]}])\n"
+        "show(ans)"
+    )
+    comm = nbask_widget(k, "Which features?")
+    submit(k, comm, (["Export", "Login"], "Dark mode ✨"), ([], None))
+    assert printed(k.result(cell, 20))["answers"] == {
+        "Which features?": "Login, Export, Dark mode ✨",
+        "Which auth?": "[No preference]",
+    }
+
+
+def test_dismiss_gives_empty_answers_and_a_note(k: KernelHarness) -> None:
+    cell = k.execute("ans = await nbask.ask('Proceed with the migration?', ['Yes', 'No'])\nshow(ans)")
+    comm = nbask_widget(k, "Proceed with the migration?")
+    k.update_widget(comm.comm_id, {"response": {"action": "dismiss", "answers": [], "view_id": "v", "sent_at_ms": 0}})
+    out = printed(k.result(cell, 20))
+    assert out["status"] == "dismissed" and out["answers"] == {} and "dismissed" in out["note"]
+
+
+def test_timeout_then_a_late_answer_is_ignored(k: KernelHarness) -> None:
+    cell = k.execute("ans = await nbask.ask('Deploy now?', ['Yes', 'No'], timeout=0.5)\nshow(ans)")
+    comm = nbask_widget(k, "Deploy now?")
+    out = printed(k.result(cell, 20))
+    assert any(u.get("deadline_ms", 0) > 0 for u in widget_updates(k, comm)), "the countdown got its deadline"
+    assert out["status"] == "timeout" and "0.5 seconds" in out["note"]
+    submit(k, comm, (["Yes"], None))
+    k.run_ok("print('idle again')")  # the late message is handled by the now idle kernel
+    updates = widget_updates(k, comm)
+    assert any(u.get("status") == "timeout" for u in updates)
+    assert "after the question had ended" in updates[-1].get("result", {}).get("note", "")
+    history = k.run_ok("print(nbask.history()[-1].status)").stdout.strip()
+    assert history == "timeout"
+
+
+def test_a_second_concurrent_ask_is_refused_or_queued(k: KernelHarness) -> None:
+    cell = k.execute(
+        "first = asyncio.ensure_future(nbask.ask('First?', ['A', 'B']))\n"
+        "await asyncio.sleep(0)\n"
+        "try:\n"
+        "    await nbask.ask('Second?', ['A', 'B'])\n"
+        "except nbask.InteractionPending as e:\n"
+        "    print('refused:', e)\n"
+        "queued = asyncio.ensure_future(nbask.ask('Third?', ['C', 'D'], queue=True))\n"
+        "show(await first)\n"
+        "show(await queued)\n"
+    )
+    first = nbask_widget(k, "First?")
+    submit(k, first, (["B"], None))
+    third = nbask_widget(k, "Third?")  # shown only once the first one ended
+    submit(k, third, (["C"], None))
+    result = k.result(cell, 20)
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("refused: another question") and "queue=True" in lines[0]
+    assert json.loads(lines[1])["answers"] == {"First?": "B"}
+    assert json.loads(lines[2])["answers"] == {"Third?": "C"}
+
+
+def test_interrupt_cancels_and_the_next_ask_works(k: KernelHarness) -> None:
+    cell = k.execute("ans = await nbask.ask('Interrupt me?', ['A', 'B'], timeout=3600)")
+    comm = nbask_widget(k, "Interrupt me?")
+    # The deadline is pushed as the wait begins: from then on an interrupt must cancel it.
+    k.wait_for_iopub(
+        lambda m: m["msg_type"] == "comm_msg"
+        and m["content"]["comm_id"] == comm.comm_id
+        and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0,
+        20,
+    )
+    k.interrupt()
+    result = k.result(cell, 20)
+    assert result.ename == "KeyboardInterrupt"
+    assert any(u.get("status") == "cancelled" for u in widget_updates(k, comm))
+    follow = k.execute("ans = await nbask.ask('After the interrupt?', ['A', 'B'])\nshow(ans)")
+    submit(k, nbask_widget(k, "After the interrupt?"), (["A"], None))
+    assert printed(k.result(follow, 20))["answers"] == {"After the interrupt?": "A"}
+
+
+def test_ask_sync_on_the_main_thread(k: KernelHarness) -> None:
+    cell = k.execute("ans = nbask.ask_sync('Synchronous?', ['Yes', 'No'])\nshow(ans)")
+    submit(k, nbask_widget(k, "Synchronous?"), (["No"], None))
+    assert printed(k.result(cell, 20))["answers"] == {"Synchronous?": "No"}
+
+
+def test_bad_input_raises_before_anything_is_shown(k: KernelHarness) -> None:
+    result = k.run("await nbask.ask('Pick one?', ['Only'])")
+    assert result.ename == "ValidationError"
+    assert "options" in result.error_text and "at least 2" in result.error_text
+    assert not any(m["msg_type"] == "comm_open" for m in result.iopub)
