@@ -36,6 +36,20 @@ npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2
 code=$?
 record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || echo 'stale: run npm run build and commit src/nbask/static')"
 
+step "the wheel ships the front end"
+WHEEL_DIR=$(mktemp -d)
+"$PYTHON" -m pip wheel -q --no-deps --disable-pip-version-check -w "$WHEEL_DIR" . >/dev/null 2>&1 \
+  && "$PYTHON" - "$WHEEL_DIR" <<'PY'
+import pathlib, sys, zipfile
+wheel = next(pathlib.Path(sys.argv[1]).glob("nbask-*.whl"))
+names = set(zipfile.ZipFile(wheel).namelist())
+missing = {"nbask/static/widget.js", "nbask/static/widget.css"} - names
+sys.exit(f"{wheel.name} lacks {sorted(missing)}" if missing else 0)
+PY
+code=$?
+rm -rf "$WHEEL_DIR"
+record package $code "$( [ $code = 0 ] && echo 'wheel contains nbask/static/widget.{js,css}' || echo 'wheel build failed or lacks the bundle')"
+
 step "front end (vitest)"
 { npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
 code=${PIPESTATUS[0]}
