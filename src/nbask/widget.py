@@ -147,6 +147,8 @@ class QuestionWidget(anywidget.AnyWidget):
                 )
             except ValueError as error:
                 log.warning("nbask request %s: malformed response ignored: %s", self.request_id, error)
+                # Clearing it takes every view out of "Sending…", so the person can try again.
+                self.response = {}
                 return
             self._settle(answer)
 

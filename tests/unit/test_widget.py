@@ -93,6 +93,7 @@ def test_malformed_response_is_ignored_and_question_stays_open():
     w = QuestionWidget(questions=QUESTIONS)
     w.response = {"action": "submit", "answers": "nonsense"}
     assert w.status == "pending" and not w.done
+    assert w.response == {}, "cleared so the front end leaves its sending state"
 
 
 def test_concurrent_submits_from_threads_resolve_once():
