@@ -99,6 +99,23 @@ class AskWidget:
             expect(self.root).to_contain_text(question)
             expect(self.root).to_contain_text(answer)
 
+    def expect_reading_order(self, texts: list[str]) -> None:
+        """Each text (a question, then its answer, then the next question...) is shown
+        below the one before it: the resolved block reads top to bottom."""
+        seen: dict[str, int] = {}
+        boxes = []
+        for text in texts:
+            nth = seen.get(text, 0)
+            seen[text] = nth + 1
+            box = self.root.get_by_text(text, exact=True).nth(nth).bounding_box()
+            assert box is not None, f"{text!r} is not shown"
+            boxes.append((text, round(box["y"]), round(box["y"] + box["height"]), round(box["x"])))
+        for before, after in zip(boxes, boxes[1:]):
+            assert after[1] >= before[2] - 1, (
+                f"{after[0]!r} (top {after[1]}) is not below {before[0]!r} (bottom {before[2]}); "
+                f"layout (text, top, bottom, left): {boxes}"
+            )
+
     def focused_description(self) -> str:
         """What has keyboard focus, as `role:name` (an element outside the widget is `outside:<tag>`)."""
         return str(self.root.evaluate(DESCRIBE_FOCUS))

@@ -199,5 +199,5 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     if texts:
         text = "\n".join(texts)
         (artifacts / f"{name}.txt").write_text(text)
+        # Shown under the failure in pytest's report.
         report.sections.append(("nbask browser state", text))
-        print(text)

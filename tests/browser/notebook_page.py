@@ -66,6 +66,15 @@ class NotebookPage:
         return self.server.app_url(self.path)
 
     def open(self) -> "NotebookPage":
+        # Start the notebook's kernel session through the REST API first, so the kernel
+        # boots while the page loads; the page then attaches to that session, as it does
+        # for a notebook whose kernel is already running.
+        self.server.api(
+            "POST",
+            "/api/sessions",
+            {"path": self.path, "name": self.path, "type": "notebook", "kernel": {"name": KERNEL_NAME}},
+            timeout=KERNEL_TIMEOUT_MS / 1000,
+        )
         self.page.goto(self.server.login_url(self.url))
         self.wait_loaded()
         self.wait_kernel_idle()

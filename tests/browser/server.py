@@ -83,6 +83,12 @@ class JupyterServer:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(value, indent=2))
 
+        # No "is the build up to date?" check on every page load: it runs a subprocess in
+        # the server, seconds of CPU on a small machine, and nothing here rebuilds Lab.
+        labconfig = dirs["JUPYTER_CONFIG_DIR"] / "labconfig"
+        labconfig.mkdir(parents=True, exist_ok=True)
+        (labconfig / "page_config.json").write_text(json.dumps({"buildCheck": False, "buildAvailable": False}))
+
         kernel_dir = dirs["JUPYTER_DATA_DIR"] / "kernels" / KERNEL_NAME
         kernel_dir.mkdir(parents=True, exist_ok=True)
         (kernel_dir / "kernel.json").write_text(
