@@ -51,6 +51,7 @@ async def ask(
     waits forever); ``queue=True`` waits for an already pending question to end instead
     of raising InteractionPending.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     question_set = build_question_set(question, options, header=header, multi_select=multi_select)
     return await manager().ask(question_set, timeout=timeout, tool_call_id=tool_call_id, queue=queue)
 
@@ -63,6 +64,7 @@ async def ask_questions(
     queue: bool = False,
 ) -> Answer:
     """Ask 1-4 questions at once (the schema of ``Question``) and wait for the answers."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     question_set = questions if isinstance(questions, QuestionSet) else QuestionSet(questions=list(questions))
     return await manager().ask(question_set, timeout=timeout, tool_call_id=tool_call_id, queue=queue)
 
@@ -81,6 +83,7 @@ def ask_sync(
     ``ask_sync("Proceed?", ["Yes", "No"])`` asks one question; ``ask_sync([...])`` with
     a list of questions (and no options) asks several.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     if isinstance(question, str):
         if options is None:
             raise TypeError("ask_sync(question, options): options are required with a question text")

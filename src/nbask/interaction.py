@@ -82,6 +82,7 @@ class InteractionManager:
         tool_call_id: str | None = None,
         queue: bool = False,
     ) -> Answer:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         waiting.strategy_name()  # fail fast, before anything is displayed, where no one can answer
         widget = QuestionWidget(questions=question_set, tool_call_id=tool_call_id)
         await self._claim_async(widget, queue)
@@ -99,6 +100,7 @@ class InteractionManager:
         timeout: float | None = DEFAULT_TIMEOUT,
         tool_call_id: str | None = None,
     ) -> Answer:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         waiting.strategy_name()
         widget = QuestionWidget(questions=question_set, tool_call_id=tool_call_id)
         if not self._claim(widget):

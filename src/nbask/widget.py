@@ -197,6 +197,7 @@ class QuestionWidget(anywidget.AnyWidget):
         forever). A kernel interrupt marks the widget "Cancelled" and raises
         KeyboardInterrupt. An answer given before this call counts.
         """
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         self._start_clock(timeout)
         try:
             return await self.until_resolved(timeout)
@@ -223,6 +224,7 @@ class QuestionWidget(anywidget.AnyWidget):
 
     def wait_answer_blocking(self, timeout: float | None = DEFAULT_TIMEOUT) -> Answer:
         """The blocking twin of await_answer, for synchronous callers."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         self._start_clock(timeout)
         try:
             finished = waiting.wait_blocking(self._resolved, timeout)
