@@ -21,7 +21,7 @@ if [ "${1:-}" != "--no-install" ]; then
   fi
   "$PYTHON" -m pip install -q --disable-pip-version-check -e ".[test]" || die "pip install failed"
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
-  bash scripts/make_kernel_envs.sh || die "could not create the ipykernel 6.29 / 7.3 environments"
+  bash scripts/make_kernel_envs.sh .venvs/jupyter-data || die "could not create the ipykernel 6.29 / 7.3 environments"
 fi
 
 declare -a SUMMARY=()
@@ -53,7 +53,7 @@ record package $code "$( [ $code = 0 ] && echo 'wheel contains nbask/static/widg
 step "front end (vitest)"
 { npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
 code=${PIPESTATUS[0]}
-record frontend $code "$(grep -E 'Tests +[0-9]' "$ARTIFACTS/frontend.log" | tail -1 | sed 's/\x1b\[[0-9;]*m//g' | xargs)"
+record frontend $code "$(sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/frontend.log" | grep -E 'Tests +[0-9]' | tail -1 | xargs)"
 
 for suite in unit kernel browser; do
   step "$suite tests (pytest)"
