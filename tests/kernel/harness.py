@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 import queue
 import shutil
-import tempfile
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -142,7 +142,11 @@ class KernelHarness:
         *,
         kernel_dirs: Iterable[str | Path] | None = None,
         startup_timeout: float = 60.0,
+        stderr_path: str | Path | None = None,
     ) -> None:
+        """``kernel_dirs``: extra kernelspec directories (e.g. from ``ensure_kernelspecs``);
+        ``stderr_path``: write the kernel's stderr (its log) there instead of inheriting ours.
+        """
         self.kernel_name = kernel_name
         ksm = KernelSpecManager()
         if kernel_dirs is not None:
@@ -157,6 +161,8 @@ class KernelHarness:
             ip=os.path.join(self._ipc_dir, "k"),
         )
         self.startup_timeout = startup_timeout
+        self.stderr_path = Path(stderr_path) if stderr_path is not None else None
+        self._stderr_file: Any = None
         self.kc: Any = None
         self.iopub_log: list[Message] = []
         self._by_parent: dict[str, list[Message]] = defaultdict(list)
@@ -167,7 +173,11 @@ class KernelHarness:
     # -- lifecycle --------------------------------------------------------------------------
 
     def start(self) -> KernelHarness:
-        self.km.start_kernel()
+        kwargs: dict[str, Any] = {}
+        if self.stderr_path is not None:
+            self._stderr_file = open(self.stderr_path, "ab")  # noqa: SIM115 (closed in shutdown)
+            kwargs["stderr"] = self._stderr_file
+        self.km.start_kernel(**kwargs)
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=self.startup_timeout)
@@ -182,6 +192,15 @@ class KernelHarness:
         if self.km.has_kernel:
             self.km.shutdown_kernel(now=True)
         self.km.cleanup_resources()
+        if self._stderr_file is not None:
+            self._stderr_file.close()
+            self._stderr_file = None
+
+    def kernel_log(self) -> str:
+        """What the kernel wrote to stderr so far (only with ``stderr_path``)."""
+        if self.stderr_path is None or not self.stderr_path.exists():
+            return ""
+        return self.stderr_path.read_text(errors="replace")
 
     def restart(self) -> None:
         self.shutdown()
@@ -238,12 +257,13 @@ class KernelHarness:
     ) -> Message:
         """Return the first iopub message matching ``predicate``.
 
-        With ``seen=True`` messages already stored count too; otherwise only new ones.
+        With ``seen=True`` messages already stored count too (so a predicate should match
+        one message only, e.g. a widget with a unique label); otherwise only new ones.
         """
         if seen:
-            for msg in self.iopub_log:
-                if predicate(msg):
-                    return msg
+            for old in self.iopub_log:
+                if predicate(old):
+                    return old
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             msg = self._read_iopub(min(left, 0.5))

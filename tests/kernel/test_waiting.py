@@ -6,11 +6,14 @@ front end does, through the protocol-level harness in harness.py.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
 import pytest
-from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import KERNEL_NAMES, REPO, CommInfo, KernelHarness, ensure_kernelspecs
 
 pytestmark = pytest.mark.kernel
 
@@ -75,7 +78,9 @@ def kernels(kernel_dir: str) -> Iterator[dict[str, KernelHarness]]:
 
 
 @pytest.fixture(params=KERNEL_NAMES)
-def k(request: pytest.FixtureRequest, kernels: dict[str, KernelHarness], kernel_dir: str) -> Iterator[KernelHarness]:
+def k(
+    request: pytest.FixtureRequest, kernels: dict[str, KernelHarness], kernel_dir: str
+) -> Iterator[KernelHarness]:
     name = request.param
     harness = kernels.get(name)
     if harness is None:
@@ -97,9 +102,45 @@ def probe(k: KernelHarness, label: str, timeout: float = 10.0) -> CommInfo:
     return k.wait_for_comm_open(predicate=lambda c: c.state.get("label") == label, timeout=timeout)
 
 
+def test_outside_a_kernel_nothing_hangs() -> None:
+    code = (
+        "import asyncio, threading\n"
+        "from nbask import waiting\n"
+        "for call in (waiting.strategy_name,\n"
+        "             lambda: waiting.wait_blocking(threading.Event(), None),\n"
+        "             lambda: asyncio.run(waiting.wait_for(asyncio.Future(), None))):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except waiting.WaitingUnsupported as e:\n"
+        "        print('unsupported:', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3 and all(ln.startswith("unsupported: ") for ln in lines), out.stdout + out.stderr
+    assert "no one could answer" in lines[0]
+
+
 def test_strategy_matches_kernel_generation(k: KernelHarness) -> None:
     res = k.run_ok("print(waiting.strategy_name())")
     assert res.stdout.strip() == EXPECTED_STRATEGY[k.kernel_name]
+
+
+def test_plain_await_is_the_problem_being_solved(k: KernelHarness) -> None:
+    """Control: without nbask, the answer waits behind the cell on 6.29 and 7.3."""
+    cell = k.execute(
+        "p = make_probe('plain')\n"
+        "try:\n"
+        "    print(await asyncio.wait_for(p.fut, 1.0))\n"
+        "except asyncio.TimeoutError:\n"
+        "    print('deadlock')"
+    )
+    comm = probe(k, "plain")
+    time.sleep(0.1)
+    k.update_widget(comm.comm_id, {"response": {"plain": 1}})
+    res = k.result(cell, 10)
+    expected = "{'plain': 1}" if k.kernel_name == "nbask-ipykernel-7.4" else "deadlock"
+    assert res.stdout.strip() == expected
 
 
 def test_await_resolves_on_answer(k: KernelHarness) -> None:
@@ -158,17 +199,24 @@ def test_interrupt_ends_wait_and_next_wait_works(k: KernelHarness) -> None:
         "p = make_probe('interrupt')\n"
         "try:\n"
         "    await waiting.wait_for(p.fut, None)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('ended', time.time())\n"
+        "    raise\n"
         "finally:\n"
         "    print('restored', engine_state() == before)"
     )
     probe(k, "interrupt")
     time.sleep(0.3)
-    t0 = time.monotonic()
+    sent = time.time()
     k.interrupt()
     res = k.result(cell, 5)
-    elapsed = time.monotonic() - t0
+    replied = time.time() - sent
     assert res.ename == "KeyboardInterrupt", res.error_text
-    assert elapsed < 1.0, f"interrupt took {elapsed:.2f}s"
+    ended = float(res.stdout.split()[1]) - sent
+    # The wait itself ends at once; the reply also carries IPython's traceback formatting,
+    # which takes a few hundred ms on a loaded 2-core machine.
+    assert ended < 1.0, f"the wait ended {ended:.2f}s after the interrupt"
+    assert replied < 2.0, f"the cell replied {replied:.2f}s after the interrupt"
     assert "restored True" in res.stdout
     # The next question works.
     cell = k.execute("p = make_probe('after-interrupt')\nprint(await waiting.wait_for(p.fut, 10))")
@@ -242,10 +290,14 @@ def test_answer_sent_before_the_wait_begins(k: KernelHarness) -> None:
     assert float(res.stdout.split()[-1]) < 0.2
 
 
-def test_answer_sent_during_an_earlier_await(k: KernelHarness) -> None:
+def test_answer_sent_during_an_earlier_await(k: KernelHarness, request: pytest.FixtureRequest) -> None:
     # The kernel reads the answer during an earlier await of the same cell.
     if k.kernel_name == "nbask-ipykernel-7.3":
-        pytest.xfail("known limit on 7.0-7.3: a comm read before the wait is handled after the cell")
+        request.applymarker(pytest.mark.xfail(
+            strict=True,
+            reason="known limit on 7.0-7.3: a comm the kernel read before the wait began "
+            "waits behind the cell's lock until the cell ends",
+        ))
     cell = k.execute(
         "p = make_probe('earlier-await')\n"
         "await asyncio.sleep(1.0)\n"
@@ -310,26 +362,41 @@ def test_wait_blocking_on_main_answered_on_a_subshell(k: KernelHarness) -> None:
 
 
 def test_wait_blocking_interrupted_on_the_main_thread(k: KernelHarness) -> None:
-    cell = k.execute("p = make_probe('blocking-int')\nwaiting.wait_blocking(p.evt, None)")
+    cell = k.execute(
+        "before = engine_state()\n"
+        "p = make_probe('blocking-int')\n"
+        "try:\n"
+        "    waiting.wait_blocking(p.evt, None)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('ended', time.time(), 'restored', engine_state() == before)\n"
+        "    raise"
+    )
     probe(k, "blocking-int")
     time.sleep(0.3)
-    t0 = time.monotonic()
+    sent = time.time()
     k.interrupt()
     res = k.result(cell, 5)
     assert res.ename == "KeyboardInterrupt", res.error_text
-    assert time.monotonic() - t0 < 1.0
+    assert float(res.stdout.split()[1]) - sent < 1.0
+    assert "restored True" in res.stdout
 
 
 def test_wait_blocking_from_a_worker_while_the_cell_awaits(k: KernelHarness) -> None:
     cell = k.execute(
         "p = make_probe('worker')\n"
-        "print(await asyncio.to_thread(waiting.wait_blocking, p.evt, 10))"
+        "print(await asyncio.to_thread(waiting.wait_blocking, p.evt, 10), p.threads)"
     )
     comm = probe(k, "worker")
     time.sleep(0.3)
     k.update_widget(comm.comm_id, {"response": {"w": 1}})
     res = k.result(cell, 10)
-    assert res.ok and res.stdout.strip() == "True", res.error_text
+    assert res.ok, res.error_text
+    # The main loop is free, so the comm is handled there, as in a plain await; ipykernel 7
+    # may also use its shell-channel thread if the main loop was slow to respond.
+    allowed = ["True ['MainThread']"]
+    if k.kernel_name != "nbask-ipykernel-6.29":
+        allowed.append("True ['Shell channel']")
+    assert res.stdout.strip() in allowed
 
 
 def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelHarness) -> None:
@@ -338,7 +405,7 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
         "out = []\n"
         "def work():\n"
         "    try:\n"
-        "        out.append(waiting.wait_blocking(p.evt, 10))\n"
+        "        out.append((waiting.wait_blocking(p.evt, 10), p.threads))\n"
         "    except waiting.WaitingUnsupported as e:\n"
         "        out.append('unsupported: ' + str(e))\n"
         "t = threading.Thread(target=work)\n"
@@ -352,25 +419,59 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
     res = k.result(cell, 15)
     assert res.ok, res.error_text
     if k.kernel_name == "nbask-ipykernel-6.29":
+        # Only the (blocked) main thread may read ipykernel 6's shell socket: a clear error.
         assert res.stdout.startswith("unsupported: "), res.stdout
         assert "main thread" in res.stdout
     else:
-        assert res.stdout.strip() == "True"
+        # ipykernel 7: received on the always-free shell-channel thread.
+        assert res.stdout.strip() == "(True, ['Shell channel'])"
 
 
-def test_input_works_after_a_wait(k: KernelHarness) -> None:
+def test_wait_blocking_in_a_worker_ends_on_interrupt(k: KernelHarness) -> None:
     cell = k.execute(
-        "p = make_probe('input')\n"
-        "await waiting.wait_for(p.fut, 10)\n"
+        "p = make_probe('worker-int')\n"
+        "await asyncio.to_thread(waiting.wait_blocking, p.evt, None)"
+    )
+    probe(k, "worker-int")
+    time.sleep(0.4)
+    k.interrupt()
+    res = k.result(cell, 5)
+    assert res.ename == "KeyboardInterrupt", res.error_text  # raised in the worker, re-raised by the await
+
+
+def test_waits_in_a_subshell_cell(k: KernelHarness) -> None:
+    if not k.supports_subshells:
+        pytest.skip(f"{k.kernel_name} has no kernel subshells")
+    subshell = k.create_subshell()
+    for label, wait in (("sub-await", "await waiting.wait_for(p.fut, 10)"),
+                        ("sub-block", "waiting.wait_blocking(p.evt, 10)")):
+        cell = k.execute(f"p = make_probe({label!r})\nprint({wait}, p.threads)", subshell_id=subshell)
+        comm = probe(k, label)
+        time.sleep(0.2)
+        k.update_widget(comm.comm_id, {"response": {"s": 1}})  # on the main shell channel
+        res = k.result(cell, 10)
+        assert res.ok, res.error_text
+        # Received on the shell-channel thread, before any routing to main or subshells.
+        assert res.stdout.strip().endswith("['Shell channel']"), res.stdout
+
+
+@pytest.mark.parametrize("wait", ["await waiting.wait_for(p.fut, 10)", "waiting.wait_blocking(p.evt, 10)"])
+def test_input_works_after_a_wait(k: KernelHarness, wait: str) -> None:
+    label = "input-await" if wait.startswith("await") else "input-blocking"
+    cell = k.execute(
+        f"p = make_probe({label!r})\n"
+        f"print('answered', {wait})\n"
         "name = input('name? ')\n"
         "print('hello', name)",
         allow_stdin=True,
     )
-    comm = probe(k, "input")
+    comm = probe(k, label)
     time.sleep(0.1)
     k.update_widget(comm.comm_id, {"response": {"ok": 1}})
     request = k.wait_for_input_request(10)
     assert request["parent_header"]["msg_id"] == cell  # routed to the cell, not the comm msg
     k.send_input("Ada")
     res = k.result(cell, 10)
-    assert res.ok and "hello Ada" in res.stdout, res.error_text
+    assert res.ok, res.error_text
+    assert res.stdout.splitlines()[-1] == "hello Ada"
+    assert res.stdout.splitlines()[0] in ("answered {'ok': 1}", "answered True")

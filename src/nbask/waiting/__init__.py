@@ -40,12 +40,13 @@ Threads:
   messages at once and hands every other message back to the kernel, in order, at the end.
 - From any other thread (``ask_sync`` in a worker, ``wait_for`` on another thread's loop),
   the engine asks the main loop to install the receiving side (and interrupt handling).
-  If the main loop does not answer within ``MAIN_LOOP_GRACE`` seconds, the main thread is
-  blocked (e.g. ``thread.join()``): ipykernel 7 then receives on its always-free
+  If the main loop does not run that within ``Strategy.main_loop_grace`` seconds, the main
+  thread is blocked (e.g. ``thread.join()``): ipykernel 7 then receives on its always-free
   shell-channel thread (zmq sockets are only ever touched by the thread that owns them);
   ipykernel 6 has no such thread and only the blocked main thread may read its shell
   socket, so it raises ``WaitingUnsupported``. In that mode an interrupt ends the cell
-  but not the worker's wait, which ends on answer or timeout.
+  but not the worker's wait (it ends on answer or timeout), and a comm message already
+  forwarded to the main thread before the wait began is handled once that thread is free.
 - Known limit: on 7.0-7.3 (and in ``wait_blocking`` on 7.4) a comm message the kernel
   already read during an *earlier* await of the same cell is handled after the cell.
 """
@@ -53,6 +54,7 @@ Threads:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import sys
 import threading
@@ -74,10 +76,6 @@ T = TypeVar("T")
 
 #: Most specific first: the first whose capability check passes is used.
 STRATEGIES: tuple[type[Strategy], ...] = (ConcurrentDispatch, ShellPipe, ShellStream)
-
-#: How long a non-main thread waits for the main loop to run a callback before it treats
-#: the main thread as blocked.
-MAIN_LOOP_GRACE = 0.25
 
 _cache: dict[int, Strategy] = {}
 
@@ -117,11 +115,10 @@ def _strategy() -> Strategy:
             _cache.clear()
             _cache[id(kernel)] = strategy
             return strategy
-    import ipykernel
-
+    version = getattr(sys.modules.get("ipykernel"), "__version__", "?")
     raise WaitingUnsupported(
         f"nbask does not know how to receive widget messages during a cell on ipykernel "
-        f"{ipykernel.__version__} ({type(kernel).__name__}); supported: ipykernel 6.29+ and 7.x"
+        f"{version} ({type(kernel).__name__}); supported: ipykernel 6.29+ and 7.x"
     )
 
 
@@ -175,7 +172,7 @@ async def wait_for(future: asyncio.Future[T], timeout: float | None = None) -> T
         raise _interruption()
     if future.done():
         return future.result()
-    raise TimeoutError(f"no answer within {timeout:g} seconds")
+    raise TimeoutError(f"no answer within {timeout} seconds")
 
 
 def wait_blocking(done: threading.Event, timeout: float | None = None) -> bool:
@@ -239,13 +236,10 @@ def _wait_off_main(strategy: Strategy, done: threading.Event, deadline: float | 
 
     with _receiving_off_main(strategy, on_interrupt):
         while not interrupted and not done.is_set():
-            if deadline is None:
-                _wait_event(done, None)
-            else:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                _wait_event(done, left)
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            _wait_until(done, lambda: interrupted, left)
     if interrupted:
         raise KeyboardInterrupt
     return done.is_set()
@@ -307,7 +301,7 @@ class _MainLoopInstall:
             self.strategy.main_loop.call_soon_threadsafe(self._install)
         except RuntimeError:  # the loop is closed: the kernel is shutting down
             return False
-        self.answered.wait(MAIN_LOOP_GRACE)
+        self.answered.wait(self.strategy.main_loop_grace)
         with self.lock:
             if self.state == "pending":  # the main thread is blocked; a late run does nothing
                 self.state = "abandoned"
@@ -335,10 +329,8 @@ class _MainLoopInstall:
     def remove(self) -> None:
         # Not waited for: if the main thread is about to block on us (join), it must not
         # wait for its own loop. The loop runs this as soon as it is free again.
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing left to undo
             self.strategy.main_loop.call_soon_threadsafe(self._remove)
-        except RuntimeError:
-            pass
 
     def _remove(self) -> None:
         if self.stack is not None:
@@ -350,21 +342,30 @@ class _MainLoopInstall:
 def _taken_over_on(io_loop: Any, stream: Any, make_router: Callable[[], Any]) -> Iterator[None]:
     """A StreamTakeover of ``stream`` installed and removed on ``io_loop``'s own thread."""
     cm = taken_over(stream, make_router)
-    installed = threading.Event()
+    lock = threading.Lock()
+    state = ["pending"]  # -> installed | failed | abandoned
     error: list[BaseException] = []
+    answered = threading.Event()
 
     def install() -> None:
-        try:
-            cm.__enter__()
-        except BaseException as err:
-            error.append(err)
-        installed.set()
+        with lock:
+            if state[0] != "pending":  # we gave up waiting for this thread
+                return
+            try:
+                cm.__enter__()
+            except BaseException as err:
+                error.append(err)
+                state[0] = "failed"
+            else:
+                state[0] = "installed"
+        answered.set()
 
     io_loop.add_callback(install)
-    if not installed.wait(5.0):
-        # The thread never ran it; make a late run undo itself.
-        io_loop.add_callback(lambda: cm.__exit__(None, None, None) if not error else None)
-        raise WaitingUnsupported("the kernel's shell-channel thread does not respond")
+    answered.wait(5.0)
+    with lock:
+        if state[0] == "pending":
+            state[0] = "abandoned"
+            raise WaitingUnsupported("the kernel's shell-channel thread does not respond")
     if error:
         raise error[0]
     try:
@@ -386,13 +387,10 @@ class _EventWatcher:
         self.thread.start()
 
     def _run(self) -> None:
-        while not self.stopping:
-            _wait_event(self.event, None)
-            if self.stopping:
-                return
-            if self.event.is_set():
-                self.on_set()
-                return
+        while not self.stopping and not self.event.is_set():
+            _wait_until(self.event, lambda: self.stopping, None)
+        if not self.stopping:
+            self.on_set()
 
     def stop(self) -> None:
         self.stopping = True
@@ -401,19 +399,26 @@ class _EventWatcher:
             self.thread.join(1.0)
 
 
-def _wait_event(event: threading.Event, timeout: float | None) -> None:
-    """Wait until ``event`` is set, ``_notify(event)`` is called, or ``timeout`` passes."""
-    if getattr(event, "_cond", None) is None:  # not CPython's Event: wake up now and then
-        timeout = 0.25 if timeout is None else min(timeout, 0.25)
-    event.wait(timeout)
+def _wait_until(event: threading.Event, stop: Callable[[], bool], timeout: float | None) -> None:
+    """Block until ``event`` is set, or ``stop()`` holds at a ``_notify(event)``, or timeout.
+
+    ``stop()`` is checked while holding the event's own condition lock, the lock
+    ``_notify`` takes after the flag behind ``stop()`` was raised: a notification can never
+    fall between the check and the wait. This waits on "answer OR interrupt OR stop"
+    without polling.
+    """
+    cond = getattr(event, "_cond", None)
+    if cond is None:  # not CPython's Event: fall back to waking up now and then
+        if not stop():
+            event.wait(0.25 if timeout is None else min(timeout, 0.25))
+        return
+    with cond:
+        if not event.is_set() and not stop():
+            cond.wait(timeout)
 
 
 def _notify(event: threading.Event) -> None:
-    """Wake the threads blocked in ``event.wait()`` without setting it.
-
-    CPython's Event.wait returns as soon as its condition is notified; the waiters then
-    re-check their own flags. This avoids polling while waiting on "event set OR interrupt".
-    """
+    """Wake the threads blocked in ``_wait_until(event, ...)`` so they re-check ``stop()``."""
     cond = getattr(event, "_cond", None)
     if cond is not None:
         with cond:
@@ -421,10 +426,8 @@ def _notify(event: threading.Event) -> None:
 
 
 def _poke(sock: socket.socket) -> None:
-    try:
+    with contextlib.suppress(OSError):
         sock.send(b"x")
-    except OSError:
-        pass
 
 
 def _empty(sock: socket.socket) -> None:

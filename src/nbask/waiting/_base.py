@@ -33,6 +33,14 @@ log = logging.getLogger("nbask.waiting")
 
 COMM_MSG_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
 
+# asyncio keeps only weak references to tasks: hold the ones we start until they finish.
+_tasks: set[asyncio.Future[Any]] = set()
+
+
+def _keep(task: asyncio.Future[Any]) -> None:
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
 
 class WaitingUnsupported(RuntimeError):
     """No strategy can receive widget messages here, so waiting would hang."""
@@ -50,7 +58,8 @@ def peek_msg_type(session: Any, frames: list[Any]) -> str | None:
         copy = not isinstance(frames[0], zmq.Frame)
         _, msg_list = session.feed_identities(frames, copy=copy)
         header = msg_list[1] if copy else msg_list[1].bytes
-        return session.unpack(header).get("msg_type")
+        msg_type = session.unpack(header).get("msg_type")
+        return msg_type if isinstance(msg_type, str) else None
     except Exception:  # not a protocol message (e.g. ipykernel 7's b"stop aborting")
         return None
 
@@ -58,15 +67,14 @@ def peek_msg_type(session: Any, frames: list[Any]) -> str | None:
 def shell_parent(kernel: Any) -> tuple[Any, dict[str, Any]]:
     """The (ident, parent message) the kernel currently attributes shell output to.
 
-    Read in the caller's context: in ipykernel 7 both live in ContextVars of the cell's
-    context (``_shell_parent``, ``_shell_parent_ident``); in 6.x in plain dicts.
+    Read in the caller's context: ipykernel 7 keeps both in ContextVars (the cell's context
+    has them; 7.1+ fall back to the last context set), 6.x in plain dicts. ``_parent_ident``
+    is the one accessor every version has (7.x keeps it as a compatibility view).
     """
-    parent = kernel.get_parent("shell")
-    if hasattr(kernel, "_shell_parent_ident"):  # ipykernel 7
-        ident = kernel._get_shell_context_var(kernel._shell_parent_ident)
-    else:  # ipykernel 6
-        ident = kernel._parent_ident["shell"]
-    return ident, parent
+    try:
+        return kernel._parent_ident["shell"], kernel.get_parent("shell")
+    except LookupError:  # ipykernel 7.0, from a thread that never saw a parent
+        return b"", {}
 
 
 class CommRouter:
@@ -120,7 +128,7 @@ class CommRouter:
                 finally:
                     kernel.set_parent(*self.parent, channel="shell")
 
-            asyncio.ensure_future(finish())
+            _keep(asyncio.ensure_future(finish()))
             return
         kernel.set_parent(*self.parent, channel="shell")
 
@@ -265,7 +273,7 @@ def _give_back(stream: Any, held: list[Any]) -> None:
             if inspect.isawaitable(result):
                 # ipykernel 7's callback is a coroutine: ZMQStream would run it as a task.
                 # Tasks start in creation order, so the kernel's lock sees them in order.
-                asyncio.ensure_future(result, loop=stream.io_loop.asyncio_loop)
+                _keep(asyncio.ensure_future(result, loop=stream.io_loop.asyncio_loop))
         except Exception:
             log.error("nbask: could not hand a held shell message back", exc_info=True)
     if not stream.closed():

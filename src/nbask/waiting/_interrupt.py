@@ -18,6 +18,7 @@ socket are forwarded to the previous wakeup fd (asyncio uses one for its signal 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -78,10 +79,8 @@ class InterruptHub:
                 break
             data += chunk
         if data and self._prev_wakeup_fd >= 0:
-            try:
+            with contextlib.suppress(OSError):
                 os.write(self._prev_wakeup_fd, data)
-            except OSError:
-                pass
 
     @property
     def installed(self) -> bool:
@@ -93,10 +92,8 @@ class InterruptHub:
         # Runs between two bytecodes of the main thread, possibly inside the event loop's
         # machinery: never raise here; each waiter raises KeyboardInterrupt itself.
         for callback in list(self._subscribers.values()):
-            try:
+            with contextlib.suppress(Exception):
                 callback()
-            except Exception:
-                pass
 
     def _install(self, loop: Any, kernel: Any) -> None:
         rsock, wsock = socket.socketpair()

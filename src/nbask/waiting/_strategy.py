@@ -22,6 +22,10 @@ class Strategy:
     name: ClassVar[str] = "?"
     #: Whether a cell awaiting on the main loop would otherwise starve comm messages.
     takeover_on_main: ClassVar[bool] = True
+    #: How long a waiting non-main thread gives the main loop to run a callback before it
+    #: treats the main thread as blocked. Where a fallback exists (ipykernel 7's
+    #: shell-channel thread) a short grace loses nothing; without one it means an error.
+    main_loop_grace: ClassVar[float] = 1.0
 
     def __init__(self, kernel: Any) -> None:
         self.kernel = kernel

@@ -34,6 +34,9 @@ def _accepts_concurrent(kernel: Any) -> bool:
 class ShellPipe(Strategy):
     name = "shell-pipe"
     takeover_on_main = True
+    # Answers reaching the main pipe during the grace would wait for the main thread: keep
+    # it short, the shell-channel fallback works whether the main thread is blocked or not.
+    main_loop_grace = 0.05
 
     @classmethod
     def fits(cls, kernel: Any) -> bool:
@@ -65,6 +68,7 @@ class ShellPipe(Strategy):
         if threading.current_thread() is self.main_thread:
             return None
         try:
-            return self._manager.subshell_id_from_thread_id(threading.get_ident())
-        except Exception:
+            subshell_id = self._manager.subshell_id_from_thread_id(threading.get_ident())
+        except Exception:  # not a subshell thread (a user's worker thread)
             return None
+        return subshell_id if isinstance(subshell_id, str) else None

@@ -34,7 +34,7 @@ class ShellStream(Strategy):
             getattr(kernel, "shell_channel_thread", None) is None
             and isinstance(stream, ZMQStream)
             # read on the main loop, as in 6.x
-            and stream.io_loop.asyncio_loop is kernel.io_loop.asyncio_loop
+            and getattr(stream.io_loop, "asyncio_loop", None) is kernel.io_loop.asyncio_loop
         )
 
     def main_stream(self) -> Any:
@@ -46,7 +46,7 @@ class ShellStream(Strategy):
         # given before the wait began is not stuck behind the cell.
         queue = getattr(self.kernel, "msg_queue", None)
         items = getattr(queue, "_queue", None)
-        if items is None:
+        if queue is None or items is None:
             return []
         dispatch_shell = self.kernel.dispatch_shell
         session = self.kernel.session
