@@ -12,7 +12,7 @@ import logging
 import pathlib
 import threading
 import time
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 import anywidget
 import traitlets
@@ -184,11 +184,19 @@ class QuestionWidget(anywidget.AnyWidget):
 
     # -- waiting ---------------------------------------------------------------
 
-    def _start_clock(self, timeout: float | None) -> None:
+    def _check_timeout(self, timeout: float | None) -> None:
         if timeout is not None and timeout <= 0:
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-        if self._answer is None:
-            self.deadline_ms = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
+
+    def _clock_starter(self, timeout: float | None) -> Callable[[], None]:
+        """Publishes the deadline once the engine is really waiting (the front end counts
+        down to it, and tests take it as the sign that an interrupt now cancels the wait)."""
+
+        def start() -> None:
+            if self._answer is None:
+                self.deadline_ms = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
+
+        return start
 
     async def await_answer(self, timeout: float | None = DEFAULT_TIMEOUT) -> Answer:
         """Wait, inside a running cell, until the person answers or dismisses.
@@ -198,16 +206,16 @@ class QuestionWidget(anywidget.AnyWidget):
         KeyboardInterrupt. An answer given before this call counts.
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        self._start_clock(timeout)
+        self._check_timeout(timeout)
         try:
-            return await self.until_resolved(timeout)
+            return await self.until_resolved(timeout, on_waiting=self._clock_starter(timeout))
         except TimeoutError:
             return self.end("timeout", f"No answer within {timeout:g} seconds.")
         except (KeyboardInterrupt, asyncio.CancelledError):
             self.end("cancelled", "The wait was interrupted.")
             raise
 
-    async def until_resolved(self, timeout: float | None) -> Answer:
+    async def until_resolved(self, timeout: float | None, on_waiting: Callable[[], None] | None = None) -> Answer:
         """Wait for the outcome without deciding it: raises TimeoutError or
         KeyboardInterrupt but leaves the widget as it is (used to queue behind it)."""
         loop = asyncio.get_running_loop()
@@ -217,7 +225,7 @@ class QuestionWidget(anywidget.AnyWidget):
                 return self._answer
             self._waiters.append((loop, future))
         try:
-            return await waiting.wait_for(future, timeout)
+            return await waiting.wait_for(future, timeout, on_waiting)
         finally:
             with self._lock:
                 self._waiters = [(lp, f) for lp, f in self._waiters if f is not future]
@@ -225,9 +233,9 @@ class QuestionWidget(anywidget.AnyWidget):
     def wait_answer_blocking(self, timeout: float | None = DEFAULT_TIMEOUT) -> Answer:
         """The blocking twin of await_answer, for synchronous callers."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        self._start_clock(timeout)
+        self._check_timeout(timeout)
         try:
-            finished = waiting.wait_blocking(self._resolved, timeout)
+            finished = waiting.wait_blocking(self._resolved, timeout, self._clock_starter(timeout))
         except KeyboardInterrupt:
             self.end("cancelled", "The wait was interrupted.")
             raise

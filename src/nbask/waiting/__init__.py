@@ -8,12 +8,13 @@ about kernel internals.
 
 Public surface (used by nbask.widget / nbask.interaction, nothing else):
 
-- ``await wait_for(future, timeout)`` -- await an asyncio future from inside a running
+- ``await wait_for(future, timeout, on_waiting=None)`` -- await an asyncio future from inside a running
   cell while comm messages keep flowing. Raises ``TimeoutError`` after ``timeout``
   seconds (``None`` = forever) and ``KeyboardInterrupt`` when the kernel is interrupted.
   The future is resolved by its owner, from any thread, with
-  ``loop.call_soon_threadsafe``.
-- ``wait_blocking(done, timeout)`` -- the synchronous twin for ``ask_sync``: block the
+  ``loop.call_soon_threadsafe``. ``on_waiting`` is called once messages and interrupts are
+  being received, so what it announces (the widget's countdown) is true from then on.
+- ``wait_blocking(done, timeout, on_waiting=None)`` -- the synchronous twin for ``ask_sync``: block the
   calling thread until the ``threading.Event`` ``done`` is set; returns ``False`` on
   timeout, raises ``KeyboardInterrupt`` on interrupt.
 - ``WaitingUnsupported`` -- raised (never a hang) when no strategy fits.
@@ -130,8 +131,11 @@ def strategy_name() -> str:
 # -- awaiting -------------------------------------------------------------------------------
 
 
-async def wait_for(future: asyncio.Future[T], timeout: float | None = None) -> T:
+async def wait_for(
+    future: asyncio.Future[T], timeout: float | None = None, on_waiting: Callable[[], None] | None = None
+) -> T:
     """Await ``future`` inside a running cell while comm messages keep flowing."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     strategy = _strategy()
     loop = asyncio.get_running_loop()
     if future.get_loop() is not loop:
@@ -160,6 +164,8 @@ async def wait_for(future: asyncio.Future[T], timeout: float | None = None) -> T
             stack.enter_context(_interrupts(strategy, on_interrupt))
         else:
             stack.enter_context(_receiving_off_main(strategy, on_interrupt))
+        if on_waiting is not None:
+            on_waiting()
         future.add_done_callback(wake)
         timer = loop.call_later(timeout, wake) if timeout is not None else None
         try:
@@ -175,16 +181,21 @@ async def wait_for(future: asyncio.Future[T], timeout: float | None = None) -> T
     raise TimeoutError(f"no answer within {timeout} seconds")
 
 
-def wait_blocking(done: threading.Event, timeout: float | None = None) -> bool:
+def wait_blocking(
+    done: threading.Event, timeout: float | None = None, on_waiting: Callable[[], None] | None = None
+) -> bool:
     """Block until ``done`` is set; False on timeout, KeyboardInterrupt on interrupt."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     strategy = _strategy()
     deadline = None if timeout is None else time.monotonic() + timeout
     if threading.current_thread() is strategy.main_thread:
-        return _pump_on_main(strategy, done, deadline)
-    return _wait_off_main(strategy, done, deadline)
+        return _pump_on_main(strategy, done, deadline, on_waiting)
+    return _wait_off_main(strategy, done, deadline, on_waiting)
 
 
-def _pump_on_main(strategy: Strategy, done: threading.Event, deadline: float | None) -> bool:
+def _pump_on_main(
+    strategy: Strategy, done: threading.Event, deadline: float | None, on_waiting: Callable[[], None] | None
+) -> bool:
     # The kernel's loop is blocked by our caller, so nothing reads the shell for us:
     # measured on 7.4, a plain Event wait here deadlocks even with concurrent dispatch.
     interrupted = False
@@ -204,6 +215,8 @@ def _pump_on_main(strategy: Strategy, done: threading.Event, deadline: float | N
             router = strategy.router(shell_parent(strategy.kernel))
             for frames in strategy.queued_comms():
                 router.dispatch(frames)
+            if on_waiting is not None:
+                on_waiting()
             watcher.start()
             hub_socket = HUB.wake_socket
             wake_sockets = [wake_r] + ([hub_socket] if hub_socket is not None else [])
@@ -224,7 +237,9 @@ def _pump_on_main(strategy: Strategy, done: threading.Event, deadline: float | N
     return done.is_set()
 
 
-def _wait_off_main(strategy: Strategy, done: threading.Event, deadline: float | None) -> bool:
+def _wait_off_main(
+    strategy: Strategy, done: threading.Event, deadline: float | None, on_waiting: Callable[[], None] | None
+) -> bool:
     interrupted = False
 
     def on_interrupt() -> None:
@@ -235,6 +250,8 @@ def _wait_off_main(strategy: Strategy, done: threading.Event, deadline: float | 
         strategy.main_loop.call_soon_threadsafe(_notify, done)
 
     with _receiving_off_main(strategy, on_interrupt):
+        if on_waiting is not None:
+            on_waiting()
         while not interrupted and not done.is_set():
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -447,17 +464,18 @@ def _interruption() -> BaseException:
     ipykernel's own (a sync cell runs inside ``dispatch_queue`` in 6.x, ``shell_main`` in
     7.x); there IPython's ``run_code`` catches the KeyboardInterrupt and reports it.
     """
+    interrupt = KeyboardInterrupt("the wait for an answer was interrupted")
     try:
         task = asyncio.current_task()
     except RuntimeError:  # no running loop in this thread
-        return KeyboardInterrupt()
+        return interrupt
     if task is None:
-        return KeyboardInterrupt()
+        return interrupt
     frame = getattr(task.get_coro(), "cr_frame", None)
     module = frame.f_globals.get("__name__", "") if frame is not None else ""
     if module.startswith(("IPython.", "ipykernel.")):
-        return KeyboardInterrupt()
-    return asyncio.CancelledError("interrupted by the kernel")
+        return interrupt
+    return asyncio.CancelledError("the wait for an answer was interrupted by the kernel")
 
 
 def _installed() -> dict[str, Any]:
