@@ -4,22 +4,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import axe from "axe-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { DB, FakeModel, FEATURES, mount, pendingModel, type Mounted } from "./testing";
+import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const mounted: Mounted[] = [];
-function view(model: FakeModel): Mounted {
-  const m = mount(model);
-  mounted.push(m);
-  return m;
-}
-
-afterEach(() => {
-  for (const m of mounted.splice(0)) {
-    m.cleanup();
-    m.host.remove();
-  }
-});
+afterEach(unmountAll);
 
 /** Serious and critical axe violations on the whole document, as "rule: target" lines. */
 async function seriousViolations(): Promise<string[]> {

@@ -3,22 +3,10 @@
 import { getByRole, within } from "@testing-library/dom";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
-import { DB, FakeModel, FEATURES, mount, pendingModel, type Mounted } from "./testing";
+import { DB, FakeModel, FEATURES, mount, otherText, pendingModel, pendingView, sent, unmountAll, view } from "./testing";
 import type { Response } from "./widget";
 
-const mounted: Mounted[] = [];
-function view(model: FakeModel): Mounted {
-  const m = mount(model);
-  mounted.push(m);
-  return m;
-}
-
-afterEach(() => {
-  for (const m of mounted.splice(0)) {
-    m.cleanup();
-    m.host.remove();
-  }
-});
+afterEach(unmountAll);
 
 function radio(root: HTMLElement, name: string): HTMLInputElement {
   return getByRole(root, "radio", { name }) as HTMLInputElement;
@@ -26,26 +14,13 @@ function radio(root: HTMLElement, name: string): HTMLInputElement {
 function checkbox(root: HTMLElement, name: string): HTMLInputElement {
   return getByRole(root, "checkbox", { name }) as HTMLInputElement;
 }
-function otherText(root: HTMLElement, question: string): HTMLInputElement {
-  return within(getByRole(root, "group", { name: question })).getByRole("textbox", { name: "Other" }) as HTMLInputElement;
-}
 function otherChoice(root: HTMLElement, question: string, role: "radio" | "checkbox"): HTMLInputElement {
   return within(getByRole(root, "group", { name: question })).getByRole(role, { name: "Other" }) as HTMLInputElement;
-}
-function sent(model: FakeModel): Response {
-  expect(model.set).toHaveBeenCalledTimes(1);
-  expect(model.save_changes).toHaveBeenCalledTimes(1);
-  expect(model.set.mock.calls[0]?.[0]).toBe("response");
-  // Written before it is saved, or the kernel would get the old value.
-  expect(model.set.mock.invocationCallOrder[0]).toBeLessThan(model.save_changes.mock.invocationCallOrder[0] ?? 0);
-  return model.set.mock.calls[0]?.[1] as Response;
 }
 
 describe("submit", () => {
   it("sends the exact response when every question is answered", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     // Clicked out of order: the payload lists labels in option order.
     await user.click(checkbox(root, "Export"));
@@ -67,9 +42,7 @@ describe("submit", () => {
   });
 
   it("sends the trimmed Other text, alongside options for multi select", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.type(otherText(root, DB.question), "  DuckDB  ");
     await user.click(checkbox(root, "Search"));
     await user.type(otherText(root, FEATURES.question), "Audit log");
@@ -97,8 +70,7 @@ describe("submit", () => {
 
 describe("Other", () => {
   it("typing checks Other and unchecks the chosen radio; clearing unchecks Other", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel());
+    const { user, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     const text = otherText(root, DB.question);
     const choice = otherChoice(root, DB.question, "radio");
@@ -110,16 +82,13 @@ describe("Other", () => {
   });
 
   it("whitespace alone does not count as an answer", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([DB]));
+    const { user, root } = pendingView([DB]);
     await user.type(otherText(root, DB.question), "   ");
     expect(otherChoice(root, DB.question, "radio").checked).toBe(false);
   });
 
   it("choosing a normal radio unchecks Other, keeps its text, and does not send it", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([DB]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([DB]);
     const text = otherText(root, DB.question);
     await user.type(text, "MySQL");
     await user.click(radio(root, "SQLite"));
@@ -130,9 +99,7 @@ describe("Other", () => {
   });
 
   it("typing again after choosing a radio brings Other back", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([DB]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([DB]);
     const text = otherText(root, DB.question);
     await user.type(text, "MySQL");
     await user.click(radio(root, "SQLite"));
@@ -143,8 +110,7 @@ describe("Other", () => {
   });
 
   it("multi select: typing checks the Other checkbox and keeps the chosen options", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([FEATURES]));
+    const { user, root } = pendingView([FEATURES]);
     await user.click(checkbox(root, "Auth"));
     await user.type(otherText(root, FEATURES.question), "Audit");
     expect(otherChoice(root, FEATURES.question, "checkbox").checked).toBe(true);
@@ -152,16 +118,13 @@ describe("Other", () => {
   });
 
   it("clicking the Other choice moves focus to its textbox", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([DB]));
+    const { user, root } = pendingView([DB]);
     await user.click(otherChoice(root, DB.question, "radio"));
     expect(document.activeElement).toBe(otherText(root, DB.question));
   });
 
   it("Other checked with empty text leaves the question unanswered", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([FEATURES]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([FEATURES]);
     await user.click(otherChoice(root, FEATURES.question, "checkbox"));
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(model.set).not.toHaveBeenCalled();
@@ -173,9 +136,7 @@ describe("Other", () => {
 
 describe("unanswered questions", () => {
   it("Submit shows the confirm row instead of sending, with focus on Send anyway", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(model.set).not.toHaveBeenCalled();
     expect(model.save_changes).not.toHaveBeenCalled();
@@ -188,9 +149,7 @@ describe("unanswered questions", () => {
   });
 
   it("Send anyway sends, with empty entries for the unanswered questions", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(root.querySelector(".nbask-confirm-text")?.textContent).toBe(
@@ -207,9 +166,7 @@ describe("unanswered questions", () => {
   });
 
   it("Keep answering closes the row, sends nothing, and focuses the first unanswered question", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     await user.click(getByRole(root, "button", { name: "Submit" }));
     await user.click(getByRole(root, "button", { name: "Keep answering" }));
@@ -219,8 +176,7 @@ describe("unanswered questions", () => {
   });
 
   it("answering more closes the stale confirm row", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel());
+    const { user, root } = pendingView();
     await user.click(getByRole(root, "button", { name: "Submit" }));
     await user.click(radio(root, "SQLite"));
     expect(root.querySelector<HTMLElement>(".nbask-confirm")?.hidden).toBe(true);
@@ -229,9 +185,7 @@ describe("unanswered questions", () => {
 
 describe("dismiss", () => {
   it("sends a dismiss with no answers, even with a draft", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     await user.click(getByRole(root, "button", { name: "Dismiss" }));
     expect(sent(model)).toEqual({
@@ -245,9 +199,7 @@ describe("dismiss", () => {
 
 describe("after sending", () => {
   it("shows Sending, disables every control and ignores a second click", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([DB]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([DB]);
     await user.click(radio(root, "SQLite"));
     const submit = getByRole(root, "button", { name: "Submit" });
     await user.click(submit);
@@ -307,9 +259,7 @@ describe("several views of one model", () => {
 
 describe("re-rendering while pending", () => {
   it("keeps selections, Other text and focus when the deadline or result changes", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel();
-    const { root } = view(model);
+    const { user, model, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     await user.click(checkbox(root, "Export"));
     const text = otherText(root, FEATURES.question);
@@ -329,9 +279,7 @@ describe("re-rendering while pending", () => {
   });
 
   it("keeps the draft across a response cleared by the kernel", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([DB]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([DB]);
     await user.click(radio(root, "SQLite"));
     model.kernelUpdate({ response: { action: "dismiss", answers: [], view_id: "elsewhere", sent_at_ms: 1 } });
     expect(root.getAttribute("data-sending")).toBe("true");
@@ -342,9 +290,7 @@ describe("re-rendering while pending", () => {
   });
 
   it("starts a fresh draft for a new question set", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([DB]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([DB]);
     await user.click(radio(root, "SQLite"));
     model.kernelUpdate({ request_id: "req-2", questions: [{ ...DB, question: "Which database now?" }] });
     getByRole(root, "group", { name: "Which database now?" });

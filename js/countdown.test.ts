@@ -1,15 +1,9 @@
 // The countdown: its text, its one interval, and what happens when time is up.
 import { getByRole, queryByRole } from "@testing-library/dom";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DB, FakeModel, mount, pendingModel, type Mounted } from "./testing";
+import { DB, mount, pendingModel, unmountAll, view } from "./testing";
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
-const mounted: Mounted[] = [];
-function view(model: FakeModel): Mounted {
-  const m = mount(model);
-  mounted.push(m);
-  return m;
-}
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -17,10 +11,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const m of mounted.splice(0)) {
-    m.cleanup();
-    m.host.remove();
-  }
+  unmountAll();
   vi.useRealTimers();
 });
 

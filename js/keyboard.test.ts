@@ -1,23 +1,12 @@
 // The keyboard: first focus, arrows, Space, digits, Enter, Escape, Tab, IME, and keeping keys
 // away from JupyterLab's shortcuts.
 import { getByRole, within } from "@testing-library/dom";
-import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DB, FakeModel, FEATURES, keydown, mount, pendingModel, type Mounted } from "./testing";
-import type { Question, Response } from "./widget";
-
-const mounted: Mounted[] = [];
-function view(model: FakeModel, options?: { attach?: boolean }): Mounted {
-  const m = mount(model, options);
-  mounted.push(m);
-  return m;
-}
+import { DB, FakeModel, FEATURES, keydown, otherText, pendingModel, pendingView, sent, unmountAll, view } from "./testing";
+import type { Question } from "./widget";
 
 afterEach(() => {
-  for (const m of mounted.splice(0)) {
-    m.cleanup();
-    m.host.remove();
-  }
+  unmountAll();
   vi.useRealTimers();
   document.body.replaceChildren();
 });
@@ -35,14 +24,6 @@ const PLAIN: Question = {
 
 function input(root: HTMLElement, role: "radio" | "checkbox", name: string): HTMLInputElement {
   return getByRole(root, role, { name }) as HTMLInputElement;
-}
-function otherText(root: HTMLElement, question: string): HTMLInputElement {
-  return within(getByRole(root, "group", { name: question })).getByRole("textbox", { name: "Other" }) as HTMLInputElement;
-}
-function responseOf(model: FakeModel): Response {
-  expect(model.set).toHaveBeenCalledTimes(1);
-  expect(model.save_changes).toHaveBeenCalledTimes(1);
-  return model.set.mock.calls[0]?.[1] as Response;
 }
 function checkedLabels(root: HTMLElement): string[] {
   return [...root.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.closest(".nbask-option")?.textContent ?? "");
@@ -116,8 +97,7 @@ describe("first focus", () => {
 
 describe("arrow keys", () => {
   it("move focus through the options and Other, wrapping, without choosing", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN, DB]));
+    const { user, root } = pendingView([PLAIN, DB]);
     const yes = input(root, "radio", "Yes");
     const no = input(root, "radio", "No");
     const later = input(root, "radio", "Later");
@@ -140,8 +120,7 @@ describe("arrow keys", () => {
   });
 
   it("stay inside the focused question", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN, FEATURES]));
+    const { user, root } = pendingView([PLAIN, FEATURES]);
     input(root, "checkbox", "Export").focus();
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(within(getByRole(root, "group", { name: FEATURES.question })).getByRole("checkbox", { name: "Other" }));
@@ -151,8 +130,7 @@ describe("arrow keys", () => {
   });
 
   it("in the Other textbox: Left/Right move the caret, Up/Down leave to the options", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN]));
+    const { user, root } = pendingView([PLAIN]);
     const text = otherText(root, "Proceed?");
     await user.click(text);
     await user.keyboard("ac{ArrowLeft}b");
@@ -171,9 +149,7 @@ describe("arrow keys", () => {
 
 describe("Space", () => {
   it("chooses the focused radio and toggles the focused checkbox", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN, FEATURES]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN, FEATURES]);
     await user.keyboard("{ArrowDown}");
     await user.keyboard(" ");
     expect(input(root, "radio", "No").checked).toBe(true);
@@ -186,7 +162,7 @@ describe("Space", () => {
     expect(input(root, "checkbox", "Search").checked).toBe(true);
     expect(input(root, "checkbox", "Export").checked).toBe(true);
     await user.keyboard("{Enter}");
-    expect(responseOf(model).answers).toEqual([
+    expect(sent(model).answers).toEqual([
       { selected: ["No"], other: null },
       { selected: ["Search", "Export"], other: null },
     ]);
@@ -200,8 +176,7 @@ describe("Space", () => {
 
 describe("digits", () => {
   it("choose option N of the focused single-select question and move focus to it", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN]));
+    const { user, root } = pendingView([PLAIN]);
     await user.keyboard("3");
     expect(input(root, "radio", "Later").checked).toBe(true);
     expect(document.activeElement).toBe(input(root, "radio", "Later"));
@@ -211,8 +186,7 @@ describe("digits", () => {
   });
 
   it("toggle option N of a multi-select question", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([FEATURES]));
+    const { user, root } = pendingView([FEATURES]);
     await user.keyboard("2");
     await user.keyboard("3");
     expect(checkedLabels(root)).toEqual(["Search", "ExportCSV and Parquet."]);
@@ -221,8 +195,7 @@ describe("digits", () => {
   });
 
   it("act on the question that has focus only, and ignore numbers past the last option", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN, DB]));
+    const { user, root } = pendingView([PLAIN, DB]);
     input(root, "radio", "SQLite").focus();
     await user.keyboard("1");
     expect(input(root, "radio", "PostgreSQL (Recommended)").checked).toBe(true);
@@ -232,8 +205,7 @@ describe("digits", () => {
   });
 
   it("replace a typed Other answer in single select", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN]));
+    const { user, root } = pendingView([PLAIN]);
     await user.type(otherText(root, "Proceed?"), "Maybe");
     input(root, "radio", "Yes").focus();
     await user.keyboard("2");
@@ -242,8 +214,7 @@ describe("digits", () => {
   });
 
   it("are plain typing in the Other textbox", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN]));
+    const { user, root } = pendingView([PLAIN]);
     const text = otherText(root, "Proceed?");
     await user.click(text);
     await user.keyboard("12");
@@ -253,8 +224,7 @@ describe("digits", () => {
   });
 
   it("do nothing when focus is on a button", async () => {
-    const user = userEvent.setup();
-    const { root } = view(pendingModel([PLAIN]));
+    const { user, root } = pendingView([PLAIN]);
     getByRole(root, "button", { name: "Dismiss" }).focus();
     await user.keyboard("1");
     expect(checkedLabels(root)).toEqual([]);
@@ -263,50 +233,40 @@ describe("digits", () => {
 
 describe("Enter", () => {
   it("submits from an option when every question is answered", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    view(model);
+    const { user, model } = pendingView([PLAIN]);
     await user.keyboard("2{Enter}");
-    expect(responseOf(model)).toMatchObject({ action: "submit", answers: [{ selected: ["No"], other: null }] });
+    expect(sent(model)).toMatchObject({ action: "submit", answers: [{ selected: ["No"], other: null }] });
   });
 
   it("submits from the Other textbox", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN]);
     await user.click(otherText(root, "Proceed?"));
     await user.keyboard("Tomorrow{Enter}");
-    expect(responseOf(model).answers).toEqual([{ selected: [], other: "Tomorrow" }]);
+    expect(sent(model).answers).toEqual([{ selected: [], other: "Tomorrow" }]);
   });
 
   it("with unanswered questions opens the confirm row; Enter on Send anyway sends", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN, DB]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN, DB]);
     await user.keyboard("{Enter}");
     expect(model.set).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(getByRole(root, "button", { name: "Send anyway" }));
     await user.keyboard("{Enter}");
-    expect(responseOf(model).answers).toEqual([
+    expect(sent(model).answers).toEqual([
       { selected: [], other: null },
       { selected: [], other: null },
     ]);
   });
 
   it("on a focused button does what the button says", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN]);
     await user.keyboard("1");
     getByRole(root, "button", { name: "Dismiss" }).focus();
     await user.keyboard("{Enter}");
-    expect(responseOf(model).action).toBe("dismiss");
+    expect(sent(model).action).toBe("dismiss");
   });
 
   it("on Keep answering keeps answering", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN]);
     await user.keyboard("{Enter}");
     getByRole(root, "button", { name: "Keep answering" }).focus();
     await user.keyboard("{Enter}");
@@ -337,26 +297,20 @@ describe("Enter", () => {
 
 describe("Escape", () => {
   it("dismisses", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    view(model);
+    const { user, model } = pendingView([PLAIN]);
     await user.keyboard("{Escape}");
-    expect(responseOf(model)).toMatchObject({ action: "dismiss", answers: [] });
+    expect(sent(model)).toMatchObject({ action: "dismiss", answers: [] });
   });
 
   it("dismisses from the Other textbox", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN]);
     await user.click(otherText(root, "Proceed?"));
     await user.keyboard("abc{Escape}");
-    expect(responseOf(model).action).toBe("dismiss");
+    expect(sent(model).action).toBe("dismiss");
   });
 
   it("closes the confirm row instead of dismissing", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN]);
     await user.keyboard("{Enter}");
     expect(root.querySelector<HTMLElement>(".nbask-confirm")?.hidden).toBe(false);
     await user.keyboard("{Escape}");
@@ -364,13 +318,11 @@ describe("Escape", () => {
     expect(model.set).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(getByRole(root, "button", { name: "Submit" }));
     await user.keyboard("{Escape}");
-    expect(responseOf(model).action).toBe("dismiss");
+    expect(sent(model).action).toBe("dismiss");
   });
 
   it("does nothing once a response is on its way", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([PLAIN]);
-    const { root } = view(model);
+    const { user, model, root } = pendingView([PLAIN]);
     await user.keyboard("1{Enter}");
     keydown(root, "Escape");
     keydown(root, "Enter");
@@ -380,8 +332,7 @@ describe("Escape", () => {
 
 describe("Tab", () => {
   it("walks the controls in document order, one stop per radio group", async () => {
-    const user = userEvent.setup();
-    view(pendingModel([PLAIN, FEATURES]));
+    const { user } = pendingView([PLAIN, FEATURES]);
     const order: string[] = [];
     for (let i = 0; i < 9; i++) {
       order.push(describeControl(document.activeElement));

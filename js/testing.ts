@@ -1,7 +1,10 @@
-// Test helpers: a fake anywidget model and a way to render views of it into jsdom.
+// Test helpers: a fake anywidget model, a way to render views of it into jsdom, the questions
+// the tests ask, and the checks several test files share.
+import { getByRole, within } from "@testing-library/dom";
+import userEvent, { type UserEvent } from "@testing-library/user-event";
 import type { AnyModel } from "@anywidget/types";
-import { vi } from "vitest";
-import widget, { type Model, type Question } from "./widget";
+import { expect, vi } from "vitest";
+import widget, { type Model, type Question, type Response } from "./widget";
 
 type Listener = (...args: unknown[]) => void;
 
@@ -99,6 +102,23 @@ export function mount(model: FakeModel, { attach = true }: { attach?: boolean } 
   return { host, root, cleanup };
 }
 
+const mounted: Mounted[] = [];
+
+/** Like mount(), and remembered so that unmountAll() (each test file's afterEach) removes it. */
+export function view(model: FakeModel, options?: { attach?: boolean }): Mounted {
+  const m = mount(model, options);
+  mounted.push(m);
+  return m;
+}
+
+/** Cleans up and removes from the page every view made by view() since the last call. */
+export function unmountAll(): void {
+  for (const m of mounted.splice(0)) {
+    m.cleanup();
+    m.host.remove();
+  }
+}
+
 export const DB: Question = {
   question: "Which database should the app use?",
   header: "DB",
@@ -122,6 +142,28 @@ export const FEATURES: Question = {
 
 export function pendingModel(questions: Question[] = [DB, FEATURES], extra: Partial<Model> = {}): FakeModel {
   return new FakeModel({ questions, ...extra });
+}
+
+/** A user-event session and one view of a pending model asking these questions. */
+export function pendingView(questions?: Question[]): Mounted & { user: UserEvent; model: FakeModel } {
+  const user = userEvent.setup();
+  const model = pendingModel(questions);
+  return { user, model, ...view(model) };
+}
+
+/** The Other textbox of a question. */
+export function otherText(root: HTMLElement, question: string): HTMLInputElement {
+  return within(getByRole(root, "group", { name: question })).getByRole("textbox", { name: "Other" }) as HTMLInputElement;
+}
+
+/** The one response the front end sent: written once to `response`, then saved once. */
+export function sent(model: FakeModel): Response {
+  expect(model.set).toHaveBeenCalledTimes(1);
+  expect(model.save_changes).toHaveBeenCalledTimes(1);
+  expect(model.set.mock.calls[0]?.[0]).toBe("response");
+  // Written before it is saved, or the kernel would get the old value.
+  expect(model.set.mock.invocationCallOrder[0]).toBeLessThan(model.save_changes.mock.invocationCallOrder[0] ?? 0);
+  return model.set.mock.calls[0]?.[1] as Response;
 }
 
 /** Dispatches a keydown like a browser would, and returns the event to inspect afterwards. */

@@ -4,22 +4,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getAllByRole, getByRole, queryAllByRole, within } from "@testing-library/dom";
 import { afterEach, describe, expect, it } from "vitest";
-import { DB, FakeModel, FEATURES, mount, pendingModel, type Mounted } from "./testing";
+import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing";
 import { formatDuration, isRecommended, readQuestions, type Question } from "./widget";
 
-const mounted: Mounted[] = [];
-function view(model: FakeModel, options?: { attach?: boolean }): Mounted {
-  const m = mount(model, options);
-  mounted.push(m);
-  return m;
-}
-
-afterEach(() => {
-  for (const m of mounted.splice(0)) {
-    m.cleanup();
-    m.host.remove();
-  }
-});
+afterEach(unmountAll);
 
 describe("pending form", () => {
   it("marks the root with its class, status and the shortcut guard", () => {

@@ -1,4 +1,5 @@
-"""Locators and checks for one nbask widget view, by its accessibility contract.
+"""Locators and checks for one nbask widget view, by its accessibility contract; and the
+notebook cells that ask a question and print the kernel's answer for the test to read.
 
 Contract (SPEC §2): root `.nbask` with `data-status`; each question a `group` named by the
 question text; options `radio`/`checkbox` named by their label; a `textbox` named "Other"
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Locator, expect
@@ -144,3 +146,15 @@ def read_result(nb: NotebookPage, cell: int, timeout: float = RUN_TIMEOUT_MS) ->
     lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("RESULT ")]
     assert len(lines) == 1, f"expected exactly one RESULT line in cell {cell}, got {lines}"
     return json.loads(lines[0][len("RESULT ") :])
+
+
+def open_asking(open_notebook: Callable[..., NotebookPage], call: str) -> tuple[NotebookPage, AskWidget]:
+    """Open the usual notebook of a question: cell 0 `import json, nbask`; cell 1
+    `ans = await <call>`, then PRINT_RESULT; cell 2 `print('after')`. Run cell 0, start cell 1
+    and return once its widget is pending (the cell still waits for the answer)."""
+    nb = open_notebook(["import json, nbask", f"ans = await {call}\n" + PRINT_RESULT, "print('after')"])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    return nb, ask

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import AskWidget, open_asking, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -48,17 +48,7 @@ def _serious(page, ask: AskWidget) -> list[dict]:
 
 
 def test_no_serious_axe_violations_pending_and_resolved(open_notebook, page, axe_source):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=600)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
     page.add_script_tag(content=axe_source)
 
     pending = _serious(page, ask)

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import open_asking, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -15,17 +15,7 @@ QUESTION = "Deploy to production now?"
 
 
 def test_dismiss(open_notebook):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=None)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=None)")
     # No time limit: no countdown.
     expect(ask.root.get_by_role("timer")).to_be_hidden()
     ask.choose(QUESTION, "Yes")  # a choice made and then dismissed is not sent
@@ -40,17 +30,7 @@ def test_dismiss(open_notebook):
 
 
 def test_timeout_shows_countdown_then_timed_out(open_notebook):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=4)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=4)")
     timer = ask.root.get_by_role("timer")
     expect(timer).to_be_visible()
     expect(timer).to_have_text(re.compile(r"^Time left 0:0[1-4]$"))

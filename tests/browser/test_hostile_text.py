@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import open_asking, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -88,17 +88,7 @@ def _assert_fits(nb, cell, widget):
 
 
 def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=None)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=None)")
 
     # Each question is a group named by its text, markup and all.
     for question in (Q_MARKUP, RTL_QUESTION, Q_LONG):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import open_asking, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -30,17 +30,7 @@ QUESTIONS = [
 
 
 def _open_asking(open_notebook):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=600)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
     # The widget takes focus itself, on the recommended option of the first question.
     expect(ask.option(PICK, "Medium")).to_be_focused()
     return nb, ask

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import open_asking, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -44,17 +44,7 @@ QUESTIONS = [
 
 
 def test_several_questions_multi_select_other_and_recommended(open_notebook):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=600)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
 
     for q in (AUTH, FEATURES, NAME):
         expect(ask.question(q)).to_be_visible()
@@ -104,17 +94,7 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
 
 
 def test_submit_with_an_empty_question_asks_to_confirm(open_notebook):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask_questions({QUESTIONS[:2]!r}, timeout=600)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS[:2]!r}, timeout=600)")
     ask.choose(AUTH, "JWT")
 
     ask.submit()

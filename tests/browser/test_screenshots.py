@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import AskWidget, open_asking, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -77,18 +77,8 @@ def _shoot(nb, ask: AskWidget, path: pathlib.Path) -> None:
 
 @pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_light_and_dark_screenshots(open_notebook, page):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            # No time limit: a countdown would make every run's picture differ.
-            f"ans = await nbask.ask_questions({QUESTIONS!r}, timeout=None)\n" + PRINT_RESULT,
-            "print('after')",
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
+    # No time limit: a countdown would make every run's picture differ.
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=None)")
     expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
     question_text = ask.question(DB).get_by_text(DB, exact=True)
 

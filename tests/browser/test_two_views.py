@@ -24,16 +24,22 @@ def _cell(var: str) -> str:
     )
 
 
+def _run_two_views(nb, cell: int) -> tuple[AskWidget, AskWidget]:
+    """Start `cell` (one widget displayed twice) and return its two views once both are pending."""
+    nb.run_cell(cell, wait=False)
+    expect(nb.output_area(cell).locator(".nbask")).to_have_count(2)
+    views = AskWidget.in_cell(nb, cell, 0), AskWidget.in_cell(nb, cell, 1)
+    for view in views:
+        view.expect_pending()
+    return views
+
+
 def test_same_widget_twice_resolves_once_and_both_views_show_it(open_notebook):
     nb = open_notebook(["import json, nbask", _cell("w"), _cell("w2"), "print('done')"])
     nb.run_cell(0)
 
     # An answer in the second view.
-    nb.run_cell(1, wait=False)
-    expect(nb.output_area(1).locator(".nbask")).to_have_count(2)
-    first, second = AskWidget.in_cell(nb, 1, 0), AskWidget.in_cell(nb, 1, 1)
-    first.expect_pending()
-    second.expect_pending()
+    first, second = _run_two_views(nb, 1)
     first.choose(QUESTION, "F1 score")  # a draft in the other view is not sent
     second.choose(QUESTION, "ROC AUC")
     second.submit()
@@ -45,11 +51,7 @@ def test_same_widget_twice_resolves_once_and_both_views_show_it(open_notebook):
     nb.wait_done(1)
 
     # Both views submit in the same instant: one answer wins, everywhere.
-    nb.run_cell(2, wait=False)
-    expect(nb.output_area(2).locator(".nbask")).to_have_count(2)
-    a, b = AskWidget.in_cell(nb, 2, 0), AskWidget.in_cell(nb, 2, 1)
-    a.expect_pending()
-    b.expect_pending()
+    a, b = _run_two_views(nb, 2)
     a.choose(QUESTION, "F1 score")
     b.choose(QUESTION, "ROC AUC")
     nb.output_area(2).get_by_role("button", name="Submit", exact=True).evaluate_all(
