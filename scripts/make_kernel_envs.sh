@@ -24,8 +24,6 @@ if [ -z "$DATA_DIR" ]; then
 fi
 mkdir -p "$DATA_DIR/kernels"
 
-# Runtime dependencies of nbask, for when `pip install -e` of the repo is not possible yet.
-DEPS=(anywidget ipywidgets pydantic traitlets)
 
 log() { echo "make_kernel_envs: $*" >&2; }
 # pip prints a warning per package for an index mirror that is absent on some machines.
@@ -49,14 +47,7 @@ make_venv() {  # make_venv <dir> <ipykernel pin>
     rm -rf "$venv"
     "$PYTHON" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-    quiet_pip "$venv/bin/python" -m pip install -q "$pin" "${DEPS[@]}"
-    if ! "$venv/bin/python" -m pip install -q -e "$REPO" "$pin" 2>"$venv/.pip-install-e.log"; then
-        # The package is not installable yet (work in progress): make src/ importable.
-        log "pip install -e failed (see $venv/.pip-install-e.log); adding src/ with a .pth"
-        local site
-        site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-        echo "$REPO/src" >"$site/nbask-src.pth"
-    fi
+    quiet_pip "$venv/bin/python" -m pip install -q -e "$REPO" "$pin"
     echo "$want" >"$stamp"
 }
 
