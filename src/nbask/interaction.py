@@ -6,7 +6,6 @@ it uses the widget and the waiting engine and never the other way round.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from typing import Any, Sequence

@@ -17,7 +17,6 @@ from pydantic import (
     Field,
     StringConstraints,
     field_validator,
-    model_validator,
 )
 
 MAX_HEADER_CHARS = 12
