@@ -1,4 +1,5 @@
-"""The question schema and the answer: what a model may ask, and what it gets back.
+"""What may be asked and what comes back: the question schema, the approval payload,
+and the two outcomes (``Answer`` for questions, ``Decision`` for approvals).
 
 Every limit lives here, so bad input fails before anything reaches the screen, with
 an error that names the field and the rule.
@@ -6,36 +7,37 @@ an error that names the field and the rule.
 
 from __future__ import annotations
 
-import re
-import time
-import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    field_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-MAX_HEADER_CHARS = 12
-NO_PREFERENCE = "[No preference]"
-ANSWER_SEPARATOR = ", "
+from .contract import MAX_DETAILS_CHARS, MAX_HEADER_CHARS, NO_PREFERENCE, is_recommended
+
+__all__ = [
+    "MAX_HEADER_CHARS",
+    "NO_PREFERENCE",
+    "Answer",
+    "AnsweredBy",
+    "Approval",
+    "Decision",
+    "Option",
+    "Question",
+    "QuestionSet",
+    "Status",
+    "is_recommended",
+]
 
 # The UI adds its own free-text "Other" choice to every question; a model-supplied one
 # would show twice. These are the labels models typically use for it.
 _OTHER_LABELS = {"other", "other...", "other…", "something else", "custom"}
-_RECOMMENDED = re.compile(r"\(recommended\)\s*$", re.IGNORECASE)
+MAX_ACTION_CHARS = 200
 
 NonEmptyText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 Status = Literal["answered", "dismissed", "timeout", "cancelled"]
-
-
-def is_recommended(label: str) -> bool:
-    """A label ending in "(Recommended)" marks the option the model suggests."""
-    return bool(_RECOMMENDED.search(label))
+#: Who decided an outcome: a person (a click, a console prompt), a headless policy, or a recording.
+AnsweredBy = Literal["person", "policy", "replay"]
+DecisionKind = Literal["approve", "edit", "reject"]
 
 
 class _Strict(BaseModel):
@@ -73,14 +75,20 @@ class Question(_Strict):
         seen: set[str] = set()
         for option in options:
             if option.label.casefold() in _OTHER_LABELS:
-                raise ValueError(
+                msg = (
                     f"option label {option.label!r} is not allowed: the UI adds its own "
                     "free-text 'Other' choice, so leave it out"
                 )
+                raise ValueError(msg)
             if option.label in seen:
-                raise ValueError(f"option labels must be unique within a question; {option.label!r} appears twice")
+                msg = f"option labels must be unique within a question; {option.label!r} appears twice"
+                raise ValueError(msg)
             seen.add(option.label)
         return options
+
+    def recommended_label(self) -> str:
+        """The option the model suggests ("(Recommended)"), else the first."""
+        return next((o.label for o in self.options if is_recommended(o.label)), self.options[0].label)
 
 
 class QuestionSet(_Strict):
@@ -94,114 +102,63 @@ class QuestionSet(_Strict):
         seen: set[str] = set()
         for question in questions:
             if question.question in seen:
-                raise ValueError(
-                    f"question texts must be unique within a set (they are the answer keys); "
+                msg = (
+                    "question texts must be unique within a set (they are the answer keys); "
                     f"{question.question!r} appears twice"
                 )
+                raise ValueError(msg)
             seen.add(question.question)
         return questions
 
 
-class Answer(BaseModel):
-    """The outcome of one interaction."""
+class Approval(_Strict):
+    """What an approval shows: a proposed action and its details."""
+
+    action: NonEmptyText = Field(
+        max_length=MAX_ACTION_CHARS,
+        description="Short title of the proposed action, e.g. 'Run shell command'.",
+    )
+    # Not stripped: leading indentation of a command or a JSON document is meaningful.
+    details: Annotated[str, StringConstraints(strip_whitespace=False)] = Field(
+        default="",
+        max_length=MAX_DETAILS_CHARS,
+        description="What exactly would run: the command, the tool arguments. Shown as monospace text.",
+    )
+
+
+class _Outcome(BaseModel):
+    """What every outcome carries: how it ended, for which request, when, and who decided."""
 
     model_config = ConfigDict(extra="forbid")
 
     status: Status
-    answers: dict[str, str] = Field(default_factory=dict, description="Question text -> answer text.")
-    selections: dict[str, list[str]] = Field(default_factory=dict, description="Question text -> chosen values.")
-    note: str = ""
     request_id: str
     tool_call_id: str | None = None
-    asked_at: float = Field(description="Unix time the question was shown.")
+    asked_at: float = Field(description="Unix time the request was shown.")
     resolved_at: float = Field(description="Unix time the interaction ended.")
+    answered_by: AnsweredBy = Field(default="person", description="Who decided: person, policy or replay.")
 
     @property
     def seconds_waited(self) -> float:
         return max(0.0, self.resolved_at - self.asked_at)
 
 
-def new_request_id() -> str:
-    return uuid.uuid4().hex
+class Answer(_Outcome):
+    """The outcome of a question: the answers keyed by question text."""
+
+    answers: dict[str, str] = Field(default_factory=dict, description="Question text -> answer text.")
+    selections: dict[str, list[str]] = Field(default_factory=dict, description="Question text -> chosen values.")
+    note: str = ""
 
 
-def answer_from_response(
-    question_set: QuestionSet,
-    response: dict[str, Any],
-    *,
-    request_id: str,
-    tool_call_id: str | None,
-    asked_at: float,
-) -> Answer:
-    """Turn the front end's response payload into an Answer.
+class Decision(_Outcome):
+    """The outcome of an approval. Anything but an explicit approval is a rejection."""
 
-    The payload (see js/widget.ts, type Response) is untrusted: it comes over the comm
-    from any front end, so its shape is checked and unknown labels are ignored rather
-    than passed to the agent.
-    """
-    action = response.get("action")
-    now = time.time()
-    if action == "dismiss":
-        return Answer(
-            status="dismissed",
-            note="The person dismissed the questions without answering.",
-            request_id=request_id,
-            tool_call_id=tool_call_id,
-            asked_at=asked_at,
-            resolved_at=now,
-        )
-    if action != "submit":
-        raise ValueError(f"response.action must be 'submit' or 'dismiss', got {action!r}")
-    raw_answers = response.get("answers")
-    if not isinstance(raw_answers, list) or len(raw_answers) != len(question_set.questions):
-        raise ValueError("response.answers must be a list with one entry per question")
+    decision: DecisionKind
+    edited: str | None = Field(default=None, description="The edited details, when decision is 'edit'.")
+    reason: str = Field(default="", description="The person's reason, or why the request ended without one.")
 
-    answers: dict[str, str] = {}
-    selections: dict[str, list[str]] = {}
-    skipped = []
-    for question, raw in zip(question_set.questions, raw_answers):
-        raw = raw if isinstance(raw, dict) else {}
-        picked = raw.get("selected") or []
-        picked_set = {p for p in picked if isinstance(p, str)}
-        values = [o.label for o in question.options if o.label in picked_set]  # option order
-        if not question.multi_select:
-            values = values[:1]
-        other = raw.get("other")
-        if isinstance(other, str) and other.strip() and (question.multi_select or not values):
-            values.append(other.strip())
-        selections[question.question] = values
-        if values:
-            answers[question.question] = ANSWER_SEPARATOR.join(values)
-        else:
-            answers[question.question] = NO_PREFERENCE
-            skipped.append(question.question)
-    note = f"{len(skipped)} question(s) left without an answer." if skipped else ""
-    return Answer(
-        status="answered",
-        answers=answers,
-        selections=selections,
-        note=note,
-        request_id=request_id,
-        tool_call_id=tool_call_id,
-        asked_at=asked_at,
-        resolved_at=now,
-    )
-
-
-def ended_answer(
-    status: Literal["timeout", "cancelled"],
-    *,
-    request_id: str,
-    tool_call_id: str | None,
-    asked_at: float,
-    note: str,
-) -> Answer:
-    """An Answer for an interaction that ended without the person's reply."""
-    return Answer(
-        status=status,
-        note=note,
-        request_id=request_id,
-        tool_call_id=tool_call_id,
-        asked_at=asked_at,
-        resolved_at=time.time(),
-    )
+    @property
+    def approved(self) -> bool:
+        """True for "approve" and "edit": the action may go ahead."""
+        return self.decision != "reject"

@@ -1,0 +1,33 @@
+"""The wire contract shared with the front end, read from ``contract.json``.
+
+``js/contract.ts`` imports the same file, so statuses, fixed texts and limits cannot drift
+apart between the kernel and the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+from typing import Any, Final
+
+_CONTRACT: Final[dict[str, Any]] = json.loads((pathlib.Path(__file__).parent / "contract.json").read_text("utf-8"))
+
+KINDS: Final[tuple[str, ...]] = tuple(_CONTRACT["kinds"])
+STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["statuses"])
+DECISIONS: Final[tuple[str, ...]] = tuple(_CONTRACT["decisions"])
+ANSWERED_BY: Final[tuple[str, ...]] = tuple(_CONTRACT["answered_by"])
+STATUS_TEXT: Final[dict[str, str]] = dict(_CONTRACT["status_text"])
+DECISION_TEXT: Final[dict[str, str]] = dict(_CONTRACT["decision_text"])
+NO_PREFERENCE: Final[str] = _CONTRACT["no_preference"]
+ANSWER_SEPARATOR: Final[str] = _CONTRACT["answer_separator"]
+RECOMMENDED: Final[re.Pattern[str]] = re.compile(_CONTRACT["recommended_suffix_pattern"], re.IGNORECASE)
+MAX_HEADER_CHARS: Final[int] = _CONTRACT["max_header_chars"]
+MAX_OTHER_CHARS: Final[int] = _CONTRACT["max_other_chars"]
+MAX_REASON_CHARS: Final[int] = _CONTRACT["max_reason_chars"]
+MAX_DETAILS_CHARS: Final[int] = _CONTRACT["max_details_chars"]
+
+
+def is_recommended(label: str) -> bool:
+    """A label ending in "(Recommended)" marks the option the model suggests."""
+    return bool(RECOMMENDED.search(label))

@@ -1,0 +1,254 @@
+"""One interaction's lifecycle, with no widget in it: the request, and its resolution that
+happens exactly once.
+
+A ``Request`` says what is asked (a QuestionSet or an Approval), carries the ids and the
+timeout, and decides the outcome of a parsed reply. A ``Resolution`` holds the one outcome:
+the first of answer, dismiss, timeout or cancel wins and anything later is ignored. Whoever
+resolves it (the live widget, a headless policy, a replay) only calls ``settle``; whoever
+waits uses ``wait`` (inside a running cell, through ``nbask.waiting``) or ``wait_blocking``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from . import waiting
+from .contract import ANSWER_SEPARATOR, NO_PREFERENCE
+from .models import AnsweredBy, Answer, Approval, Decision, QuestionSet
+from .responses import (
+    ApprovalResponse,
+    QuestionResponse,
+    parse_approval_response,
+    parse_question_response,
+)
+
+DEFAULT_TIMEOUT = 600.0
+Ending = Literal["timeout", "cancelled"]
+OutcomeT = TypeVar("OutcomeT", Answer, Decision)
+
+
+def new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+def timeout_note(timeout: float | None) -> str:
+    """Says no one answered, so an agent reading it does not take the silence as consent."""
+    return f"No answer within {timeout:g} seconds; no one answered, so do not assume an answer."
+
+
+INTERRUPTED_NOTE = "The wait was interrupted before anyone answered."
+
+
+def check_timeout(timeout: float | None) -> None:
+    if timeout is not None and not timeout > 0:
+        msg = f"timeout must be a positive number of seconds or None, got {timeout!r}"
+        raise ValueError(msg)
+
+
+@dataclass
+class Request(ABC, Generic[OutcomeT]):
+    """What is asked, with its ids and time limit; subclasses decide outcomes for their kind."""
+
+    kind: ClassVar[Literal["question", "approval"]]
+    tool_call_id: str | None = None
+    timeout: float | None = DEFAULT_TIMEOUT
+    request_id: str = field(default_factory=new_request_id)
+    asked_at: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        check_timeout(self.timeout)
+
+    def _ids(self, answered_by: AnsweredBy) -> dict[str, Any]:
+        return {
+            "request_id": self.request_id,
+            "tool_call_id": self.tool_call_id,
+            "asked_at": self.asked_at,
+            "resolved_at": time.time(),
+            "answered_by": answered_by,
+        }
+
+    @abstractmethod
+    def asked(self) -> dict[str, Any]:
+        """What was asked, as JSON-ready data (kept in the history beside the outcome)."""
+
+    @abstractmethod
+    def parse_and_decide(self, raw: dict[str, Any]) -> OutcomeT:
+        """The person's outcome from a front end's raw response; raises MalformedResponse."""
+
+    @abstractmethod
+    def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> OutcomeT:
+        """The outcome when the interaction ends without an answer."""
+
+
+@dataclass
+class QuestionRequest(Request[Answer]):
+    kind: ClassVar[Literal["question", "approval"]] = "question"
+    question_set: QuestionSet = field(kw_only=True)
+
+    def asked(self) -> dict[str, Any]:
+        return self.question_set.model_dump()
+
+    def parse_and_decide(self, raw: dict[str, Any]) -> Answer:
+        return self.decide(parse_question_response(raw, self.question_set))
+
+    def decide(self, response: QuestionResponse, answered_by: AnsweredBy = "person") -> Answer:
+        if response.action == "dismiss":
+            return self.ended("dismissed", "The person dismissed the questions without answering.", answered_by)
+        answers: dict[str, str] = {}
+        selections: dict[str, list[str]] = {}
+        skipped = 0
+        for question, reply in zip(self.question_set.questions, response.replies):
+            values = [*reply.selected, *([reply.other] if reply.other is not None else [])]
+            selections[question.question] = values
+            answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
+            skipped += not values
+        return Answer(
+            status="answered",
+            answers=answers,
+            selections=selections,
+            note=f"{skipped} question(s) left without an answer." if skipped else "",
+            **self._ids(answered_by),
+        )
+
+    def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Answer:
+        return Answer(status=status, note=note, **self._ids(answered_by))
+
+
+@dataclass
+class ApprovalRequest(Request[Decision]):
+    kind: ClassVar[Literal["question", "approval"]] = "approval"
+    approval: Approval = field(kw_only=True)
+
+    def asked(self) -> dict[str, Any]:
+        return self.approval.model_dump()
+
+    def parse_and_decide(self, raw: dict[str, Any]) -> Decision:
+        return self.decide(parse_approval_response(raw, self.approval))
+
+    def decide(self, response: ApprovalResponse, answered_by: AnsweredBy = "person") -> Decision:
+        if response.action == "dismiss":
+            return self.ended("dismissed", "The person dismissed the request without approving it.", answered_by)
+        if response.action == "reject":
+            return Decision(status="answered", decision="reject", reason=response.reason, **self._ids(answered_by))
+        edited = response.edited_details
+        if edited is not None and edited != self.approval.details:
+            return Decision(
+                status="answered", decision="edit", edited=edited, reason=response.reason, **self._ids(answered_by)
+            )
+        return Decision(status="answered", decision="approve", reason=response.reason, **self._ids(answered_by))
+
+    def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Decision:
+        # Silence is never consent: every ending without an explicit approval rejects.
+        return Decision(status=status, decision="reject", reason=note, **self._ids(answered_by))
+
+
+class Resolution(Generic[OutcomeT]):
+    """The single outcome of one request, settled exactly once, safe across threads.
+
+    Comm handlers may run on a kernel subshell thread, policies on the cell's thread and
+    timeouts in the event loop: all of them go through ``settle``, and only the first counts.
+    """
+
+    def __init__(self, request: Request[OutcomeT]) -> None:
+        self.request = request
+        self._lock = threading.Lock()
+        self._outcome: OutcomeT | None = None
+        self._settled = threading.Event()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[OutcomeT]]] = []
+        self._listeners: list[Callable[[OutcomeT], None]] = []
+
+    @property
+    def outcome(self) -> OutcomeT | None:
+        """The final outcome, or None while the request is open."""
+        return self._outcome
+
+    @property
+    def done(self) -> bool:
+        return self._settled.is_set()
+
+    def on_settled(self, listener: Callable[[OutcomeT], None]) -> None:
+        """Call ``listener(outcome)`` once settled (at once if it already is)."""
+        with self._lock:
+            if self._outcome is None:
+                self._listeners.append(listener)
+                return
+            outcome = self._outcome
+        listener(outcome)
+
+    def settle(self, outcome: OutcomeT) -> bool:
+        """Record the outcome unless one already was; True if this call decided it."""
+        with self._lock:
+            if self._outcome is not None:
+                return False
+            self._outcome = outcome
+            self._settled.set()
+            waiters, self._waiters = self._waiters, []
+            listeners, self._listeners = self._listeners, []
+        for listener in listeners:
+            listener(outcome)
+        for loop, future in waiters:
+            # The future belongs to the waiting cell's loop; this may run on another thread.
+            loop.call_soon_threadsafe(_set_result_if_pending, future, outcome)
+        return True
+
+    def end(self, status: Ending, note: str) -> OutcomeT:
+        """End without an answer; returns the final outcome (the person's, if it won the race)."""
+        self.settle(self.request.ended(status, note))
+        assert self._outcome is not None  # noqa: S101 - settle() above guarantees it
+        return self._outcome
+
+    async def until_settled(
+        self, timeout: float | None = None, on_waiting: Callable[[], None] | None = None
+    ) -> OutcomeT:
+        """Wait for the outcome without deciding it: raises TimeoutError or KeyboardInterrupt
+        and leaves the request open (used to queue behind it)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[OutcomeT] = loop.create_future()
+        with self._lock:
+            if self._outcome is not None:
+                return self._outcome
+            self._waiters.append((loop, future))
+        try:
+            return await waiting.wait_for(future, timeout, on_waiting)
+        finally:
+            with self._lock:
+                self._waiters = [(lp, f) for lp, f in self._waiters if f is not future]
+
+    async def wait(self, timeout: float | None, on_waiting: Callable[[], None] | None = None) -> OutcomeT:
+        """Wait inside a running cell; a timeout settles "timeout", an interrupt settles
+        "cancelled" and re-raises."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        check_timeout(timeout)
+        try:
+            return await self.until_settled(timeout, on_waiting)
+        except TimeoutError:
+            return self.end("timeout", timeout_note(timeout))
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            self.end("cancelled", INTERRUPTED_NOTE)
+            raise
+
+    def wait_blocking(self, timeout: float | None, on_waiting: Callable[[], None] | None = None) -> OutcomeT:
+        """The blocking twin of ``wait``, for synchronous callers."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        check_timeout(timeout)
+        try:
+            finished = waiting.wait_blocking(self._settled, timeout, on_waiting)
+        except KeyboardInterrupt:
+            self.end("cancelled", INTERRUPTED_NOTE)
+            raise
+        if not finished:
+            return self.end("timeout", timeout_note(timeout))
+        assert self._outcome is not None  # noqa: S101 - the event is set only after the outcome
+        return self._outcome
+
+
+def _set_result_if_pending(future: asyncio.Future[OutcomeT], outcome: OutcomeT) -> None:
+    if not future.done():
+        future.set_result(outcome)

@@ -1,0 +1,112 @@
+"""Parse what a front end sends (the ``response`` trait) into typed replies.
+
+The payload is untrusted: any front end, or any code holding the comm, can write it. This
+module only checks its shape against the request (see js/contract.ts, ``QuestionResponse`` and
+``ApprovalResponse``); deciding the outcome is the request's job (``lifecycle``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .contract import MAX_DETAILS_CHARS, MAX_OTHER_CHARS, MAX_REASON_CHARS
+from .models import Approval, QuestionSet
+
+
+class MalformedResponse(ValueError):
+    """A response that does not fit its request; it is ignored and the person may answer again."""
+
+
+@dataclass(frozen=True)
+class QuestionReply:
+    """The person's reply to one question: chosen labels (option order) and the Other text."""
+
+    selected: tuple[str, ...]
+    other: str | None
+
+
+@dataclass(frozen=True)
+class QuestionResponse:
+    action: Literal["submit", "dismiss"]
+    replies: tuple[QuestionReply, ...] = ()
+
+
+@dataclass(frozen=True)
+class ApprovalResponse:
+    action: Literal["approve", "reject", "dismiss"]
+    edited_details: str | None = None
+    reason: str = ""
+
+
+def is_response(raw: object) -> bool:
+    """True once a front end has written something to answer with (``{}`` means nothing yet)."""
+    return isinstance(raw, dict) and bool(raw.get("action"))
+
+
+def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> QuestionResponse:
+    action = raw.get("action")
+    if action == "dismiss":
+        return QuestionResponse(action="dismiss")
+    if action != "submit":
+        msg = f"response.action must be 'submit' or 'dismiss', got {action!r}"
+        raise MalformedResponse(msg)
+    entries = raw.get("answers")
+    if not isinstance(entries, list) or len(entries) != len(question_set.questions):
+        msg = "response.answers must be a list with one entry per question"
+        raise MalformedResponse(msg)
+    replies = []
+    for index, (question, entry) in enumerate(zip(question_set.questions, entries)):
+        where = f"response.answers[{index}]"
+        if not isinstance(entry, dict):
+            msg = f"{where} must be an object with 'selected' and 'other'"
+            raise MalformedResponse(msg)
+        selected = entry.get("selected", [])
+        if not isinstance(selected, list) or not all(isinstance(label, str) for label in selected):
+            msg = f"{where}.selected must be a list of option labels"
+            raise MalformedResponse(msg)
+        labels = [option.label for option in question.options]
+        unknown = [label for label in selected if label not in labels]
+        if unknown:
+            msg = f"{where}.selected names options the question does not have: {unknown!r}"
+            raise MalformedResponse(msg)
+        if len(set(selected)) != len(selected):
+            msg = f"{where}.selected names an option twice"
+            raise MalformedResponse(msg)
+        other = entry.get("other")
+        if other is not None and not isinstance(other, str):
+            msg = f"{where}.other must be text or null"
+            raise MalformedResponse(msg)
+        other = other.strip() if other is not None and other.strip() else None
+        if other is not None and len(other) > MAX_OTHER_CHARS:
+            msg = f"{where}.other is {len(other)} characters; the limit is {MAX_OTHER_CHARS}"
+            raise MalformedResponse(msg)
+        if not question.multi_select and len(selected) + (other is not None) > 1:
+            msg = f"{where}: a single-select question takes one choice (an option or the Other text)"
+            raise MalformedResponse(msg)
+        replies.append(QuestionReply(selected=tuple(label for label in labels if label in selected), other=other))
+    return QuestionResponse(action="submit", replies=tuple(replies))
+
+
+def parse_approval_response(raw: dict[str, Any], approval: Approval) -> ApprovalResponse:
+    del approval  # every approval takes the same reply; the parameter keeps the parsers alike
+    action = raw.get("action")
+    if action not in ("approve", "reject", "dismiss"):
+        msg = f"response.action must be 'approve', 'reject' or 'dismiss', got {action!r}"
+        raise MalformedResponse(msg)
+    edited = raw.get("edited_details")
+    if edited is not None and not isinstance(edited, str):
+        msg = "response.edited_details must be text or null"
+        raise MalformedResponse(msg)
+    if edited is not None and len(edited) > MAX_DETAILS_CHARS:
+        msg = f"response.edited_details is {len(edited)} characters; the limit is {MAX_DETAILS_CHARS}"
+        raise MalformedResponse(msg)
+    reason = raw.get("reason") or ""
+    if not isinstance(reason, str):
+        msg = "response.reason must be text"
+        raise MalformedResponse(msg)
+    reason = reason.strip()
+    if len(reason) > MAX_REASON_CHARS:
+        msg = f"response.reason is {len(reason)} characters; the limit is {MAX_REASON_CHARS}"
+        raise MalformedResponse(msg)
+    return ApprovalResponse(action=action, edited_details=edited, reason=reason)

@@ -1,0 +1,176 @@
+"""InteractionWidget: what every nbask widget shares — the synced traits, the response ->
+resolution step, the waits, and the Markdown summary.
+
+The synced traitlets here and in each subclass are mirrored by the ``Model`` interfaces in
+js/contract.ts: change both together. The kernel writes every trait except ``response``.
+"""
+
+from __future__ import annotations
+
+import logging
+import pathlib
+import time
+from collections.abc import Callable
+from typing import Any, Generic
+
+import anywidget
+import traitlets
+
+from ..lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
+from ..responses import MalformedResponse, is_response
+
+log = logging.getLogger(__name__)
+
+STATIC = pathlib.Path(__file__).parent.parent / "static"
+_ESM_PATH = STATIC / "widget.js"
+_CSS_PATH = STATIC / "widget.css"
+LATE_ANSWER_NOTE = "An answer arrived after the question had ended and was ignored."
+
+
+def _require_bundle() -> None:
+    # Checked when a widget is made, not at import, so the schema and the headless
+    # paths keep working in a checkout whose front end was never built.
+    for path in (_ESM_PATH, _CSS_PATH):
+        if not path.is_file():
+            msg = (
+                f"nbask's front-end bundle {path} is missing. Build it from the repository root "
+                "with `npm ci && npm run build`, then reinstall with `pip install -e .`."
+            )
+            raise FileNotFoundError(msg)
+
+
+class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):  # type: ignore[misc]
+    """Shows one request and settles its Resolution from the person's response."""
+
+    _esm = _ESM_PATH if _ESM_PATH.is_file() else "export default {};"
+    _css = _CSS_PATH if _CSS_PATH.is_file() else ""
+
+    # Which form the front end renders: "question" or "approval".
+    kind = traitlets.Unicode("question").tag(sync=True)
+    request_id = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("pending").tag(sync=True)
+    # Epoch milliseconds when the wait ends (0 = no limit); the front end counts down to it.
+    deadline_ms = traitlets.Float(0.0).tag(sync=True)
+    # Written by the front end only; parsed by the request (see nbask.responses).
+    response = traitlets.Dict().tag(sync=True)
+    # Written by the kernel once resolved: what the resolved block shows.
+    result = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
+        _require_bundle()
+        self.resolution = resolution
+        super().__init__(kind=resolution.request.kind, request_id=resolution.request.request_id, **traits)
+        # The comm handler may run on a kernel subshell thread (JupyterLab 4.4+); the
+        # Resolution is thread-safe, and the first outcome wins.
+        self.observe(self._on_response, names="response")
+        resolution.on_settled(self._show_outcome)
+
+    # -- state -----------------------------------------------------------------
+
+    @property
+    def request(self) -> Request[OutcomeT]:
+        return self.resolution.request
+
+    @property
+    def tool_call_id(self) -> str | None:
+        return self.request.tool_call_id
+
+    @property
+    def asked_at(self) -> float:
+        return self.request.asked_at
+
+    @property
+    def answer(self) -> OutcomeT | None:
+        """The final outcome, or None while the request is open."""
+        return self.resolution.outcome
+
+    @property
+    def done(self) -> bool:
+        return self.resolution.done
+
+    def summary_markdown(self) -> str:
+        """The request and its outcome as plain Markdown (see nbask.summary)."""
+        raise NotImplementedError
+
+    def result_for(self, outcome: OutcomeT) -> dict[str, Any]:
+        """What the resolved block shows for ``outcome``."""
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        summary = self.summary_markdown()
+        data = {**data, "text/plain": summary}
+        if self.answer is not None:
+            data["text/markdown"] = summary
+        return data, metadata
+
+    # -- resolution ------------------------------------------------------------
+
+    def _on_response(self, change: dict[str, Any]) -> None:
+        raw = change["new"]
+        if not is_response(raw):
+            return
+        if self.resolution.done:
+            self._note_late_response()
+            return
+        try:
+            outcome = self.request.parse_and_decide(raw)
+        except MalformedResponse as error:
+            log.warning("nbask request %s: malformed response ignored: %s", self.request_id, error)
+            # Clearing it takes every view out of "Sending…", so the person can try again.
+            self.response = {}
+            return
+        if not self.resolution.settle(outcome):
+            self._note_late_response()
+
+    def _note_late_response(self) -> None:
+        outcome = self.resolution.outcome
+        if outcome is not None and outcome.status in ("timeout", "cancelled"):
+            # Shown in the resolved block so the person knows their click did nothing.
+            self.result = {**self.result, "note": LATE_ANSWER_NOTE}
+        log.debug("nbask request %s: ignored a response after it ended", self.request_id)
+
+    def _show_outcome(self, outcome: OutcomeT) -> None:
+        with self.hold_sync():
+            self.result = self.result_for(outcome)
+            self.status = outcome.status
+            self.deadline_ms = 0.0
+
+    def end(self, status: Ending, note: str) -> OutcomeT:
+        """End without the person's reply; returns the final outcome (the person's, if it won)."""
+        return self.resolution.end(status, note)
+
+    # -- waiting ---------------------------------------------------------------
+
+    def _clock_starter(self, timeout: float | None) -> Callable[[], None]:
+        """Publishes the deadline once the engine is really waiting (the front end counts
+        down to it, and tests take it as the sign that an interrupt now cancels the wait)."""
+
+        def start() -> None:
+            if not self.resolution.done:
+                self.deadline_ms = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
+
+        return start
+
+    async def await_answer(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
+        """Wait, inside a running cell, until the person answers or dismisses.
+
+        Returns an outcome with status "timeout" after ``timeout`` seconds (``None`` waits
+        forever). A kernel interrupt marks the widget "Cancelled" and raises
+        KeyboardInterrupt. A response given before this call counts.
+        """
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return await self.resolution.wait(timeout, on_waiting=self._clock_starter(timeout))
+
+    async def until_resolved(self, timeout: float | None) -> OutcomeT:
+        """Wait for the outcome without deciding it (raises TimeoutError / KeyboardInterrupt)."""
+        return await self.resolution.until_settled(timeout)
+
+    def wait_answer_blocking(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
+        """The blocking twin of await_answer, for synchronous callers."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return self.resolution.wait_blocking(timeout, on_waiting=self._clock_starter(timeout))
+
