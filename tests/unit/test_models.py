@@ -8,13 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from nbask.models import (
-    NO_PREFERENCE,
-    Answer,
     Option,
     Question,
     QuestionSet,
-    answer_from_response,
-    ended_answer,
     is_recommended,
 )
 
@@ -127,75 +123,3 @@ def test_json_schema_is_exportable_and_has_no_answers():
     assert question_schema["properties"]["options"]["minItems"] == 2
     assert question_schema["properties"]["header"]["maxLength"] == 12
     assert "answers" not in text
-
-
-# -- answers -------------------------------------------------------------------
-
-
-def make_set() -> QuestionSet:
-    return QuestionSet(
-        questions=[
-            question("Which database?", options=opts("PostgreSQL (Recommended)", "SQLite")),
-            question("Which features?", multi_select=True, options=opts("Auth", "Search", "Billing")),
-        ]
-    )
-
-
-def respond(answers, action="submit") -> Answer:
-    return answer_from_response(
-        make_set(), {"action": action, "answers": answers}, request_id="r1", tool_call_id="t1", asked_at=1.0
-    )
-
-
-def test_submit_single_and_multi_select_joined_in_option_order():
-    ans = respond([{"selected": ["SQLite"], "other": None}, {"selected": ["Search", "Auth"], "other": None}])
-    assert ans.status == "answered"
-    assert ans.answers == {"Which database?": "SQLite", "Which features?": "Auth, Search"}
-    assert ans.selections == {"Which database?": ["SQLite"], "Which features?": ["Auth", "Search"]}
-    assert (ans.request_id, ans.tool_call_id, ans.asked_at) == ("r1", "t1", 1.0)
-    assert ans.resolved_at >= ans.asked_at
-
-
-def test_other_text_is_one_more_value():
-    ans = respond([{"selected": [], "other": "  DuckDB "}, {"selected": ["Auth"], "other": "Export, CSV"}])
-    assert ans.answers == {"Which database?": "DuckDB", "Which features?": "Auth, Export, CSV"}
-    assert ans.selections["Which features?"] == ["Auth", "Export, CSV"]
-
-
-def test_empty_questions_become_no_preference():
-    ans = respond([{"selected": [], "other": "   "}, {"selected": [], "other": None}])
-    assert ans.answers == {"Which database?": NO_PREFERENCE, "Which features?": NO_PREFERENCE}
-    assert ans.selections == {"Which database?": [], "Which features?": []}
-    assert "2 question(s)" in ans.note
-
-
-def test_unknown_labels_are_ignored_and_single_select_keeps_one():
-    ans = respond([{"selected": ["SQLite", "PostgreSQL (Recommended)", "<img>"]}, {"selected": ["Nope"]}])
-    assert ans.answers["Which database?"] == "PostgreSQL (Recommended)"
-    assert ans.answers["Which features?"] == NO_PREFERENCE
-
-
-def test_dismiss_gives_no_answers_and_a_note():
-    ans = respond([], action="dismiss")
-    assert ans.status == "dismissed"
-    assert ans.answers == {} and ans.selections == {}
-    assert "dismissed" in ans.note
-
-
-@pytest.mark.parametrize(
-    "payload, rule",
-    [
-        ({"action": "maybe", "answers": []}, "response.action must be 'submit' or 'dismiss'"),
-        ({"action": "submit", "answers": [{}]}, "one entry per question"),
-        ({"action": "submit", "answers": "x"}, "one entry per question"),
-    ],
-)
-def test_malformed_responses_are_rejected_by_rule(payload, rule):
-    with pytest.raises(ValueError, match=rule):
-        answer_from_response(make_set(), payload, request_id="r", tool_call_id=None, asked_at=0.0)
-
-
-def test_ended_answer():
-    ans = ended_answer("timeout", request_id="r", tool_call_id=None, asked_at=0.0, note="No answer within 5 seconds.")
-    assert ans.status == "timeout" and ans.answers == {} and ans.note.startswith("No answer")
-    assert ans.model_dump_json()  # serialisable for history files

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 import nbask
-from nbask.widget import LATE_ANSWER_NOTE, QuestionWidget
+from nbask.widgets import LATE_ANSWER_NOTE, QuestionWidget
 
 QUESTIONS = [
     {"question": "Which database?", "header": "DB", "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]},
@@ -41,7 +41,8 @@ def test_initial_synced_state():
     assert len(w.request_id) == 32 and w.result == {} and w.deadline_ms == 0
     assert w.answer is None and not w.done
     state = w.get_state()
-    assert {"questions", "request_id", "status", "deadline_ms", "response", "result"} <= set(state)
+    assert {"kind", "questions", "request_id", "status", "deadline_ms", "response", "result"} <= set(state)
+    assert state["kind"] == "question"
 
 
 def test_bad_questions_never_reach_the_screen():

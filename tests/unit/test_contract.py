@@ -1,0 +1,29 @@
+"""The wire contract file is the one source both sides read; these check the Python side uses it."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import typing
+
+import nbask
+from nbask import contract, models
+
+CONTRACT = json.loads((pathlib.Path(nbask.__file__).parent / "contract.json").read_text("utf-8"))
+
+
+def test_python_literals_match_the_contract():
+    assert set(typing.get_args(models.Status)) | {"pending"} == set(CONTRACT["statuses"])
+    assert set(typing.get_args(models.AnsweredBy)) == set(CONTRACT["answered_by"])
+    assert set(typing.get_args(models.DecisionKind)) == set(CONTRACT["decisions"])
+    assert set(CONTRACT["status_text"]) == set(CONTRACT["statuses"]) - {"pending"}
+    assert set(CONTRACT["decision_text"]) == set(CONTRACT["decisions"])
+
+
+def test_constants_come_from_the_contract():
+    assert nbask.NO_PREFERENCE == CONTRACT["no_preference"]
+    assert models.MAX_HEADER_CHARS == CONTRACT["max_header_chars"]
+    assert models.Question.model_fields["header"].metadata[0].max_length == CONTRACT["max_header_chars"]
+    assert contract.is_recommended("Use JWT (recommended) ")
+    assert not contract.is_recommended("Recommended: JWT")
+
