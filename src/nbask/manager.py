@@ -144,9 +144,9 @@ class InteractionManager:
 
     def _busy_error(self) -> InteractionPending:
         pending = self._pending
-        request_id = pending.request.request_id if pending else "?"
+        what = f"{pending.request.kind} (request {pending.request.request_id})" if pending else "request"
         return InteractionPending(
-            f"another request ({request_id}) is still waiting for an answer; only one may be "
+            f"another {what} is still waiting for an answer; only one may be "
             "pending per kernel. Answer or dismiss it first, or pass queue=True to wait for your turn."
         )
 
