@@ -8,13 +8,16 @@
 #   The kernelspecs go to <dir>/kernels/<name>/kernel.json; <dir> defaults to
 #   $JUPYTER_DATA_DIR, else the user's Jupyter data dir (`jupyter --data-dir`).
 # Environment:
-#   PYTHON   interpreter for the 7.4 kernel and for creating the venvs (default: python3)
+#   PYTHON   interpreter for the 7.4 kernel and for creating the venvs (default: python3);
+#            scripts/test.sh passes the project environment's, .venv/bin/python
 #
 # Every kernelspec puts this checkout's src/ first on PYTHONPATH, so a kernel always
 # imports the nbask being tested, even where another nbask is installed.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/_env.sh
+. "$REPO/scripts/_env.sh"   # nbask_new_venv: a venv with pip even where ensurepip is missing
 PYTHON="${PYTHON:-python3}"
 # Resolve shims (pyenv) to the real interpreter so the kernelspec does not depend on them.
 PYTHON="$("$PYTHON" -c 'import sys; print(sys.executable)')"
@@ -44,8 +47,7 @@ make_venv() {  # make_venv <dir> <ipykernel pin>
         return 0
     fi
     log "creating $venv ($pin)"
-    rm -rf "$venv"
-    "$PYTHON" -m venv "$venv"
+    nbask_new_venv "$venv" "$PYTHON"
     "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
     quiet_pip "$venv/bin/python" -m pip install -q -e "$REPO" "$pin"
     echo "$want" >"$stamp"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Install nbask with JupyterLab and open the quickstart notebook.
+# Install nbask with JupyterLab into the project environment .venv/ and open the quickstart
+# notebook. Extra arguments go to `jupyter lab`, e.g. `bash scripts/quickstart.sh --no-browser`.
+# PYTHON=/path/to/python3 picks the interpreter .venv is made from (default: python3, 3.10+).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTHON=${PYTHON:-python3}
-"$PYTHON" -m pip install -q --disable-pip-version-check -e ".[notebook]"
+# shellcheck source=scripts/_env.sh
+. scripts/_env.sh
+nbask_venv notebook
 args=()
 [ "$(id -u)" = 0 ] && args+=(--allow-root)   # JupyterLab refuses to run as root otherwise
-exec "$PYTHON" -m jupyter lab "${args[@]}" notebooks/01_quickstart.ipynb
+exec "$PY" -m jupyter lab ${args[@]+"${args[@]}"} "$@" notebooks/01_quickstart.ipynb

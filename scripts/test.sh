@@ -2,26 +2,34 @@
 # Install everything the tests need, then run every suite: front end, unit, real kernels,
 # real browsers. Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install]
+# Python packages go into the project environment .venv/ (made from $PYTHON, default python3,
+# 3.10+; see scripts/_env.sh); Chromium comes from apt, the front-end tools from npm ci.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 ARTIFACTS="$ROOT/test-artifacts"
 mkdir -p "$ARTIFACTS"
-PYTHON=${PYTHON:-python3}
+# shellcheck source=scripts/_env.sh
+. scripts/_env.sh
 
 step() { printf '\n== %s\n' "$*"; }
 die() { printf 'test.sh: %s\n' "$*" >&2; exit 1; }
 
 if [ "${1:-}" != "--no-install" ]; then
-  step "install: Chromium (Debian package), Python and npm packages, kernel environments"
+  step "install: Chromium (Debian package), Python packages (.venv), npm packages, kernel environments"
   if [ ! -x /usr/bin/chromium ]; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
       || die "could not install Chromium with apt-get"
   fi
-  "$PYTHON" -m pip install -q --disable-pip-version-check -e ".[test]" || die "pip install failed"
+  command -v npm >/dev/null 2>&1 || die "the front-end build and tests need Node 20+ and npm on PATH"
+  nbask_venv test    # sets PY=.venv/bin/python
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
-  bash scripts/make_kernel_envs.sh .venvs/jupyter-data || die "could not create the ipykernel 6.29 / 7.3 environments"
+  PYTHON="$PY" bash scripts/make_kernel_envs.sh .venvs/jupyter-data \
+    || die "could not create the ipykernel 6.29 / 7.3 environments"
+else
+  PY="$NBASK_VENV/bin/python"
+  [ -x "$PY" ] || die "no .venv yet: run bash scripts/test.sh once without --no-install"
 fi
 
 declare -a SUMMARY=()
@@ -38,8 +46,8 @@ record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || 
 
 step "the wheel ships the front end"
 WHEEL_DIR=$(mktemp -d)
-"$PYTHON" -m pip wheel -q --no-deps --disable-pip-version-check -w "$WHEEL_DIR" . >/dev/null 2>&1 \
-  && "$PYTHON" - "$WHEEL_DIR" <<'PY'
+"$PY" -m pip wheel -q --no-deps --disable-pip-version-check -w "$WHEEL_DIR" . >/dev/null 2>&1 \
+  && "$PY" - "$WHEEL_DIR" <<'PY'
 import pathlib, sys, zipfile
 wheel = next(pathlib.Path(sys.argv[1]).glob("nbask-*.whl"))
 names = set(zipfile.ZipFile(wheel).namelist())
@@ -57,13 +65,13 @@ record frontend $code "$(sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/frontend.log" | g
 
 for suite in unit kernel browser; do
   step "$suite tests (pytest)"
-  "$PYTHON" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
+  "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
   code=$?
-  detail=$("$PYTHON" scripts/junit_summary.py "$ARTIFACTS/$suite.xml")
+  detail=$("$PY" scripts/junit_summary.py "$ARTIFACTS/$suite.xml")
   record "$suite" $code "$detail"
 done
 
 printf '\n== summary\n'
 printf '%s\n' "${SUMMARY[@]}"
-"$PYTHON" scripts/junit_summary.py --total "$ARTIFACTS"/*.xml
+"$PY" scripts/junit_summary.py --total "$ARTIFACTS"/*.xml
 exit $FAILED
