@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run every suite: front end, unit, real kernels,
-# real browsers. Prints one summary line per suite and a total line at the end.
+# Install everything the tests need, then run every suite: lint, types, front end, unit, real
+# kernels, real browsers. Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install]
 # Python packages go into the project environment .venv/ (made from $PYTHON, default python3,
 # 3.10+; see scripts/_env.sh); Chromium comes from apt, the front-end tools from npm ci.
@@ -38,6 +38,34 @@ record() {  # record NAME EXIT_CODE DETAIL
   local verdict="passed"; [ "$2" = 0 ] || { verdict="FAILED"; FAILED=1; }
   SUMMARY+=("$(printf '%-10s %-7s %s' "$1" "$verdict" "$3")")
 }
+
+# count_by_dir FILE: "src 3, tests 2" from the path:line:col lines of ruff's or mypy's output.
+count_by_dir() {
+  grep -oE '^[^ :]+:[0-9]+:[0-9]+: ' "$1" | cut -d/ -f1 | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1}'
+}
+
+LINT_PATHS=(src tests benchmarks scripts)
+step "lint: ruff check and ruff format --check over ${LINT_PATHS[*]}"
+"$PY" -m ruff check --output-format concise "${LINT_PATHS[@]}" 2>&1 | tee "$ARTIFACTS/lint.log"
+check=${PIPESTATUS[0]}
+"$PY" -m ruff format --check "${LINT_PATHS[@]}" 2>&1 | tee "$ARTIFACTS/format.log"
+format=${PIPESTATUS[0]}
+if [ "$check" -gt 1 ] || [ "$format" -gt 1 ]; then
+  detail="ruff could not run: see test-artifacts/lint.log, format.log"
+else
+  findings=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: ' "$ARTIFACTS/lint.log")
+  unformatted=$(grep -c '^Would reformat' "$ARTIFACTS/format.log")
+  detail="ruff: $findings findings"
+  [ "$findings" = 0 ] || detail+=" ($(count_by_dir "$ARTIFACTS/lint.log"))"
+  detail+="; $unformatted files to reformat"
+fi
+record lint $((check || format)) "$detail"
+
+step "types: mypy --strict over src/nbask"
+"$PY" -m mypy 2>&1 | tee "$ARTIFACTS/types.log"
+code=${PIPESTATUS[0]}
+detail=$(grep -E '^(Found|Success)' "$ARTIFACTS/types.log" | tail -1)
+record types $code "mypy: ${detail:-did not run, see test-artifacts/types.log}"
 
 step "front-end bundle is up to date"
 npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2>/dev/null
