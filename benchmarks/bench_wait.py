@@ -26,6 +26,7 @@ Prints a table and writes benchmarks/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -193,6 +194,8 @@ dispatch does) and hands every other message back to the kernel untouched.
 
 @dataclass
 class Row:
+    """One kernel and one method: what was measured and how it failed."""
+
     kernel: str
     method: str
     answers: int = 0
@@ -220,23 +223,21 @@ def install_ui_poll() -> None:
 def cpu_seconds(pid: int) -> float:
     """CPU time of all threads of ``pid`` (ns precision; /proc/<pid>/stat ticks are 10 ms)."""
     total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            pass
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            total += int((task / "schedstat").read_text().split()[0])
     return total / 1e9
 
 
 def percentile(values: list[float], q: float) -> float:
+    """Return the ``q``-th percentile of ``values`` (nearest rank)."""
     ordered = sorted(values)
     idx = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[idx]
 
 
 def _announces(comm_id: str, i: int, m: dict) -> bool:
-    """Is ``m`` the cell's "about to wait for answer i" message?"""
+    """Tell whether ``m`` is the cell's "about to wait for answer i" message."""
     return (
         m["msg_type"] == "comm_msg"
         and m["content"]["comm_id"] == comm_id
@@ -244,10 +245,11 @@ def _announces(comm_id: str, i: int, m: dict) -> bool:
     )
 
 
-def measure_latency(k: KernelHarness, method: str, n: int, row: Row) -> None:
-    label = f"lat-{method}"
-    n += WARMUP
-    cell = k.execute(LATENCY_CELL[method].format(label=label, n=n))
+def _answer_rounds(k: KernelHarness, cell: str, label: str, n: int, row: Row) -> str | None:
+    """Answer each of the cell's ``n`` rounds; queue one more cell during the first wait.
+
+    Returns the queued cell's message id, or None if no round was announced.
+    """
     queued = None
     try:
         comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("label") == label, timeout=10)
@@ -261,6 +263,15 @@ def measure_latency(k: KernelHarness, method: str, n: int, row: Row) -> None:
         row.failures.append("answer lost: the cell stopped announcing rounds")
         if not k.has_reply(cell):
             k.interrupt()
+    return queued
+
+
+def measure_latency(k: KernelHarness, method: str, n: int, row: Row) -> None:
+    """Answer-to-resume latency over ``n`` answers (after the warm-up), and the queued cell's fate."""
+    label = f"lat-{method}"
+    n += WARMUP
+    cell = k.execute(LATENCY_CELL[method].format(label=label, n=n))
+    queued = _answer_rounds(k, cell, label, n, row)
     try:
         res = k.result(cell, 30)
     except HarnessTimeout:
@@ -288,29 +299,33 @@ def measure_latency(k: KernelHarness, method: str, n: int, row: Row) -> None:
             "sees the cell end while it still waits)"
         )
     if queued is not None:
-        try:
-            q = k.result(queued, 10)
-            k.drain(0.2)
-        except HarnessTimeout:
-            row.failures.append("queued cell lost (no reply)")
-            return
-        if "queued cell ran" not in q.stdout:
-            stray = [m for m in k.iopub_log if "queued cell ran" in str(m["content"].get("text", ""))]
-            row.failures.append(
-                "queued cell's output attributed to another request" if stray else "queued cell's output lost"
-            )
-        if res.execution_count is None or q.execution_count != res.execution_count + 1:
-            row.failures.append("queued cell ran out of order")
-        positions = {id(m): i for i, m in enumerate(k.iopub_log)}
-        last_cell_idle = max(positions[id(m)] for m in res.iopub if m["msg_type"] == "status")
-        first_queued = min(
-            (positions[id(m)] for m in k.iopub_for(queued) if m["msg_type"] == "status"), default=None
+        _check_queued(k, res, queued, row)
+
+
+def _check_queued(k: KernelHarness, res: CellResult, queued: str, row: Row) -> None:
+    """Check that the cell queued during the wait ran after the waiting cell, in order, with its own output."""
+    try:
+        q = k.result(queued, 10)
+        k.drain(0.2)
+    except HarnessTimeout:
+        row.failures.append("queued cell lost (no reply)")
+        return
+    if "queued cell ran" not in q.stdout:
+        stray = [m for m in k.iopub_log if "queued cell ran" in str(m["content"].get("text", ""))]
+        row.failures.append(
+            "queued cell's output attributed to another request" if stray else "queued cell's output lost"
         )
-        if first_queued is not None and first_queued < last_cell_idle:
-            row.failures.append("queued cell's busy published during the wait")
+    if res.execution_count is None or q.execution_count != res.execution_count + 1:
+        row.failures.append("queued cell ran out of order")
+    positions = {id(m): i for i, m in enumerate(k.iopub_log)}
+    last_cell_idle = max(positions[id(m)] for m in res.iopub if m["msg_type"] == "status")
+    first_queued = min((positions[id(m)] for m in k.iopub_for(queued) if m["msg_type"] == "status"), default=None)
+    if first_queued is not None and first_queued < last_cell_idle:
+        row.failures.append("queued cell's busy published during the wait")
 
 
 def measure_cpu(k: KernelHarness, method: str, seconds: float, row: Row) -> None:
+    """Measure the kernel's CPU use, in % of one core, while a cell waits ``seconds`` with no answer."""
     cell = k.execute(IDLE_CELL[method].format(s=seconds + 1.0))
     time.sleep(0.5)  # the cell is waiting now
     c0, t0 = cpu_seconds(k.pid), time.monotonic()
@@ -324,22 +339,24 @@ def measure_cpu(k: KernelHarness, method: str, seconds: float, row: Row) -> None
 
 
 def _logged_errors(log: str) -> str:
-    """The distinct exception lines of a kernel log, e.g. the cause of a lost answer."""
+    """Return the distinct exception lines of a kernel log, e.g. the cause of a lost answer."""
     seen: list[str] = []
-    for line in log.splitlines():
-        line = line.strip()
+    for raw in log.splitlines():
+        line = raw.strip()
         if re.match(r"^[A-Za-z_.]*(Error|Exception): ", line) and line not in seen:
             seen.append(line)
     return "; ".join(f"`{e}`" for e in seen[:3])
 
 
 def idle_baseline(k: KernelHarness, seconds: float) -> float:
+    """Measure the kernel's CPU use, in % of one core, with no cell running."""
     c0, t0 = cpu_seconds(k.pid), time.monotonic()
     time.sleep(seconds)
     return 100.0 * (cpu_seconds(k.pid) - c0) / (time.monotonic() - t0)
 
 
 def run(answers: int, cpu_secs: float) -> tuple[list[Row], dict[str, dict], dict[str, float]]:
+    """Measure every method on every kernel: the rows, each kernel's versions and idle CPU."""
     # The fake front end's own garbage collections must not count as kernel latency.
     gc.disable()
     kernel_dir = ensure_kernelspecs()
@@ -374,24 +391,27 @@ def run(answers: int, cpu_secs: float) -> tuple[list[Row], dict[str, dict], dict
 
 
 def fmt(v: float | None, digits: int = 1) -> str:
+    """Format a measurement, "-" when there is none."""
     return "-" if v is None else f"{v:.{digits}f}"
 
 
 def table(rows: list[Row]) -> str:
+    """Render the rows as a Markdown table."""
     out = [
         "| kernel | method | answers | p50 ms | p99 ms | CPU % waiting | load | failure modes |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
-    for r in rows:
-        out.append(
-            f"| {r.kernel.removeprefix('nbask-')} | {r.method} | {r.answers} | {fmt(r.p50_ms)} | "
-            f"{fmt(r.p99_ms)} | {fmt(r.cpu_pct, 3)} | {fmt(r.load, 2)} | "
-            f"{'; '.join(r.failures) or 'none'} |"
-        )
+    out.extend(
+        f"| {r.kernel.removeprefix('nbask-')} | {r.method} | {r.answers} | {fmt(r.p50_ms)} | "
+        f"{fmt(r.p99_ms)} | {fmt(r.cpu_pct, 3)} | {fmt(r.load, 2)} | "
+        f"{'; '.join(r.failures) or 'none'} |"
+        for r in rows
+    )
     return "\n".join(out)
 
 
 def machine() -> str:
+    """Describe the machine: CPU model, core count, kernel release."""
     cpu = "?"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -408,6 +428,7 @@ def _load(avg: tuple[float, float, float]) -> str:
 
 
 def main() -> None:
+    """Run the benchmark, print the table and write benchmarks/RESULTS.md."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--answers", type=int, default=100, help="answers per row (p99 needs >= 50)")
     ap.add_argument("--cpu-seconds", type=float, default=10.0)
@@ -422,23 +443,27 @@ def main() -> None:
     nbask_rows = [r for r in rows if r.method.startswith("nbask")]
     ok = all(
         not r.failures
-        and r.p50_ms is not None and r.p50_ms <= TARGETS["p50_ms"]
-        and r.p99_ms is not None and r.p99_ms <= TARGETS["p99_ms"]
-        and r.cpu_pct is not None and r.cpu_pct <= TARGETS["cpu_pct"]
+        and r.p50_ms is not None
+        and r.p50_ms <= TARGETS["p50_ms"]
+        and r.p99_ms is not None
+        and r.p99_ms <= TARGETS["p99_ms"]
+        and r.cpu_pct is not None
+        and r.cpu_pct <= TARGETS["cpu_pct"]
         for r in nbask_rows
     )
     print(f"\nnbask targets (p50 <= 10 ms, p99 <= 30 ms, CPU <= 0.1 %): {'met' if ok else 'NOT met'}")
     if args.no_write:
         return
     ver_lines = "\n".join(
-        f"- {name.removeprefix('nbask-')}: " + ", ".join(f"{k} {v}" for k, v in ver.items())
+        f"- {name.removeprefix('nbask-')}: "
+        + ", ".join(f"{k} {v}" for k, v in ver.items())
         + f"; idle kernel, no cell running: {baselines.get(name, float('nan')):.3f} % CPU"
         for name, ver in versions.items()
     )
     text = f"""# Waiting benchmark: nbask vs jupyter-ui-poll
 
 Generated by `python benchmarks/bench_wait.py --answers {args.answers} --cpu-seconds {args.cpu_seconds:g}`
-on {time.strftime('%Y-%m-%d')}.
+on {time.strftime("%Y-%m-%d")}.
 
 Machine: {machine()}. Load average (1/5/15 min) before the run {_load(load_before)},
 after {_load(load_after)}: latency tails grow with other work on the machine.
@@ -457,8 +482,8 @@ order. jupyter-ui-poll is used as documented: `run_ui_poll_loop` (default 20 ms 
 
 {md}
 
-Targets for nbask: p50 <= {TARGETS['p50_ms']:g} ms, p99 <= {TARGETS['p99_ms']:g} ms,
-CPU <= {TARGETS['cpu_pct']:g} % -- {'met' if ok else 'NOT met'}.
+Targets for nbask: p50 <= {TARGETS["p50_ms"]:g} ms, p99 <= {TARGETS["p99_ms"]:g} ms,
+CPU <= {TARGETS["cpu_pct"]:g} % -- {"met" if ok else "NOT met"}.
 
 {FAILURE_NOTES}"""
     (REPO / "benchmarks" / "RESULTS.md").write_text(text)
