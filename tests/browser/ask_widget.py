@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
@@ -138,6 +138,21 @@ DESCRIBE_FOCUS = """root => {
   const q = fieldset ? byIds(fieldset.getAttribute('aria-labelledby')) + ' / ' : '';
   return role + ':' + q + name.trim();
 }"""
+
+
+RUN_AXE = """async (el) => {
+  const results = await axe.run(el, { resultTypes: ['violations'] });
+  return results.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map(n => ({ target: n.target.join(' '), summary: n.failureSummary })),
+  }));
+}"""
+
+
+def run_axe_serious(page: Page, root: Locator) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations inside ``root`` (axe must be injected first)."""
+    violations = page.evaluate(RUN_AXE, root.element_handle())
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
 
 
 def read_result(nb: NotebookPage, cell: int, timeout: float = RUN_TIMEOUT_MS) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from .ask_widget import AskWidget, open_asking, read_result
+from .ask_widget import open_asking, read_result, run_axe_serious
 
 pytestmark = pytest.mark.browser
 
@@ -33,36 +33,22 @@ QUESTIONS = [
     },
 ]
 
-RUN_AXE = """async (el) => {
-  const results = await axe.run(el, { resultTypes: ['violations'] });
-  return results.violations.map(v => ({
-    id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 5).map(n => ({ target: n.target.join(' '), summary: n.failureSummary })),
-  }));
-}"""
-
-
-def _serious(page, ask: AskWidget) -> list[dict]:
-    violations = page.evaluate(RUN_AXE, ask.root.element_handle())
-    return [v for v in violations if v["impact"] in ("serious", "critical")]
-
-
 def test_no_serious_axe_violations_pending_and_resolved(open_notebook, page, axe_source):
     nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
     page.add_script_tag(content=axe_source)
 
-    pending = _serious(page, ask)
+    pending = run_axe_serious(page, ask.root)
     assert pending == [], "pending widget:\n" + json.dumps(pending, indent=1)
 
     # The confirm row (Submit with a question left empty) is part of the pending form too.
     ask.choose(DB, "SQLite")
     ask.submit()
     ask.button("Send anyway").wait_for()
-    confirming = _serious(page, ask)
+    confirming = run_axe_serious(page, ask.root)
     assert confirming == [], "confirm row:\n" + json.dumps(confirming, indent=1)
     ask.button("Send anyway").click()
 
     read_result(nb, 1)
     ask.expect_resolved("answered")
-    resolved = _serious(page, ask)
+    resolved = run_axe_serious(page, ask.root)
     assert resolved == [], "resolved widget:\n" + json.dumps(resolved, indent=1)

@@ -118,3 +118,19 @@ def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
         expect(ask.root).to_contain_text(text)
     _assert_no_markup_ran(nb, 1)
     _assert_fits(nb, 1, ask)
+
+
+def test_other_text_is_capped_with_a_visible_limit(open_notebook, page):
+    """A 5,000-character paste into Other keeps the first 4,000 (the contract's limit), the
+    limit is shown, and exactly that text reaches the kernel."""
+    limit = 4000
+    question = "Anything else the agent should know?"
+    nb, ask = open_asking(open_notebook, f"nbask.ask({question!r}, ['Nothing', 'Ask me later'])")
+    other = ask.other(question)
+    other.focus()
+    page.keyboard.insert_text("x" * (limit + 1000))  # like a paste: one input event
+    assert len(other.input_value()) == limit
+    expect(ask.root).to_contain_text(f"{limit}")
+    ask.submit()
+    result = read_result(nb, 1)
+    assert result["answers"] == {question: "x" * limit}

@@ -44,10 +44,8 @@ def test_answer_with_digits_arrows_space_and_enter(open_notebook, page):
     keys.press("3")  # option 3 of the focused question
     expect(ask.option(PICK, "Large")).to_be_checked()
     expect(ask.option(PICK, "Large")).to_be_focused()
-    keys.press("ArrowUp")  # moves focus, not the selection
+    keys.press("ArrowUp")  # a radio group: the arrow moves focus and the selection together
     expect(ask.option(PICK, "Medium")).to_be_focused()
-    expect(ask.option(PICK, "Large")).to_be_checked()
-    keys.press("Space")
     expect(ask.option(PICK, "Medium")).to_be_checked()
     expect(ask.option(PICK, "Large")).not_to_be_checked()
 
@@ -119,3 +117,19 @@ def test_tab_order_then_escape_dismisses(open_notebook, page):
     # Focus left the widget on the way (Tab past Dismiss), so only compare what keys change.
     after = nb.notebook_state()
     assert (after["count"], after["types"]) == (before["count"], before["types"])
+
+
+def test_arrowed_to_option_is_what_enter_sends(open_notebook, page):
+    """What is focused is what gets sent: arrow away from the recommended option, press Enter."""
+    nb, ask = open_asking(open_notebook, f"nbask.ask({PICK!r}, ['Small', 'Medium (Recommended)', 'Large'])")
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(ask.option(PICK, "Large")).to_be_focused()
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    page.keyboard.press("ArrowDown")  # the Other choice belongs to the group
+    expect(ask.question(PICK).get_by_role("radio", name="Other", exact=True)).to_be_checked()
+    page.keyboard.press("ArrowUp")
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    page.keyboard.press("Enter")
+    result = read_result(nb, 1)
+    assert result["answers"] == {PICK: "Large"}

@@ -185,3 +185,20 @@ def test_bad_input_raises_before_anything_is_shown(k: KernelHarness) -> None:
     assert result.ename == "ValidationError"
     assert "options" in result.error_text and "at least 2" in result.error_text
     assert not any(m["msg_type"] == "comm_open" for m in result.iopub)
+
+
+def test_malformed_submit_is_refused_and_the_question_stays_answerable(k: KernelHarness) -> None:
+    """A response naming an option the question does not have is malformed: the kernel clears it
+    (so the views leave "Sending…") and keeps waiting; the person's real answer then counts."""
+    cell = k.execute("ans = await nbask.ask('Which region?', ['eu-west', 'us-east'])\nshow(ans)")
+    comm = nbask_widget(k, "Which region?")
+    submit(k, comm, (["ap-south"], None))
+    k.wait_for_iopub(
+        lambda m: m["msg_type"] == "comm_msg"
+        and m["content"]["comm_id"] == comm.comm_id
+        and m["content"]["data"].get("state", {}).get("response") == {},
+        20,
+    )
+    assert not k.has_reply(cell), "the cell still waits"
+    submit(k, comm, (["us-east"], None))
+    assert printed(k.result(cell, 20))["answers"] == {"Which region?": "us-east"}

@@ -1,0 +1,144 @@
+"""Approvals in a real browser (SPEC §2b): approve, edit and reject each round-trip to the
+kernel and print the Decision; Escape rejects by dismissing; the view is keyboard-usable and
+axe-clean; model text stays literal. Runs in JupyterLab and in Notebook 7."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Locator, expect
+
+from .ask_widget import run_axe_serious
+from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+DETAILS = "rm -rf build/\necho 'done'"
+PRINT_DECISION = (
+    'print("DECISION " + json.dumps({"decision": d.decision, "status": d.status, "edited": d.edited, '
+    '"reason": d.reason, "answered_by": d.answered_by}, ensure_ascii=False, sort_keys=True), flush=True)'
+)
+
+
+class ApprovalView:
+    """One approval view, found by its accessibility contract."""
+
+    def __init__(self, root: Locator) -> None:
+        self.root = root
+
+    def button(self, name: str) -> Locator:
+        return self.root.get_by_role("button", name=name, exact=True)
+
+    def textbox(self, name: str) -> Locator:
+        return self.root.get_by_role("textbox", name=name, exact=True)
+
+    def expect_status(self, status: str) -> None:
+        expect(self.root).to_have_attribute("data-status", status, timeout=RUN_TIMEOUT_MS)
+
+
+def open_approval(
+    open_notebook: Callable[..., NotebookPage], action: str = "Run shell command", details: str = DETAILS
+) -> tuple[NotebookPage, ApprovalView]:
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"d = await nbask.approve({action!r}, {details!r}, timeout=600)\n" + PRINT_DECISION,
+            "print('after')",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    view = ApprovalView(nb.widget(1))
+    expect(view.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
+    view.expect_status("pending")
+    expect(view.button("Approve")).to_be_visible()
+    return nb, view
+
+
+def read_decision(nb: NotebookPage, cell: int = 1) -> dict:
+    nb.wait_output(cell, re.compile(r"DECISION \{"), timeout=RUN_TIMEOUT_MS)
+    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("DECISION ")]
+    assert len(lines) == 1, lines
+    return json.loads(lines[0][len("DECISION ") :])
+
+
+def test_approve_round_trip(open_notebook):
+    nb, view = open_approval(open_notebook)
+    expect(view.root).to_contain_text("Run shell command")
+    expect(view.root).to_contain_text("rm -rf build/")
+    view.button("Approve").click()
+    decision = read_decision(nb)
+    assert decision == {"decision": "approve", "status": "answered", "edited": None, "reason": "", "answered_by": "person"}
+    view.expect_status("answered")
+    expect(view.root).to_contain_text("Approved")
+    expect(view.root.locator("button, textarea, input")).to_have_count(0)
+    assert nb.wait_done(1) == 2
+
+
+def test_edit_round_trip(open_notebook):
+    nb, view = open_approval(open_notebook)
+    view.button("Edit").click()
+    details = view.textbox("Details")
+    expect(details).to_have_value(DETAILS)
+    details.fill("rm -rf build/tmp")
+    view.button("Approve").click()
+    decision = read_decision(nb)
+    assert (decision["decision"], decision["edited"], decision["status"]) == ("edit", "rm -rf build/tmp", "answered")
+    view.expect_status("answered")
+    expect(view.root).to_contain_text("Approved with edits")
+    expect(view.root).to_contain_text("rm -rf build/tmp")
+
+
+def test_reject_with_reason_round_trip(open_notebook):
+    nb, view = open_approval(open_notebook)
+    view.textbox("Reason").fill("Not on the shared machine")
+    view.button("Reject").click()
+    decision = read_decision(nb)
+    assert (decision["decision"], decision["reason"], decision["status"]) == (
+        "reject",
+        "Not on the shared machine",
+        "answered",
+    )
+    view.expect_status("answered")
+    expect(view.root).to_contain_text("Rejected")
+    expect(view.root).to_contain_text("Not on the shared machine")
+
+
+def test_escape_dismisses_as_a_rejection_and_enter_never_approves(open_notebook, page):
+    nb, view = open_approval(open_notebook)
+    # Whatever the widget focused first, a stray Enter must not approve.
+    focused_name = page.evaluate("() => document.activeElement && document.activeElement.textContent")
+    assert "Approve" not in (focused_name or "")
+    expect(view.button("Reject")).to_be_visible()
+    view.textbox("Reason").focus()
+    page.keyboard.press("Escape")
+    decision = read_decision(nb)
+    assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
+    view.expect_status("dismissed")
+
+
+def test_hostile_text_stays_literal(open_notebook, page):
+    title = "<img src=x onerror=window.__pwned=1> Run"
+    details = "<script>window.__pwned=2</script>\n**bold** [link](javascript:alert(1))"
+    nb, view = open_approval(open_notebook, action=title, details=details)
+    expect(view.root).to_contain_text(title)
+    expect(view.root).to_contain_text("<script>window.__pwned=2</script>")
+    assert view.root.locator("img, script, a").count() == 0
+    assert page.evaluate("() => window.__pwned") is None
+    view.button("Reject").click()
+    assert read_decision(nb)["decision"] == "reject"
+
+
+def test_axe_pending_editing_and_resolved(open_notebook, page, axe_source):
+    nb, view = open_approval(open_notebook)
+    page.add_script_tag(content=axe_source)
+    assert run_axe_serious(page, view.root) == []
+    view.button("Edit").click()
+    assert run_axe_serious(page, view.root) == []
+    view.button("Approve").click()
+    read_decision(nb)
+    view.expect_status("answered")
+    assert run_axe_serious(page, view.root) == []
