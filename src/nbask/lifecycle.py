@@ -157,7 +157,7 @@ class Resolution(Generic[OutcomeT]):
     """
 
     def __init__(self, request: Request[OutcomeT]) -> None:
-        self.request = request
+        self.request: Request[OutcomeT] = request
         self._lock = threading.Lock()
         self._outcome: OutcomeT | None = None
         self._settled = threading.Event()

@@ -39,9 +39,9 @@ def widget_for(resolution: Resolution[OutcomeT]) -> InteractionWidget[OutcomeT]:
     """The widget that shows ``resolution``'s request."""
     widget: InteractionWidget[Any]
     if isinstance(resolution.request, QuestionRequest):
-        widget = QuestionWidget(resolution=resolution)  # type: ignore[arg-type]
+        widget = QuestionWidget(resolution=resolution)
     elif isinstance(resolution.request, ApprovalRequest):
-        widget = ApprovalWidget(resolution=resolution)  # type: ignore[arg-type]
+        widget = ApprovalWidget(resolution=resolution)
     else:
         msg = f"no widget shows {type(resolution.request).__name__}"
         raise TypeError(msg)
@@ -51,7 +51,7 @@ def widget_for(resolution: Resolution[OutcomeT]) -> InteractionWidget[OutcomeT]:
 def _display(widget: InteractionWidget[Any]) -> Any:
     from IPython.display import display
 
-    return display(widget, display_id=True)
+    return display(widget, display_id=True)  # type: ignore[no-untyped-call]
 
 
 def _show_summary(handle: Any, widget: InteractionWidget[Any]) -> None:

@@ -39,7 +39,7 @@ def _require_bundle() -> None:
             raise FileNotFoundError(msg)
 
 
-class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):  # type: ignore[misc]
+class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     """Shows one request and settles its Resolution from the person's response."""
 
     _esm = _ESM_PATH if _ESM_PATH.is_file() else "export default {};"
@@ -58,7 +58,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):  # type: ignore
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
-        self.resolution = resolution
+        self.resolution: Resolution[OutcomeT] = resolution
         super().__init__(kind=resolution.request.kind, request_id=resolution.request.request_id, **traits)
         # The comm handler may run on a kernel subshell thread (JupyterLab 4.4+); the
         # Resolution is thread-safe, and the first outcome wins.
