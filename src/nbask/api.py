@@ -28,6 +28,7 @@ def build_question_set(
 
 
 def as_question_set(questions: Sequence[Question | dict[str, Any]] | QuestionSet) -> QuestionSet:
+    """Validate a list of questions (or pass a QuestionSet through)."""
     return questions if isinstance(questions, QuestionSet) else QuestionSet(questions=list(questions))
 
 
@@ -108,7 +109,8 @@ async def approve(
     ``reason`` says why. A kernel interrupt raises KeyboardInterrupt, as for questions.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = ApprovalRequest(approval=Approval(action=action, details=details), timeout=timeout, tool_call_id=tool_call_id)
+    approval = Approval(action=action, details=details)
+    request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
     return await manager().run(request, queue=queue)
 
 
@@ -121,7 +123,8 @@ def approve_sync(
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = ApprovalRequest(approval=Approval(action=action, details=details), timeout=timeout, tool_call_id=tool_call_id)
+    approval = Approval(action=action, details=details)
+    request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
     return manager().run_sync(request)
 
 

@@ -79,7 +79,8 @@ def _edited_arguments(
     signature: inspect.Signature, decision: Decision, title: str
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The call's arguments from the person's edited JSON; an edit that no longer fits the
-    function's parameters is refused (the call does not run with a guess)."""
+    function's parameters is refused (the call does not run with a guess).
+    """
     try:
         edited = json.loads(decision.edited or "")
     except json.JSONDecodeError as error:

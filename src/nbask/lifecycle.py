@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from . import waiting
 from .contract import ANSWER_SEPARATOR, NO_PREFERENCE
-from .models import AnsweredBy, Answer, Approval, Decision, QuestionSet
+from .models import Answer, AnsweredBy, Approval, Decision, QuestionSet
 from .responses import (
     ApprovalResponse,
     QuestionResponse,
@@ -35,6 +35,7 @@ OutcomeT = TypeVar("OutcomeT", Answer, Decision)
 
 
 def new_request_id() -> str:
+    """A fresh random id; logs name requests by it, never by what was asked."""
     return uuid.uuid4().hex
 
 
@@ -47,6 +48,7 @@ INTERRUPTED_NOTE = "The wait was interrupted before anyone answered."
 
 
 def check_timeout(timeout: float | None) -> None:
+    """Reject a timeout that is not a positive number of seconds (None waits forever)."""
     if timeout is not None and not timeout > 0:
         msg = f"timeout must be a positive number of seconds or None, got {timeout!r}"
         raise ValueError(msg)
@@ -89,6 +91,8 @@ class Request(ABC, Generic[OutcomeT]):
 
 @dataclass
 class QuestionRequest(Request[Answer]):
+    """Asks a QuestionSet; decides an Answer."""
+
     kind: ClassVar[Literal["question", "approval"]] = "question"
     question_set: QuestionSet = field(kw_only=True)
 
@@ -104,7 +108,7 @@ class QuestionRequest(Request[Answer]):
         answers: dict[str, str] = {}
         selections: dict[str, list[str]] = {}
         skipped = 0
-        for question, reply in zip(self.question_set.questions, response.replies):
+        for question, reply in zip(self.question_set.questions, response.replies, strict=True):
             values = [*reply.selected, *([reply.other] if reply.other is not None else [])]
             selections[question.question] = values
             answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
@@ -123,6 +127,8 @@ class QuestionRequest(Request[Answer]):
 
 @dataclass
 class ApprovalRequest(Request[Decision]):
+    """Asks to approve an action; decides a Decision."""
+
     kind: ClassVar[Literal["question", "approval"]] = "approval"
     approval: Approval = field(kw_only=True)
 
@@ -208,7 +214,8 @@ class Resolution(Generic[OutcomeT]):
         self, timeout: float | None = None, on_waiting: Callable[[], None] | None = None
     ) -> OutcomeT:
         """Wait for the outcome without deciding it: raises TimeoutError or KeyboardInterrupt
-        and leaves the request open (used to queue behind it)."""
+        and leaves the request open (used to queue behind it).
+        """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[OutcomeT] = loop.create_future()
         with self._lock:
@@ -223,7 +230,8 @@ class Resolution(Generic[OutcomeT]):
 
     async def wait(self, timeout: float | None, on_waiting: Callable[[], None] | None = None) -> OutcomeT:
         """Wait inside a running cell; a timeout settles "timeout", an interrupt settles
-        "cancelled" and re-raises."""
+        "cancelled" and re-raises.
+        """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         check_timeout(timeout)
         try:

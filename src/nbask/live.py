@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from IPython.display import display
+
 from . import waiting
 from .lifecycle import ApprovalRequest, OutcomeT, QuestionRequest, Request, Resolution
 from .widgets import ApprovalWidget, InteractionWidget, QuestionWidget
@@ -49,8 +51,6 @@ def widget_for(resolution: Resolution[OutcomeT]) -> InteractionWidget[OutcomeT]:
 
 
 def _display(widget: InteractionWidget[Any]) -> Any:
-    from IPython.display import display
-
     return display(widget, display_id=True)  # type: ignore[no-untyped-call]
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .contract import MAX_DETAILS_CHARS, MAX_OTHER_CHARS, MAX_REASON_CHARS
-from .models import Approval, QuestionSet
+from .models import Approval, Question, QuestionSet
 
 
 class MalformedResponse(ValueError):
@@ -28,12 +28,16 @@ class QuestionReply:
 
 @dataclass(frozen=True)
 class QuestionResponse:
+    """A submit (one reply per question, in order) or a dismiss."""
+
     action: Literal["submit", "dismiss"]
     replies: tuple[QuestionReply, ...] = ()
 
 
 @dataclass(frozen=True)
 class ApprovalResponse:
+    """Approve (with the edited details, if the person edited them), reject, or dismiss."""
+
     action: Literal["approve", "reject", "dismiss"]
     edited_details: str | None = None
     reason: str = ""
@@ -45,6 +49,7 @@ def is_response(raw: object) -> bool:
 
 
 def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> QuestionResponse:
+    """Check a question's response; raises MalformedResponse naming the field and the rule."""
     action = raw.get("action")
     if action == "dismiss":
         return QuestionResponse(action="dismiss")
@@ -55,40 +60,52 @@ def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> Q
     if not isinstance(entries, list) or len(entries) != len(question_set.questions):
         msg = "response.answers must be a list with one entry per question"
         raise MalformedResponse(msg)
-    replies = []
-    for index, (question, entry) in enumerate(zip(question_set.questions, entries)):
-        where = f"response.answers[{index}]"
-        if not isinstance(entry, dict):
-            msg = f"{where} must be an object with 'selected' and 'other'"
-            raise MalformedResponse(msg)
-        selected = entry.get("selected", [])
-        if not isinstance(selected, list) or not all(isinstance(label, str) for label in selected):
-            msg = f"{where}.selected must be a list of option labels"
-            raise MalformedResponse(msg)
-        labels = [option.label for option in question.options]
-        unknown = [label for label in selected if label not in labels]
-        if unknown:
-            msg = f"{where}.selected names options the question does not have: {unknown!r}"
-            raise MalformedResponse(msg)
-        if len(set(selected)) != len(selected):
-            msg = f"{where}.selected names an option twice"
-            raise MalformedResponse(msg)
-        other = entry.get("other")
-        if other is not None and not isinstance(other, str):
-            msg = f"{where}.other must be text or null"
-            raise MalformedResponse(msg)
-        other = other.strip() if other is not None and other.strip() else None
-        if other is not None and len(other) > MAX_OTHER_CHARS:
-            msg = f"{where}.other is {len(other)} characters; the limit is {MAX_OTHER_CHARS}"
-            raise MalformedResponse(msg)
-        if not question.multi_select and len(selected) + (other is not None) > 1:
-            msg = f"{where}: a single-select question takes one choice (an option or the Other text)"
-            raise MalformedResponse(msg)
-        replies.append(QuestionReply(selected=tuple(label for label in labels if label in selected), other=other))
+    replies = (
+        _parse_reply(f"response.answers[{index}]", question, entry)
+        for index, (question, entry) in enumerate(zip(question_set.questions, entries, strict=True))
+    )
     return QuestionResponse(action="submit", replies=tuple(replies))
 
 
+def _parse_reply(where: str, question: Question, entry: object) -> QuestionReply:
+    if not isinstance(entry, dict):
+        msg = f"{where} must be an object with 'selected' and 'other'"
+        raise MalformedResponse(msg)
+    selected = entry.get("selected", [])
+    if not isinstance(selected, list) or not all(isinstance(label, str) for label in selected):
+        msg = f"{where}.selected must be a list of option labels"
+        raise MalformedResponse(msg)
+    labels = [option.label for option in question.options]
+    unknown = [label for label in selected if label not in labels]
+    if unknown:
+        msg = f"{where}.selected names options the question does not have: {unknown!r}"
+        raise MalformedResponse(msg)
+    if len(set(selected)) != len(selected):
+        msg = f"{where}.selected names an option twice"
+        raise MalformedResponse(msg)
+    other = _parse_other(where, entry.get("other"))
+    if not question.multi_select and len(selected) + (other is not None) > 1:
+        msg = f"{where}: a single-select question takes one choice (an option or the Other text)"
+        raise MalformedResponse(msg)
+    return QuestionReply(selected=tuple(label for label in labels if label in selected), other=other)
+
+
+def _parse_other(where: str, other: object) -> str | None:
+    """The trimmed Other text, or None when empty; longer than the contract allows is malformed."""
+    if other is None:
+        return None
+    if not isinstance(other, str):
+        msg = f"{where}.other must be text or null"
+        raise MalformedResponse(msg)
+    text = other.strip()
+    if len(text) > MAX_OTHER_CHARS:
+        msg = f"{where}.other is {len(text)} characters; the limit is {MAX_OTHER_CHARS}"
+        raise MalformedResponse(msg)
+    return text or None
+
+
 def parse_approval_response(raw: dict[str, Any], approval: Approval) -> ApprovalResponse:
+    """Check an approval's response; raises MalformedResponse naming the field and the rule."""
     del approval  # every approval takes the same reply; the parameter keeps the parsers alike
     action = raw.get("action")
     if action not in ("approve", "reject", "dismiss"):

@@ -1,5 +1,6 @@
 """Plain-Markdown records of an interaction, for places widgets don't render (a notebook
-saved and viewed on GitHub, nbconvert) and for terminals. Model text stays text."""
+saved and viewed on GitHub, nbconvert) and for terminals. Model text stays text.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def code_block(text: str) -> str:
 
 
 def questions_markdown(question_set: QuestionSet, answer: Answer | None) -> str:
+    """Each question with its answer (or the status it ended with)."""
     status = answer.status if answer else "pending"
     lines = [f"**nbask** ({status})", ""]
     for question in question_set.questions:
@@ -36,6 +38,7 @@ def questions_markdown(question_set: QuestionSet, answer: Answer | None) -> str:
 
 
 def approval_markdown(approval: Approval, decision: Decision | None) -> str:
+    """The action, its details in a code block, and the decision with any edit or reason."""
     if decision is None:
         verdict = "pending"
     else:

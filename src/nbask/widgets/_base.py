@@ -147,7 +147,8 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
 
     def _clock_starter(self, timeout: float | None) -> Callable[[], None]:
         """Publishes the deadline once the engine is really waiting (the front end counts
-        down to it, and tests take it as the sign that an interrupt now cancels the wait)."""
+        down to it, and tests take it as the sign that an interrupt now cancels the wait).
+        """
 
         def start() -> None:
             if not self.resolution.done:
