@@ -48,16 +48,16 @@ LINT_PATHS=(src tests benchmarks scripts)
 step "lint: ruff check and ruff format --check over ${LINT_PATHS[*]}"
 "$PY" -m ruff check --output-format concise "${LINT_PATHS[@]}" 2>&1 | tee "$ARTIFACTS/lint.log"
 check=${PIPESTATUS[0]}
-"$PY" -m ruff format --check "${LINT_PATHS[@]}" 2>&1 | tee "$ARTIFACTS/format.log"
+"$PY" -m ruff format --check --output-format concise "${LINT_PATHS[@]}" 2>&1 | tee "$ARTIFACTS/format.log"
 format=${PIPESTATUS[0]}
 if [ "$check" -gt 1 ] || [ "$format" -gt 1 ]; then
   detail="ruff could not run: see test-artifacts/lint.log, format.log"
 else
   findings=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: ' "$ARTIFACTS/lint.log")
-  unformatted=$(grep -c '^Would reformat' "$ARTIFACTS/format.log")
+  unformatted=$(grep -oE '^[0-9]+ files? would be reformatted' "$ARTIFACTS/format.log" | cut -d' ' -f1)
   detail="ruff: $findings findings"
   [ "$findings" = 0 ] || detail+=" ($(count_by_dir "$ARTIFACTS/lint.log"))"
-  detail+="; $unformatted files to reformat"
+  detail+="; ${unformatted:-0} files to reformat (ruff format)"
 fi
 record lint $((check || format)) "$detail"
 
