@@ -303,7 +303,7 @@ def _receiving_off_main(strategy: Strategy, on_interrupt: Callable[[], None]) ->
 class _MainLoopInstall:
     """Installs the main-thread side of a wait from another thread, if the main loop is free."""
 
-    def __init__(self, strategy: Strategy, on_interrupt: Callable[[], None], parent: Any):
+    def __init__(self, strategy: Strategy, on_interrupt: Callable[[], None], parent: Any) -> None:
         self.strategy = strategy
         self.on_interrupt = on_interrupt
         self.parent = parent

@@ -80,7 +80,7 @@ def shell_parent(kernel: Any) -> tuple[Any, dict[str, Any]]:
 class CommRouter:
     """Runs comm messages' handlers at once, as ``dispatch_shell`` would, minus busy/idle."""
 
-    def __init__(self, kernel: Any, handler_stream: Any, parent: tuple[Any, dict[str, Any]]):
+    def __init__(self, kernel: Any, handler_stream: Any, parent: tuple[Any, dict[str, Any]]) -> None:
         self.kernel = kernel
         # What dispatch_shell passes handlers as ``stream`` on this thread (comm handlers
         # ignore it today, but a reply must never go out on another thread's socket).

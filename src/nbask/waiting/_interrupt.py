@@ -88,7 +88,7 @@ class InterruptHub:
 
     # -- installation -----------------------------------------------------------------------
 
-    def _on_sigint(self, signum: int, frame: Any) -> None:
+    def _on_sigint(self, _signum: int, _frame: Any) -> None:
         # Runs between two bytecodes of the main thread, possibly inside the event loop's
         # machinery: never raise here; each waiter raises KeyboardInterrupt itself.
         for callback in list(self._subscribers.values()):

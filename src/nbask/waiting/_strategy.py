@@ -37,7 +37,7 @@ class Strategy:
 
     @classmethod
     def fits(cls, kernel: Any) -> bool:
-        """Capability check: does this kernel have what the strategy relies on?"""
+        """Capability check: does this kernel have what the strategy relies on."""
         raise NotImplementedError
 
     # -- where messages arrive --------------------------------------------------------------

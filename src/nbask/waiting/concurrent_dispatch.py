@@ -20,6 +20,8 @@ from .shell_pipe import ShellPipe, _accepts_concurrent
 
 
 class ConcurrentDispatch(ShellPipe):
+    """ipykernel 7.4+: the kernel already hands comm messages to a waiting cell."""
+
     name = "concurrent-dispatch"
     takeover_on_main = False
 

@@ -32,6 +32,8 @@ def _accepts_concurrent(kernel: Any) -> bool:
 
 
 class ShellPipe(Strategy):
+    """ipykernel 7.0-7.3: take over the shell-thread-to-main pipe while a cell waits."""
+
     name = "shell-pipe"
     takeover_on_main = True
     # Answers reaching the main pipe during the grace would wait for the main thread: keep

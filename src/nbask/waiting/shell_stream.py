@@ -24,6 +24,8 @@ from ._strategy import Strategy
 
 
 class ShellStream(Strategy):
+    """ipykernel 6.29+: take over the shell stream while a cell waits."""
+
     name = "shell-stream"
     takeover_on_main = True
 
