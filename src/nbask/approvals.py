@@ -43,9 +43,7 @@ def requires_approval(
             bound.apply_defaults()
             return bound, json.dumps(bound.arguments, indent=2, ensure_ascii=False, default=repr)
 
-        def call_arguments(
-            decision: Decision, bound: inspect.BoundArguments
-        ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        def call_arguments(decision: Decision, bound: inspect.BoundArguments) -> tuple[tuple[Any, ...], dict[str, Any]]:
             if decision.decision == "reject":
                 raise ApprovalRejected(decision, title)
             if decision.decision == "approve" or decision.edited is None:

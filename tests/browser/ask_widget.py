@@ -8,6 +8,7 @@ per question; buttons "Submit" and "Dismiss".
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -36,7 +37,7 @@ class AskWidget:
         self.root = root
 
     @classmethod
-    def in_cell(cls, nb: NotebookPage, cell: int, nth: int = 0) -> "AskWidget":
+    def in_cell(cls, nb: NotebookPage, cell: int, nth: int = 0) -> AskWidget:
         widget = cls(nb.widget(cell, nth))
         expect(widget.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
         return widget
@@ -103,7 +104,8 @@ class AskWidget:
 
     def expect_reading_order(self, texts: list[str]) -> None:
         """Each text (a question, then its answer, then the next question...) is shown
-        below the one before it: the resolved block reads top to bottom."""
+        below the one before it: the resolved block reads top to bottom.
+        """
         seen: dict[str, int] = {}
         boxes = []
         for text in texts:
@@ -112,7 +114,7 @@ class AskWidget:
             box = self.root.get_by_text(text, exact=True).nth(nth).bounding_box()
             assert box is not None, f"{text!r} is not shown"
             boxes.append((text, round(box["y"]), round(box["y"] + box["height"]), round(box["x"])))
-        for before, after in zip(boxes, boxes[1:]):
+        for before, after in itertools.pairwise(boxes):
             assert after[1] >= before[2] - 1, (
                 f"{after[0]!r} (top {after[1]}) is not below {before[0]!r} (bottom {before[2]}); "
                 f"layout (text, top, bottom, left): {boxes}"
@@ -166,7 +168,8 @@ def read_result(nb: NotebookPage, cell: int, timeout: float = RUN_TIMEOUT_MS) ->
 def open_asking(open_notebook: Callable[..., NotebookPage], call: str) -> tuple[NotebookPage, AskWidget]:
     """Open the usual notebook of a question: cell 0 `import json, nbask`; cell 1
     `ans = await <call>`, then PRINT_RESULT; cell 2 `print('after')`. Run cell 0, start cell 1
-    and return once its widget is pending (the cell still waits for the answer)."""
+    and return once its widget is pending (the cell still waits for the answer).
+    """
     nb = open_notebook(["import json, nbask", f"ans = await {call}\n" + PRINT_RESULT, "print('after')"])
     nb.run_cell(0)
     nb.run_cell(1, wait=False)

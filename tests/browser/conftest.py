@@ -11,6 +11,7 @@ the server log's tail, and a screenshot lands in `test-artifacts/`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import re
@@ -66,8 +67,9 @@ def browser(playwright_driver: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture(scope="session", params=FRONTENDS)
 def frontend(request: pytest.FixtureRequest) -> str:
-    """"lab" or "notebook7". A test that runs in one front end only overrides it with
-    `@pytest.mark.parametrize("frontend", ["lab"], indirect=True)`."""
+    """Return "lab" or "notebook7". A test that runs in one front end only overrides it with
+    `@pytest.mark.parametrize("frontend", ["lab"], indirect=True)`.
+    """
     return str(request.param)
 
 
@@ -123,12 +125,15 @@ def open_notebook(
 ) -> Iterator[OpenNotebook]:
     """`open_notebook(cells)` writes a notebook with those cells (source strings, or
     ("markdown", text)), opens it in `page` (or a new page of the same context with
-    `new_page=True`), waits for its kernel to be idle and returns a NotebookPage."""
+    `new_page=True`), waits for its kernel to be idle and returns a NotebookPage.
+    """
     opened: list[NotebookPage] = []
     request.node._nbask_pages = opened  # type: ignore[attr-defined]
     base = _safe_name(request.node.name)
 
-    def _open(cells: Sequence[str | tuple[str, str]], *, name: str | None = None, new_page: bool = False) -> NotebookPage:
+    def _open(
+        cells: Sequence[str | tuple[str, str]], *, name: str | None = None, new_page: bool = False
+    ) -> NotebookPage:
         path = f"{_safe_name(name or base)}-{uuid.uuid4().hex[:6]}.ipynb"
         write_notebook(jupyter.root_dir / path, cells)
         target = page
@@ -142,10 +147,8 @@ def open_notebook(
     yield _open
 
     for nb in opened:
-        try:
+        with contextlib.suppress(Exception):
             nb.page.close()
-        except Exception:
-            pass
         jupyter.shutdown_sessions(nb.path)
 
 

@@ -11,7 +11,8 @@ import pathlib
 import re
 import time
 import uuid
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import nbformat
 from playwright.sync_api import Locator, Page, expect
@@ -27,7 +28,8 @@ DONE_PROMPT = re.compile(r"^\[\d+\]:$")
 
 def write_notebook(path: pathlib.Path, cells: Iterable[str | tuple[str, str]]) -> None:
     """Write a notebook whose kernelspec is the test kernel. A cell is source text (code)
-    or ("markdown", text)."""
+    or ("markdown", text).
+    """
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {
         "name": KERNEL_NAME,
@@ -38,7 +40,9 @@ def write_notebook(path: pathlib.Path, cells: Iterable[str | tuple[str, str]]) -
     for cell in cells:
         if isinstance(cell, tuple):
             kind, text = cell
-            nb.cells.append(nbformat.v4.new_markdown_cell(text) if kind == "markdown" else nbformat.v4.new_code_cell(text))
+            nb.cells.append(
+                nbformat.v4.new_markdown_cell(text) if kind == "markdown" else nbformat.v4.new_code_cell(text)
+            )
         else:
             nb.cells.append(nbformat.v4.new_code_cell(cell))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -65,7 +69,7 @@ class NotebookPage:
             return f"{self.server.base_url}/lab/workspaces/{self.workspace}/tree/{self.path}"
         return self.server.app_url(self.path)
 
-    def open(self) -> "NotebookPage":
+    def open(self) -> NotebookPage:
         # Start the notebook's kernel session through the REST API first, so the kernel
         # boots while the page loads; the page then attaches to that session, as it does
         # for a notebook whose kernel is already running.
@@ -97,7 +101,8 @@ class NotebookPage:
         The toolbar's indicator reads "idle" before any kernel exists, then goes through
         initializing / connecting / unknown / busy; so first wait (bounded poll of the REST
         API) until the server has this notebook's session with a connected, idle kernel,
-        then for the page's indicator to say idle."""
+        then for the page's indicator to say idle.
+        """
         self.wait_kernel_connected(timeout)
         self.wait_kernel_status("idle", timeout)
 
@@ -106,10 +111,15 @@ class NotebookPage:
         kernel: dict[str, Any] | None = None
         while time.monotonic() < deadline:
             kernel = self.server.kernel_for(self.path)
-            if kernel and kernel.get("connections", 0) >= 1 and kernel.get("execution_state") not in (
-                "starting",
-                "restarting",
-                "dead",
+            if (
+                kernel
+                and kernel.get("connections", 0) >= 1
+                and kernel.get("execution_state")
+                not in (
+                    "starting",
+                    "restarting",
+                    "dead",
+                )
             ):
                 return kernel
             self.page.wait_for_timeout(100)  # poll interval of a server-side state, not a delay
@@ -158,7 +168,8 @@ class NotebookPage:
 
     def run_cell(self, index: int, wait: bool = True, timeout: float = RUN_TIMEOUT_MS) -> int | None:
         """Run cell `index` with Shift+Enter. With `wait`, wait until it finished and return
-        its execution count; otherwise return once it is running (or queued)."""
+        its execution count; otherwise return once it is running (or queued).
+        """
         self.select_cell(index)
         self.page.keyboard.press("Shift+Enter")
         if not wait:
@@ -233,7 +244,8 @@ class NotebookPage:
 
     def notebook_state(self) -> dict[str, Any]:
         """What notebook shortcuts would change: cell count and types, active cell, mode.
-        Compared before and after keys pressed inside a widget, it shows a key that leaked."""
+        Compared before and after keys pressed inside a widget, it shows a key that leaked.
+        """
         return dict(
             self.notebook.evaluate(
                 """nb => {

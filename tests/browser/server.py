@@ -8,6 +8,7 @@ JUPYTER_RUNTIME_DIR and IPYTHONDIR. Nothing of the developer's own Jupyter setup
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -138,7 +139,7 @@ class JupyterServer:
             f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
             "--ServerApp.terminals_enabled=False",
         ]
-        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self._log_file = pathlib.Path(self.log_path).open("wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             argv, env=env, cwd=str(self.root_dir), stdout=self._log_file, stderr=subprocess.STDOUT
         )
@@ -171,7 +172,7 @@ class JupyterServer:
 
     def request(self, method: str, url: str, body: Any = None, timeout: float = 10.0) -> bytes:
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(url, data=data, method=method)
+        req = urllib.request.Request(url, data=data, method=method)  # noqa: S310 - our own http://127.0.0.1 server
         req.add_header("Authorization", f"token {self.token}")
         if data is not None:
             req.add_header("Content-Type", "application/json")
@@ -198,17 +199,13 @@ class JupyterServer:
         """Shut down the kernels of the sessions on `path` (all sessions when None)."""
         for session in self.sessions():
             if path is None or session.get("path") == path:
-                try:
+                with contextlib.suppress(urllib.error.HTTPError):
                     self.api("DELETE", f"/api/sessions/{session['id']}", timeout=30.0)
-                except urllib.error.HTTPError:
-                    pass
 
     def shutdown_kernels(self) -> None:
         for kernel in self.kernels():
-            try:
+            with contextlib.suppress(urllib.error.HTTPError):
                 self.api("DELETE", f"/api/kernels/{kernel['id']}", timeout=30.0)
-            except urllib.error.HTTPError:
-                pass
 
     # -- URLs ------------------------------------------------------------------
 
@@ -240,10 +237,8 @@ class JupyterServer:
                 self.shutdown_kernels()
             except (urllib.error.URLError, OSError):
                 pass
-            try:
+            with contextlib.suppress(urllib.error.URLError, OSError):
                 self.api("POST", "/api/shutdown", timeout=10.0)
-            except (urllib.error.URLError, OSError):
-                pass
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

@@ -33,6 +33,7 @@ QUESTIONS = [
     },
 ]
 
+
 def test_no_serious_axe_violations_pending_and_resolved(open_notebook, page, axe_source):
     nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
     page.add_script_tag(content=axe_source)

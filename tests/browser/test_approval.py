@@ -1,6 +1,7 @@
 """Approvals in a real browser (SPEC §2b): approve, edit and reject each round-trip to the
 kernel and print the Decision; Escape rejects by dismissing; the view is keyboard-usable and
-axe-clean; model text stays literal. Runs in JupyterLab and in Notebook 7."""
+axe-clean; model text stays literal. Runs in JupyterLab and in Notebook 7.
+"""
 
 from __future__ import annotations
 
@@ -71,7 +72,13 @@ def test_approve_round_trip(open_notebook):
     expect(view.root).to_contain_text("rm -rf build/")
     view.button("Approve").click()
     decision = read_decision(nb)
-    assert decision == {"decision": "approve", "status": "answered", "edited": None, "reason": "", "answered_by": "person"}
+    assert decision == {
+        "decision": "approve",
+        "status": "answered",
+        "edited": None,
+        "reason": "",
+        "answered_by": "person",
+    }
     view.expect_status("answered")
     expect(view.root).to_contain_text("Approved")
     expect(view.root.locator("button, textarea, input")).to_have_count(0)

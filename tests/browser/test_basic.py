@@ -1,5 +1,6 @@
 """Acceptance test of the foundation: ask one question mid-cell, click an option and Submit,
-the same cell goes on and prints the answer. Runs in JupyterLab and in Notebook 7."""
+the same cell goes on and prints the answer. Runs in JupyterLab and in Notebook 7.
+"""
 
 from __future__ import annotations
 

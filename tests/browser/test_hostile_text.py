@@ -1,5 +1,6 @@
 """LLM-written text is shown as text: markup and scripts literally, never run; long words,
-right-to-left text, emoji and a 10 kB description stay inside the output area."""
+right-to-left text, emoji and a 10 kB description stay inside the output area.
+"""
 
 from __future__ import annotations
 
@@ -82,7 +83,8 @@ def _assert_fits(nb, cell, widget):
     )
     root_left, root_right = overflow["root"]
     area_left, area_right = overflow["area"]
-    assert area_left - 1 <= root_left and root_right <= area_right + 1, overflow
+    assert area_left - 1 <= root_left, overflow
+    assert root_right <= area_right + 1, overflow
     assert overflow["scroll"][0] <= overflow["scroll"][1] + 1, overflow
     assert overflow["sticking"] == [], overflow
 
@@ -93,8 +95,18 @@ def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
     # Each question is a group named by its text, markup and all.
     for question in (Q_MARKUP, RTL_QUESTION, Q_LONG):
         expect(ask.question(question)).to_be_visible()
-    for text in (IMG, SCRIPT, LINK, STYLE, IFRAME, "<b>format</b>", "<i>x</i>", "{{7*7}} ${7*7}",
-                 "&lt;b&gt;entities stay entities&lt;/b&gt;", "[markdown link](javascript:window.__pwned=1)"):
+    for text in (
+        IMG,
+        SCRIPT,
+        LINK,
+        STYLE,
+        IFRAME,
+        "<b>format</b>",
+        "<i>x</i>",
+        "{{7*7}} ${7*7}",
+        "&lt;b&gt;entities stay entities&lt;/b&gt;",
+        "[markdown link](javascript:window.__pwned=1)",
+    ):
         expect(ask.root).to_contain_text(text)
     expect(ask.option(Q_MARKUP, SCRIPT)).to_be_visible()
     expect(ask.option(Q_MARKUP, LONG_WORD)).to_be_visible()
@@ -122,7 +134,8 @@ def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
 
 def test_other_text_is_capped_with_a_visible_limit(open_notebook, page):
     """A 5,000-character paste into Other keeps the first 4,000 (the contract's limit), the
-    limit is shown, and exactly that text reaches the kernel."""
+    limit is shown, and exactly that text reaches the kernel.
+    """
     limit = 4000
     question = "Anything else the agent should know?"
     nb, ask = open_asking(open_notebook, f"nbask.ask({question!r}, ['Nothing', 'Ask me later'])")

@@ -1,9 +1,11 @@
 """Interrupting the kernel from the toolbar while a question waits: the widget says
-"Cancelled", the cell raises KeyboardInterrupt, and the next cell (another question) works."""
+"Cancelled", the cell raises KeyboardInterrupt, and the next cell (another question) works.
+"""
 
 from __future__ import annotations
 
 import pytest
+
 from .ask_widget import PRINT_RESULT, AskWidget, read_result
 
 pytestmark = pytest.mark.browser

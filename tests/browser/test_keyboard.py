@@ -1,6 +1,7 @@
 """Keyboard only: digits pick, arrows move, Space toggles, Enter submits, Escape dismisses,
 Tab walks the controls in order; and none of those keys reaches the notebook's own
-shortcuts (digits would turn the cell into a heading, arrows move the active cell)."""
+shortcuts (digits would turn the cell into a heading, arrows move the active cell).
+"""
 
 from __future__ import annotations
 

@@ -47,9 +47,9 @@ def test_submit_to_printed_result_latency(open_notebook, frontend):
     nb = open_notebook(
         [
             "import nbask",
-            f"for i in range({ROUNDS}):\n"
+            (f"for i in range({ROUNDS}):\n"
             "    ans = await nbask.ask(f'Round {i}: which one?', ['Left', 'Right'], timeout=None)\n"
-            "    print(f'GOT {i} ' + ans.answers[f'Round {i}: which one?'], flush=True)",
+            "    print(f'GOT {i} ' + ans.answers[f'Round {i}: which one?'], flush=True)"),
             "print('after')",
         ]
     )
@@ -69,7 +69,7 @@ def test_submit_to_printed_result_latency(open_notebook, frontend):
         expect(ask.root).not_to_have_attribute("data-sending", "true")
     nb.wait_done(1)
 
-    print(
+    print(  # noqa: T201 - the figures are the point of this test
         f"\n[{frontend}] {ROUNDS} answers, Submit click -> printed result: median {statistics.median(printed):.1f} ms, "
         f"max {max(printed):.1f} ms, min {min(printed):.1f} ms; "
         f"-> widget shows Answered: median {statistics.median(resolved):.1f} ms, max {max(resolved):.1f} ms"

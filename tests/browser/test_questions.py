@@ -1,5 +1,6 @@
 """Several questions at once: multi select, the "Other" text, the Recommended badge and focus,
-and Submit with a question left empty (confirm row, "[No preference]")."""
+and Submit with a question left empty (confirm row, "[No preference]").
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The shipped quickstart notebook, cell by cell, as a newcomer runs it: each cell pauses,
-shows its question, and continues with the answer. Runs in JupyterLab and in Notebook 7."""
+shows its question, and continues with the answer. Runs in JupyterLab and in Notebook 7.
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 A notebook's outputs reach a reloaded page only from the saved file, so the person saves
 (toolbar) before reloading, as they would. The reloaded page no longer owns the running
 cell's output stream, so the cell's own print is not shown there; the next cell reads the
-answer the waiting cell received."""
+answer the waiting cell received.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def test_reload_while_waiting_shows_the_question_again(open_notebook):
     nb = open_notebook(
         [
             "import json, nbask",
-            f"ans = await nbask.ask({QUESTION!r}, ['AdamW (Recommended)', 'SGD'], timeout=None)\n"
-            "print('ANSWERED', flush=True)",
+            (f"ans = await nbask.ask({QUESTION!r}, ['AdamW (Recommended)', 'SGD'], timeout=None)\n"
+            "print('ANSWERED', flush=True)"),
             PRINT_RESULT,
         ]
     )

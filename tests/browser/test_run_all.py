@@ -1,5 +1,6 @@
 """Run All: the cells after a waiting question run after the answer, in order, with the
-right execution counts."""
+right execution counts.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def test_run_all_waits_for_the_answer_then_runs_the_rest_in_order(open_notebook)
     # The later cells are queued behind the waiting one, not run.
     for index in (1, 2, 3):
         expect(nb.prompt(index)).to_have_text("[*]:")
-    assert nb.stream_text(2) == "" and nb.stream_text(3) == ""
+    assert nb.stream_text(2) == ""
+    assert nb.stream_text(3) == ""
 
     ask.choose(QUESTION, "test")
     ask.submit()

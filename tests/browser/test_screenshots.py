@@ -60,7 +60,8 @@ def _set_theme(page, name: str, light: bool) -> None:
 
 def _shoot(nb, ask: AskWidget, path: pathlib.Path) -> None:
     """The widget with a margin of the notebook around it, unfocused, so the light and dark
-    pictures show the same state."""
+    pictures show the same state.
+    """
     nb.page.evaluate("() => document.activeElement && document.activeElement.blur()")
     nb.page.evaluate("() => document.fonts.ready")
     ask.root.scroll_into_view_if_needed()
@@ -69,7 +70,12 @@ def _shoot(nb, ask: AskWidget, path: pathlib.Path) -> None:
     pad = 8
     nb.page.screenshot(
         path=str(path),
-        clip={"x": box["x"] - pad, "y": box["y"] - pad, "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad},
+        clip={
+            "x": box["x"] - pad,
+            "y": box["y"] - pad,
+            "width": box["width"] + 2 * pad,
+            "height": box["height"] + 2 * pad,
+        },
         animations="disabled",
         caret="hide",
     )
@@ -98,3 +104,24 @@ def test_light_and_dark_screenshots(open_notebook, page):
     ask.choose(DB, "PostgreSQL")
     ask.submit()
     assert read_result(nb, 1)["answers"] == {DB: "PostgreSQL", CHECKS: "Unit tests (Recommended)"}
+
+
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
+def test_approval_light_and_dark_screenshots(open_notebook, page):
+    details = "python train.py \\\n  --epochs 40 \\\n  --output s3://team-models/churn/"
+    nb = open_notebook(["import nbask", f"d = await nbask.approve('Run shell command', {details!r}, timeout=None)"])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    view = AskWidget(nb.widget(1))
+    view.expect_status("pending")
+    title = view.root.get_by_text("Run shell command", exact=True)
+    assert title.evaluate(LUMINANCE) < 0.5, "the title is not dark in the light theme"
+    _shoot(nb, view, DOCS / "approval-light.png")
+    try:
+        _set_theme(page, "JupyterLab Dark", light=False)
+        page.wait_for_function(f"el => ({LUMINANCE})(el) > 0.5", arg=title.element_handle(), timeout=10_000)
+        _shoot(nb, view, DOCS / "approval-dark.png")
+    finally:
+        _set_theme(page, "JupyterLab Light", light=True)
+    view.button("Reject").click()
+    view.expect_status("answered")

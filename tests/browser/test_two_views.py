@@ -1,5 +1,6 @@
 """One QuestionWidget displayed twice: an answer in either view resolves it once, and both
-views show the same resolved block."""
+views show the same resolved block.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ QUESTION = "Which metric decides the winner?"
 
 
 def _cell(var: str) -> str:
-    questions = [
-        {"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}
-    ]
+    questions = [{"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}]
     return (
         f"{var} = nbask.QuestionWidget(questions={questions!r})\n"
         f"display({var})\ndisplay({var})\n"

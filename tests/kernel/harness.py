@@ -60,9 +60,7 @@ def ensure_kernelspecs(data_dir: Path = DEFAULT_DATA_DIR) -> Path:
     """
     script = REPO / "scripts" / "make_kernel_envs.sh"
     env = dict(os.environ, PYTHON=sys.executable)
-    proc = subprocess.run(
-        ["bash", str(script), str(data_dir)], env=env, capture_output=True, text=True
-    )
+    proc = subprocess.run(["bash", str(script), str(data_dir)], env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{script} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
     return data_dir / "kernels"
@@ -109,9 +107,7 @@ class CellResult:
 
     def stream(self, name: str) -> str:
         return "".join(
-            m["content"]["text"]
-            for m in self.iopub
-            if m["msg_type"] == "stream" and m["content"]["name"] == name
+            m["content"]["text"] for m in self.iopub if m["msg_type"] == "stream" and m["content"]["name"] == name
         )
 
     @property
@@ -158,7 +154,7 @@ class KernelHarness:
             kernel_name=kernel_name,
             kernel_spec_manager=ksm,
             transport="ipc",
-            ip=os.path.join(self._ipc_dir, "k"),
+            ip=str(Path(self._ipc_dir) / "k"),
         )
         self.startup_timeout = startup_timeout
         self.stderr_path = Path(stderr_path) if stderr_path is not None else None
@@ -175,7 +171,7 @@ class KernelHarness:
     def start(self) -> KernelHarness:
         kwargs: dict[str, Any] = {}
         if self.stderr_path is not None:
-            self._stderr_file = open(self.stderr_path, "ab")  # noqa: SIM115 (closed in shutdown)
+            self._stderr_file = Path(self.stderr_path).open("ab")  # noqa: SIM115 (closed in shutdown)
             kwargs["stderr"] = self._stderr_file
         self.km.start_kernel(**kwargs)
         self.kc = self.km.client()
@@ -209,7 +205,7 @@ class KernelHarness:
         self._replies.clear()
         self.start()
 
-    def __enter__(self) -> KernelHarness:
+    def __enter__(self) -> KernelHarness:  # noqa: PYI034 - start() returns self
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -274,9 +270,11 @@ class KernelHarness:
     def wait_idle(self, msg_id: str, timeout: float = 30.0) -> None:
         """Wait for the ``idle`` status whose parent is ``msg_id``."""
         self.wait_for_iopub(
-            lambda m: m["msg_type"] == "status"
-            and m["parent_header"].get("msg_id") == msg_id
-            and m["content"]["execution_state"] == "idle",
+            lambda m: (
+                m["msg_type"] == "status"
+                and m["parent_header"].get("msg_id") == msg_id
+                and m["content"]["execution_state"] == "idle"
+            ),
             timeout,
         )
 
@@ -316,9 +314,7 @@ class KernelHarness:
         self.kc.shell_channel.send(msg)
         return msg["header"]["msg_id"]
 
-    def execute(
-        self, code: str, *, allow_stdin: bool = False, subshell_id: str | None = None
-    ) -> str:
+    def execute(self, code: str, *, allow_stdin: bool = False, subshell_id: str | None = None) -> str:
         """Send an execute_request and return its msg id without waiting."""
         content = {
             "code": code,
@@ -365,9 +361,7 @@ class KernelHarness:
         """Send a ``comm_msg`` on the shell channel (as a front end does); returns its id."""
         return self._send_shell("comm_msg", {"comm_id": comm_id, "data": data}, subshell_id)
 
-    def update_widget(
-        self, comm_id: str, state: dict[str, Any], *, subshell_id: str | None = None
-    ) -> str:
+    def update_widget(self, comm_id: str, state: dict[str, Any], *, subshell_id: str | None = None) -> str:
         """Set widget traits exactly as the ipywidgets front end does (method "update")."""
         data = {"method": "update", "state": state, "buffer_paths": []}
         return self.send_comm_msg(comm_id, data, subshell_id=subshell_id)

@@ -1,5 +1,6 @@
 """nbask.approve and @nbask.requires_approval in real kernels; the test plays the front end by
-sending the very comm message js/approval.ts sends (a traitlets "update" of `response`)."""
+sending the very comm message js/approval.ts sends (a traitlets "update" of `response`).
+"""
 
 from __future__ import annotations
 
@@ -76,9 +77,11 @@ def test_interrupt_rejects_and_raises(k: KernelHarness) -> None:
     cell = k.execute("d = await nbask.approve('Drop table', 'DROP TABLE users', timeout=3600)")
     comm = approval_widget(k, "Drop table")
     k.wait_for_iopub(
-        lambda m: m["msg_type"] == "comm_msg"
-        and m["content"]["comm_id"] == comm.comm_id
-        and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0,
+        lambda m: (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm.comm_id
+            and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0
+        ),
         20,
     )
     k.interrupt()
@@ -132,6 +135,13 @@ def test_approval_then_question_in_one_cell(k: KernelHarness) -> None:
     question = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "question", timeout=20)
     k.update_widget(
         question.comm_id,
-        {"response": {"action": "submit", "answers": [{"selected": ["F1"], "other": None}], "view_id": "v", "sent_at_ms": 0}},
+        {
+            "response": {
+                "action": "submit",
+                "answers": [{"selected": ["F1"], "other": None}],
+                "view_id": "v",
+                "sent_at_ms": 0,
+            }
+        },
     )
     assert k.result(cell, 20).stdout.strip() == "approve F1"

@@ -90,7 +90,8 @@ def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
     assert any(u.get("status") == "answered" for u in widget_updates(k, comm))
     # The saved output carries a Markdown summary where widgets don't render.
     bundles = [m["content"]["data"] for m in result.iopub if m["msg_type"] == "update_display_data"]
-    assert bundles and "SQLite" in bundles[-1]["text/markdown"]
+    assert bundles
+    assert "SQLite" in bundles[-1]["text/markdown"]
 
 
 def test_multi_select_with_other_and_a_skipped_question(k: KernelHarness) -> None:
@@ -114,7 +115,9 @@ def test_dismiss_gives_empty_answers_and_a_note(k: KernelHarness) -> None:
     comm = nbask_widget(k, "Proceed with the migration?")
     k.update_widget(comm.comm_id, {"response": {"action": "dismiss", "answers": [], "view_id": "v", "sent_at_ms": 0}})
     out = printed(k.result(cell, 20))
-    assert out["status"] == "dismissed" and out["answers"] == {} and "dismissed" in out["note"]
+    assert out["status"] == "dismissed"
+    assert out["answers"] == {}
+    assert "dismissed" in out["note"]
 
 
 def test_timeout_then_a_late_answer_is_ignored(k: KernelHarness) -> None:
@@ -122,7 +125,8 @@ def test_timeout_then_a_late_answer_is_ignored(k: KernelHarness) -> None:
     comm = nbask_widget(k, "Deploy now?")
     out = printed(k.result(cell, 20))
     assert any(u.get("deadline_ms", 0) > 0 for u in widget_updates(k, comm)), "the countdown got its deadline"
-    assert out["status"] == "timeout" and "0.5 seconds" in out["note"]
+    assert out["status"] == "timeout"
+    assert "0.5 seconds" in out["note"]
     submit(k, comm, (["Yes"], None))
     k.run_ok("print('idle again')")  # the late message is handled by the now idle kernel
     updates = widget_updates(k, comm)
@@ -150,7 +154,8 @@ def test_a_second_concurrent_ask_is_refused_or_queued(k: KernelHarness) -> None:
     submit(k, third, (["C"], None))
     result = k.result(cell, 20)
     lines = result.stdout.strip().splitlines()
-    assert lines[0].startswith("refused: another question") and "queue=True" in lines[0]
+    assert lines[0].startswith("refused: another question")
+    assert "queue=True" in lines[0]
     assert json.loads(lines[1])["answers"] == {"First?": "B"}
     assert json.loads(lines[2])["answers"] == {"Third?": "C"}
 
@@ -160,9 +165,11 @@ def test_interrupt_cancels_and_the_next_ask_works(k: KernelHarness) -> None:
     comm = nbask_widget(k, "Interrupt me?")
     # The deadline is pushed as the wait begins: from then on an interrupt must cancel it.
     k.wait_for_iopub(
-        lambda m: m["msg_type"] == "comm_msg"
-        and m["content"]["comm_id"] == comm.comm_id
-        and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0,
+        lambda m: (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm.comm_id
+            and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0
+        ),
         20,
     )
     k.interrupt()
@@ -183,20 +190,24 @@ def test_ask_sync_on_the_main_thread(k: KernelHarness) -> None:
 def test_bad_input_raises_before_anything_is_shown(k: KernelHarness) -> None:
     result = k.run("await nbask.ask('Pick one?', ['Only'])")
     assert result.ename == "ValidationError"
-    assert "options" in result.error_text and "at least 2" in result.error_text
+    assert "options" in result.error_text
+    assert "at least 2" in result.error_text
     assert not any(m["msg_type"] == "comm_open" for m in result.iopub)
 
 
 def test_malformed_submit_is_refused_and_the_question_stays_answerable(k: KernelHarness) -> None:
     """A response naming an option the question does not have is malformed: the kernel clears it
-    (so the views leave "Sending…") and keeps waiting; the person's real answer then counts."""
+    (so the views leave "Sending…") and keeps waiting; the person's real answer then counts.
+    """
     cell = k.execute("ans = await nbask.ask('Which region?', ['eu-west', 'us-east'])\nshow(ans)")
     comm = nbask_widget(k, "Which region?")
     submit(k, comm, (["ap-south"], None))
     k.wait_for_iopub(
-        lambda m: m["msg_type"] == "comm_msg"
-        and m["content"]["comm_id"] == comm.comm_id
-        and m["content"]["data"].get("state", {}).get("response") == {},
+        lambda m: (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm.comm_id
+            and m["content"]["data"].get("state", {}).get("response") == {}
+        ),
         20,
     )
     assert not k.has_reply(cell), "the cell still waits"

@@ -78,9 +78,7 @@ def kernels(kernel_dir: str) -> Iterator[dict[str, KernelHarness]]:
 
 
 @pytest.fixture(params=KERNEL_NAMES)
-def k(
-    request: pytest.FixtureRequest, kernels: dict[str, KernelHarness], kernel_dir: str
-) -> Iterator[KernelHarness]:
+def k(request: pytest.FixtureRequest, kernels: dict[str, KernelHarness], kernel_dir: str) -> Iterator[KernelHarness]:
     name = request.param
     harness = kernels.get(name)
     if harness is None:
@@ -90,7 +88,8 @@ def k(
     # Leave a healthy kernel for the next test: idle, nothing installed; else restart it.
     try:
         state = harness.run_ok("print(engine_state())", timeout=10).stdout
-        assert "'stream_takeovers': 0" in state and "'interrupt_hub': False" in state, state
+        assert "'stream_takeovers': 0" in state, state
+        assert "'interrupt_hub': False" in state, state
     except AssertionError:
         harness.restart()
         harness.run_ok(SETUP)
@@ -114,10 +113,16 @@ def test_outside_a_kernel_nothing_hangs() -> None:
         "    except waiting.WaitingUnsupported as e:\n"
         "        print('unsupported:', e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+    )
     lines = out.stdout.splitlines()
-    assert len(lines) == 3 and all(ln.startswith("unsupported: ") for ln in lines), out.stdout + out.stderr
+    assert len(lines) == 3, out.stdout + out.stderr
+    assert all(ln.startswith("unsupported: ") for ln in lines), out.stdout + out.stderr
     assert "no one could answer" in lines[0]
 
 
@@ -145,9 +150,7 @@ def test_plain_await_is_the_problem_being_solved(k: KernelHarness) -> None:
 
 def test_await_resolves_on_answer(k: KernelHarness) -> None:
     cell = k.execute(
-        "p = make_probe('resolve')\n"
-        "res = await waiting.wait_for(p.fut, 10)\n"
-        "print('resumed', time.time(), res)"
+        "p = make_probe('resolve')\nres = await waiting.wait_for(p.fut, 10)\nprint('resumed', time.time(), res)"
     )
     comm = probe(k, "resolve")
     time.sleep(0.1)  # let the cell reach its await
@@ -162,11 +165,7 @@ def test_await_resolves_on_answer(k: KernelHarness) -> None:
 
 
 def test_queued_cells_run_after_in_order(k: KernelHarness) -> None:
-    first = k.execute(
-        "p = make_probe('order')\n"
-        "await waiting.wait_for(p.fut, 10)\n"
-        "print('first done')"
-    )
+    first = k.execute("p = make_probe('order')\nawait waiting.wait_for(p.fut, 10)\nprint('first done')")
     comm = probe(k, "order")
     second = k.execute("print('second')")
     third = k.execute("print('third')")
@@ -187,9 +186,12 @@ def test_queued_cells_run_after_in_order(k: KernelHarness) -> None:
         if m["msg_type"] == "status" and m["parent_header"].get("msg_id") in (first, second, third)
     ]
     assert order == [
-        (first, "busy"), (first, "idle"),
-        (second, "busy"), (second, "idle"),
-        (third, "busy"), (third, "idle"),
+        (first, "busy"),
+        (first, "idle"),
+        (second, "busy"),
+        (second, "idle"),
+        (third, "busy"),
+        (third, "idle"),
     ]
 
 
@@ -224,14 +226,12 @@ def test_interrupt_ends_wait_and_next_wait_works(k: KernelHarness) -> None:
     time.sleep(0.1)
     k.update_widget(comm.comm_id, {"response": {"again": 1}})
     res = k.result(cell, 10)
-    assert res.ok and "{'again': 1}" in res.stdout, res.error_text
+    assert res.ok, res.error_text
+    assert "{'again': 1}" in res.stdout
 
 
 def test_interrupt_inside_a_user_task_does_not_kill_the_kernel(k: KernelHarness) -> None:
-    cell = k.execute(
-        "p = make_probe('subtask')\n"
-        "await asyncio.gather(waiting.wait_for(p.fut, None))"
-    )
+    cell = k.execute("p = make_probe('subtask')\nawait asyncio.gather(waiting.wait_for(p.fut, None))")
     probe(k, "subtask")
     time.sleep(0.3)
     k.interrupt()
@@ -271,7 +271,8 @@ def test_errors_inside_the_wait_restore_everything(k: KernelHarness) -> None:
     )
     res = k.result(cell, 10)
     assert res.ok, res.error_text
-    assert "raised boom" in res.stdout and "restored True" in res.stdout
+    assert "raised boom" in res.stdout
+    assert "restored True" in res.stdout
 
 
 def test_answer_sent_before_the_wait_begins(k: KernelHarness) -> None:
@@ -293,15 +294,15 @@ def test_answer_sent_before_the_wait_begins(k: KernelHarness) -> None:
 def test_answer_sent_during_an_earlier_await(k: KernelHarness, request: pytest.FixtureRequest) -> None:
     # The kernel reads the answer during an earlier await of the same cell.
     if k.kernel_name == "nbask-ipykernel-7.3":
-        request.applymarker(pytest.mark.xfail(
-            strict=True,
-            reason="known limit on 7.0-7.3: a comm the kernel read before the wait began "
-            "waits behind the cell's lock until the cell ends",
-        ))
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="known limit on 7.0-7.3: a comm the kernel read before the wait began "
+                "waits behind the cell's lock until the cell ends",
+            )
+        )
     cell = k.execute(
-        "p = make_probe('earlier-await')\n"
-        "await asyncio.sleep(1.0)\n"
-        "print(await waiting.wait_for(p.fut, 2))"
+        "p = make_probe('earlier-await')\nawait asyncio.sleep(1.0)\nprint(await waiting.wait_for(p.fut, 2))"
     )
     comm = probe(k, "earlier-await")
     k.update_widget(comm.comm_id, {"response": {"early": True}})
@@ -314,10 +315,7 @@ def test_comm_handled_on_a_subshell(k: KernelHarness) -> None:
     if not k.supports_subshells:
         pytest.skip(f"{k.kernel_name} has no kernel subshells")
     subshell = k.create_subshell()
-    cell = k.execute(
-        "p = make_probe('subshell')\n"
-        "print(await waiting.wait_for(p.fut, 10), p.threads)"
-    )
+    cell = k.execute("p = make_probe('subshell')\nprint(await waiting.wait_for(p.fut, 10), p.threads)")
     comm = probe(k, "subshell")
     time.sleep(0.1)
     k.update_widget(comm.comm_id, {"response": {"sub": 1}}, subshell_id=subshell)
@@ -358,7 +356,8 @@ def test_wait_blocking_on_main_answered_on_a_subshell(k: KernelHarness) -> None:
     time.sleep(0.1)
     k.update_widget(comm.comm_id, {"response": {"x": 1}}, subshell_id=subshell)
     res = k.result(cell, 10)
-    assert res.ok and res.stdout.strip() == "True", res.error_text
+    assert res.ok, res.error_text
+    assert res.stdout.strip() == "True"
 
 
 def test_wait_blocking_interrupted_on_the_main_thread(k: KernelHarness) -> None:
@@ -383,8 +382,7 @@ def test_wait_blocking_interrupted_on_the_main_thread(k: KernelHarness) -> None:
 
 def test_wait_blocking_from_a_worker_while_the_cell_awaits(k: KernelHarness) -> None:
     cell = k.execute(
-        "p = make_probe('worker')\n"
-        "print(await asyncio.to_thread(waiting.wait_blocking, p.evt, 10), p.threads)"
+        "p = make_probe('worker')\nprint(await asyncio.to_thread(waiting.wait_blocking, p.evt, 10), p.threads)"
     )
     comm = probe(k, "worker")
     time.sleep(0.3)
@@ -428,10 +426,7 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
 
 
 def test_wait_blocking_in_a_worker_ends_on_interrupt(k: KernelHarness) -> None:
-    cell = k.execute(
-        "p = make_probe('worker-int')\n"
-        "await asyncio.to_thread(waiting.wait_blocking, p.evt, None)"
-    )
+    cell = k.execute("p = make_probe('worker-int')\nawait asyncio.to_thread(waiting.wait_blocking, p.evt, None)")
     probe(k, "worker-int")
     time.sleep(0.4)
     k.interrupt()
@@ -443,8 +438,10 @@ def test_waits_in_a_subshell_cell(k: KernelHarness) -> None:
     if not k.supports_subshells:
         pytest.skip(f"{k.kernel_name} has no kernel subshells")
     subshell = k.create_subshell()
-    for label, wait in (("sub-await", "await waiting.wait_for(p.fut, 10)"),
-                        ("sub-block", "waiting.wait_blocking(p.evt, 10)")):
+    for label, wait in (
+        ("sub-await", "await waiting.wait_for(p.fut, 10)"),
+        ("sub-block", "waiting.wait_blocking(p.evt, 10)"),
+    ):
         cell = k.execute(f"p = make_probe({label!r})\nprint({wait}, p.threads)", subshell_id=subshell)
         comm = probe(k, label)
         time.sleep(0.2)
@@ -459,10 +456,7 @@ def test_waits_in_a_subshell_cell(k: KernelHarness) -> None:
 def test_input_works_after_a_wait(k: KernelHarness, wait: str) -> None:
     label = "input-await" if wait.startswith("await") else "input-blocking"
     cell = k.execute(
-        f"p = make_probe({label!r})\n"
-        f"print('answered', {wait})\n"
-        "name = input('name? ')\n"
-        "print('hello', name)",
+        f"p = make_probe({label!r})\nprint('answered', {wait})\nname = input('name? ')\nprint('hello', name)",
         allow_stdin=True,
     )
     comm = probe(k, label)

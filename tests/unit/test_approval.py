@@ -1,5 +1,6 @@
 """Approvals without a kernel: the widget's decisions, the Approval limits, the summary,
-and @requires_approval driven by a resolver that plays the person."""
+and @requires_approval driven by a resolver that plays the person.
+"""
 
 from __future__ import annotations
 

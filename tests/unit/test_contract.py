@@ -21,9 +21,8 @@ def test_python_literals_match_the_contract():
 
 
 def test_constants_come_from_the_contract():
-    assert nbask.NO_PREFERENCE == CONTRACT["no_preference"]
-    assert models.MAX_HEADER_CHARS == CONTRACT["max_header_chars"]
+    assert CONTRACT["no_preference"] == nbask.NO_PREFERENCE
+    assert CONTRACT["max_header_chars"] == models.MAX_HEADER_CHARS
     assert models.Question.model_fields["header"].metadata[0].max_length == CONTRACT["max_header_chars"]
     assert contract.is_recommended("Use JWT (recommended) ")
     assert not contract.is_recommended("Recommended: JWT")
-

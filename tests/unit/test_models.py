@@ -81,7 +81,8 @@ def test_option_label_may_not_be_empty():
 def test_labels_are_unique_within_a_question():
     loc, message = error_of(Question, **question(options=opts("A", "B", "A")))
     assert loc == "options"
-    assert "unique within a question" in message and "'A'" in message
+    assert "unique within a question" in message
+    assert "'A'" in message
 
 
 @pytest.mark.parametrize("label", ["Other", "other", "Other…"])
@@ -94,7 +95,8 @@ def test_model_may_not_supply_other(label):
 def test_question_texts_are_unique_within_a_set():
     loc, message = error_of(QuestionSet, questions=[question(), question()])
     assert loc == "questions"
-    assert "unique within a set" in message and "answer keys" in message
+    assert "unique within a set" in message
+    assert "answer keys" in message
 
 
 def test_unknown_fields_are_rejected_by_name():

@@ -11,7 +11,11 @@ import nbask
 from nbask.widgets import LATE_ANSWER_NOTE, QuestionWidget
 
 QUESTIONS = [
-    {"question": "Which database?", "header": "DB", "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]},
+    {
+        "question": "Which database?",
+        "header": "DB",
+        "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}],
+    },
     {"question": "Which features?", "options": [{"label": "Auth"}, {"label": "Search"}], "multi_select": True},
 ]
 
@@ -38,8 +42,11 @@ def test_initial_synced_state():
         ],
         "multi_select": False,
     }
-    assert len(w.request_id) == 32 and w.result == {} and w.deadline_ms == 0
-    assert w.answer is None and not w.done
+    assert len(w.request_id) == 32
+    assert w.result == {}
+    assert w.deadline_ms == 0
+    assert w.answer is None
+    assert not w.done
     state = w.get_state()
     assert {"kind", "questions", "request_id", "status", "deadline_ms", "response", "result"} <= set(state)
     assert state["kind"] == "question"
@@ -53,9 +60,11 @@ def test_bad_questions_never_reach_the_screen():
 def test_submit_resolves_and_syncs_the_result():
     w = QuestionWidget(questions=QUESTIONS, tool_call_id="call_1")
     submit(w, (["SQLite"], None), (["Search"], "Export"))
-    assert w.done and w.status == "answered"
+    assert w.done
+    assert w.status == "answered"
     assert w.answer.answers == {"Which database?": "SQLite", "Which features?": "Search, Export"}
-    assert w.answer.tool_call_id == "call_1" and w.answer.request_id == w.request_id
+    assert w.answer.tool_call_id == "call_1"
+    assert w.answer.request_id == w.request_id
     assert w.result == {"answers": w.answer.answers, "note": ""}
 
 
@@ -64,20 +73,24 @@ def test_second_submit_is_ignored():
     submit(w, (["SQLite"], None), ([], None))
     first = w.answer
     submit(w, (["PostgreSQL (Recommended)"], None), (["Auth"], None))
-    assert w.answer is first and w.answer.answers["Which database?"] == "SQLite"
+    assert w.answer is first
+    assert w.answer.answers["Which database?"] == "SQLite"
     assert w.result["note"] != LATE_ANSWER_NOTE
 
 
 def test_dismiss():
     w = QuestionWidget(questions=QUESTIONS)
     w.response = {"action": "dismiss", "answers": [], "view_id": "v", "sent_at_ms": 0}
-    assert w.status == "dismissed" and w.answer.answers == {} and "dismissed" in w.answer.note
+    assert w.status == "dismissed"
+    assert w.answer.answers == {}
+    assert "dismissed" in w.answer.note
 
 
 def test_late_answer_after_timeout_is_ignored_and_shown():
     w = QuestionWidget(questions=QUESTIONS)
     ended = w.end("timeout", "No answer within 5 seconds.")
-    assert w.status == "timeout" and ended.status == "timeout"
+    assert w.status == "timeout"
+    assert ended.status == "timeout"
     submit(w, (["SQLite"], None), ([], None))
     assert w.answer is ended
     assert w.result["note"] == LATE_ANSWER_NOTE
@@ -93,7 +106,8 @@ def test_end_after_answer_keeps_the_answer():
 def test_malformed_response_is_ignored_and_question_stays_open():
     w = QuestionWidget(questions=QUESTIONS)
     w.response = {"action": "submit", "answers": "nonsense"}
-    assert w.status == "pending" and not w.done
+    assert w.status == "pending"
+    assert not w.done
     assert w.response == {}, "cleared so the front end leaves its sending state"
 
 
@@ -110,7 +124,8 @@ def test_concurrent_submits_from_threads_resolve_once():
         t.start()
     for t in threads:
         t.join()
-    assert w.done and w.status == "answered"
+    assert w.done
+    assert w.status == "answered"
     assert w.result["answers"] == w.answer.answers
 
 

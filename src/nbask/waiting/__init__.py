@@ -93,8 +93,7 @@ def _find_kernel() -> Any:
         )
     if not kernelbase.Kernel.initialized():
         raise WaitingUnsupported(
-            "ipykernel is imported but no kernel is running in this process, so no one "
-            "could answer"
+            "ipykernel is imported but no kernel is running in this process, so no one could answer"
         )
     kernel = kernelbase.Kernel.instance()
     if getattr(kernel, "session", None) is None or getattr(kernel, "io_loop", None) is None:

@@ -55,11 +55,7 @@ class ShellStream(Strategy):
         comms, keep = [], []
         for item in list(items):
             _, dispatch, args = item
-            if (
-                dispatch == dispatch_shell
-                and len(args) == 1
-                and peek_msg_type(session, args[0]) in COMM_MSG_TYPES
-            ):
+            if dispatch == dispatch_shell and len(args) == 1 and peek_msg_type(session, args[0]) in COMM_MSG_TYPES:
                 comms.append(args[0])
             else:
                 keep.append(item)

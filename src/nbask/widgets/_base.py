@@ -174,4 +174,3 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         """The blocking twin of await_answer, for synchronous callers."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return self.resolution.wait_blocking(timeout, on_waiting=self._clock_starter(timeout))
-
