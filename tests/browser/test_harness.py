@@ -14,11 +14,13 @@ pytestmark = pytest.mark.browser
 def test_button_widget_round_trip(open_notebook):
     nb = open_notebook(
         [
-            ("import ipywidgets as w\n"
-            "out = w.Output()\n"
-            "b = w.Button(description='Press me')\n"
-            "b.on_click(lambda _: out.append_stdout('pressed\\n'))\n"
-            "display(b, out)"),
+            (
+                "import ipywidgets as w\n"
+                "out = w.Output()\n"
+                "b = w.Button(description='Press me')\n"
+                "b.on_click(lambda _: out.append_stdout('pressed\\n'))\n"
+                "display(b, out)"
+            ),
             "print('plain', 6 * 7)",
         ]
     )

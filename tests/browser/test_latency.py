@@ -47,9 +47,11 @@ def test_submit_to_printed_result_latency(open_notebook, frontend):
     nb = open_notebook(
         [
             "import nbask",
-            (f"for i in range({ROUNDS}):\n"
-            "    ans = await nbask.ask(f'Round {i}: which one?', ['Left', 'Right'], timeout=None)\n"
-            "    print(f'GOT {i} ' + ans.answers[f'Round {i}: which one?'], flush=True)"),
+            (
+                f"for i in range({ROUNDS}):\n"
+                "    ans = await nbask.ask(f'Round {i}: which one?', ['Left', 'Right'], timeout=None)\n"
+                "    print(f'GOT {i} ' + ans.answers[f'Round {i}: which one?'], flush=True)"
+            ),
             "print('after')",
         ]
     )

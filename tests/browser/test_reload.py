@@ -21,8 +21,10 @@ def test_reload_while_waiting_shows_the_question_again(open_notebook):
     nb = open_notebook(
         [
             "import json, nbask",
-            (f"ans = await nbask.ask({QUESTION!r}, ['AdamW (Recommended)', 'SGD'], timeout=None)\n"
-            "print('ANSWERED', flush=True)"),
+            (
+                f"ans = await nbask.ask({QUESTION!r}, ['AdamW (Recommended)', 'SGD'], timeout=None)\n"
+                "print('ANSWERED', flush=True)"
+            ),
             PRINT_RESULT,
         ]
     )
