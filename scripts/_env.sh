@@ -28,8 +28,9 @@ _nbask_base_python() {
     exe="$("$py" - <<'EOF'
 import sys
 if sys.version_info < (3, 10):
-    sys.exit(f"nbask needs Python 3.10 or newer; {sys.executable} is {sys.version.split()[0]}. "
-             "Install a newer Python or set PYTHON=/path/to/python3.10+")
+    # (no f-string: this must run on any old Python to say so)
+    sys.exit("nbask needs Python 3.10 or newer; %s is %s. Install a newer Python or set "
+             "PYTHON=/path/to/python3.10+" % (sys.executable, sys.version.split()[0]))
 print(sys.executable)
 EOF
 )" || exit 1
@@ -164,7 +165,12 @@ EOF
     fi
     _nbask_log "pip install -e \".[$extras]\" into $NBASK_VENV"
     rm -f "$stamp"
-    "$PY" -m pip install -q --disable-pip-version-check -e "$NBASK_ROOT[$extras]" \
-        || _nbask_die "pip install -e \".[$extras]\" failed"
+    local log rc=0
+    log="$(mktemp)"
+    "$PY" -m pip install -q --disable-pip-version-check -e "$NBASK_ROOT[$extras]" >"$log" 2>&1 || rc=$?
+    # Leave out the warning pip repeats for every package when a configured index location is absent.
+    grep -v -e "^WARNING: Location '.*' is ignored" "$log" >&2 || :
+    rm -f "$log"
+    [ "$rc" = 0 ] || _nbask_die "pip install -e \".[$extras]\" failed"
     printf '%s\n' "$want" >"$stamp"
 }
