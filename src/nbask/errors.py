@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .waiting import WaitingUnsupported
+
 if TYPE_CHECKING:
     from .models import Decision
 
@@ -17,6 +19,22 @@ class NoOneCanAnswer(RuntimeError):
 
     The tool layer turns it into a tool error that tells the model not to ask again.
     """
+
+
+class NoFrontEnd(NoOneCanAnswer, WaitingUnsupported):
+    """The ``interactive`` policy found no one to show the request to: no kernel with a front
+    end that renders widgets (a plain script, a notebook run by nbclient or papermill) and no
+    terminal. Also a ``WaitingUnsupported``, which is what such places raised before policies.
+    """
+
+
+class ReplayMissing(NoOneCanAnswer):
+    """The ``replay`` policy's recording has no answer for what is being asked."""
+
+    def __init__(self, message: str, *, asked: str) -> None:
+        super().__init__(message)
+        #: The question text (or approval action) that has no recorded answer.
+        self.asked = asked
 
 
 class ApprovalRejected(Exception):
