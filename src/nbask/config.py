@@ -1,0 +1,141 @@
+"""nbask's settings: the policy that decides who answers, the replay file, the tool switch.
+
+Set them with ``nbask.configure(...)`` or the environment (``NBASK_POLICY``,
+``NBASK_REPLAY_FILE``); what ``configure`` sets wins, and passing ``None`` to it goes back
+to the environment (then the default). The environment is read at each request, so a
+notebook run by papermill or nbclient follows the variables its runner was started with.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import threading
+from dataclasses import dataclass
+from typing import Any, Final, Literal, cast, get_args
+
+Policy = Literal["interactive", "recommended", "replay", "dismiss", "error"]
+POLICIES: Final[tuple[str, ...]] = get_args(Policy)
+DEFAULT_POLICY: Final[Policy] = "interactive"
+ENV_POLICY: Final = "NBASK_POLICY"
+ENV_REPLAY_FILE: Final = "NBASK_REPLAY_FILE"
+
+#: What each policy does, for error messages and ``help(nbask.configure)``.
+POLICY_HELP: Final[dict[str, str]] = {
+    "interactive": "ask the person: the widget in a notebook, a numbered prompt in a terminal",
+    "recommended": "answer each question with its '(Recommended)' option, else its first; never approve",
+    "replay": "answer from a recorded history (nbask.save_history JSONL, or a saved .ipynb)",
+    "dismiss": "dismiss every question and reject every approval",
+    "error": "raise NoOneCanAnswer at once",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings in force for one request."""
+
+    policy: Policy
+    replay_file: pathlib.Path | None
+    enabled: bool
+    #: Where the policy came from: "configure", the variable's name, or "default".
+    policy_source: str
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "<unchanged>"
+
+
+_UNSET: Final = _Unset()
+_lock = threading.Lock()
+_configured: dict[str, Any] = {}
+
+
+def _check_policy(value: str, source: str) -> Policy:
+    name = value.strip().lower()
+    if name not in POLICIES:
+        msg = f"{source}={value!r} is not an nbask policy; use one of: {', '.join(POLICIES)}"
+        raise ValueError(msg)
+    return cast("Policy", name)
+
+
+def configure(
+    *,
+    policy: str | _Unset | None = _UNSET,
+    replay_file: str | os.PathLike[str] | _Unset | None = _UNSET,
+    enabled: bool | _Unset | None = _UNSET,
+) -> Settings:
+    """Set who answers nbask's requests in this process, and return the settings now in force.
+
+    ``policy``: ``"interactive"`` (default: a person, through the widget or a terminal prompt),
+    ``"recommended"`` (each question's "(Recommended)" option, else its first; approvals are
+    rejected), ``"replay"`` (answers recorded in ``replay_file``), ``"dismiss"`` or ``"error"``.
+    ``replay_file``: a JSONL file written by ``nbask.save_history`` or a saved ``.ipynb`` whose
+    nbask outputs hold the answers. ``enabled=False`` turns the agent tool off.
+    Arguments left out stay as they are; ``None`` goes back to the environment variable
+    (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
+
+        nbask.configure(policy="replay", replay_file="answers.jsonl")
+    """
+    with _lock:
+        updates: dict[str, Any] = {}
+        if not isinstance(policy, _Unset):
+            updates["policy"] = None if policy is None else _check_policy(policy, "policy")
+        if not isinstance(replay_file, _Unset):
+            updates["replay_file"] = None if replay_file is None else pathlib.Path(replay_file).expanduser()
+        if not isinstance(enabled, _Unset):
+            if enabled is not None and not isinstance(enabled, bool):
+                msg = f"enabled must be True, False or None, got {enabled!r}"
+                raise TypeError(msg)
+            updates["enabled"] = enabled
+        candidate = {**_configured, **updates}
+        result = _settings_from(candidate)
+        if result.policy == "replay" and result.replay_file is None:
+            msg = (
+                "the 'replay' policy needs a recording: pass replay_file=... (a JSONL file from "
+                f"nbask.save_history, or a saved .ipynb) or set {ENV_REPLAY_FILE}"
+            )
+            raise ValueError(msg)
+        _configured.clear()
+        _configured.update({key: value for key, value in candidate.items() if value is not None})
+        return result
+
+
+def settings() -> Settings:
+    """The settings in force now: what ``configure`` set, else the environment, else defaults.
+
+    Raises ValueError when ``NBASK_POLICY`` names no policy.
+    """
+    with _lock:
+        return _settings_from(dict(_configured))
+
+
+def _settings_from(configured: dict[str, Any]) -> Settings:
+    policy = configured.get("policy")
+    if policy is not None:
+        source = "configure"
+    else:
+        env = os.environ.get(ENV_POLICY, "").strip()
+        policy, source = (_check_policy(env, ENV_POLICY), ENV_POLICY) if env else (DEFAULT_POLICY, "default")
+    replay_file = configured.get("replay_file")
+    if replay_file is None:
+        env_file = os.environ.get(ENV_REPLAY_FILE, "").strip()
+        replay_file = pathlib.Path(env_file).expanduser() if env_file else None
+    enabled = configured.get("enabled")
+    return Settings(
+        policy=policy,
+        replay_file=replay_file,
+        enabled=True if enabled is None else enabled,
+        policy_source=source,
+    )
+
+
+def how_to_set_a_policy() -> str:
+    """The sentence every "no one can answer" error ends with: which policy to set, and how."""
+    return (
+        f"To run without a person, set a policy: {ENV_POLICY}=recommended (answer with each "
+        f"question's recommended option; approvals are rejected), {ENV_POLICY}=replay with "
+        f"{ENV_REPLAY_FILE}=<a nbask.save_history JSONL file or an answered .ipynb>, "
+        f"{ENV_POLICY}=dismiss or {ENV_POLICY}=error; or call nbask.configure(policy=...) "
+        "before asking. No one will answer here, so do not ask again in this run."
+    )
