@@ -14,11 +14,13 @@ import logging
 
 from .api import approve, approve_sync, ask, ask_questions, ask_sync, history
 from .approvals import requires_approval
+from .config import configure
 from .contract import NO_PREFERENCE
-from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer
+from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer, ReplayMissing
 from .lifecycle import DEFAULT_TIMEOUT
 from .manager import HistoryEntry
 from .models import Answer, Approval, Decision, Option, Question, QuestionSet
+from .transcript import save_history
 from .waiting import WaitingUnsupported
 from .widgets import ApprovalWidget, QuestionWidget
 
@@ -42,6 +44,7 @@ __all__ = [
     "Question",
     "QuestionSet",
     "QuestionWidget",
+    "ReplayMissing",
     "WaitingUnsupported",
     "__version__",
     "approve",
@@ -49,8 +52,10 @@ __all__ = [
     "ask",
     "ask_questions",
     "ask_sync",
+    "configure",
     "history",
     "requires_approval",
+    "save_history",
 ]
 
 # A library never configures logging; applications decide where records go.

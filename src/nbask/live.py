@@ -7,7 +7,12 @@ from typing import Any
 from IPython.display import display
 
 from . import waiting
+from .config import how_to_set_a_policy
+from .errors import NoFrontEnd
+from .frontend import headless_runner
 from .lifecycle import ApprovalRequest, OutcomeT, QuestionRequest, Request, Resolution
+from .transcript import RECORD_KEY, record_of
+from .waiting import WaitingUnsupported
 from .widgets import ApprovalWidget, InteractionWidget, QuestionWidget
 
 
@@ -15,8 +20,21 @@ class LiveWidgetResolver:
     """Resolves a request through its widget, displayed in the cell that asked."""
 
     def check_available(self, request: Request[Any]) -> None:
-        del request  # every kind needs the same: a kernel whose running cell can receive messages
-        waiting.strategy_name()  # raises WaitingUnsupported where a cell cannot wait
+        # Every kind needs the same: a kernel whose running cell can receive messages, and a
+        # front end that will show the widget.
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        try:
+            waiting.strategy_name()
+        except WaitingUnsupported as error:
+            raise NoFrontEnd(f"{error}. {how_to_set_a_policy()}") from error
+        runner = headless_runner()
+        if runner is not None:
+            msg = (
+                f"This notebook is being executed by {runner.name}, which runs every cell but never "
+                f"shows widgets, so no one can answer this {request.kind} (detected: {runner.evidence}). "
+                + how_to_set_a_policy()
+            )
+            raise NoFrontEnd(msg)
 
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
@@ -55,7 +73,8 @@ def _display(widget: InteractionWidget[Any]) -> Any:
 
 
 def _show_summary(handle: Any, widget: InteractionWidget[Any]) -> None:
-    # Re-publishing the output adds the Markdown summary to what the notebook saves;
+    # Re-publishing the output adds the Markdown summary to what the notebook saves, and the
+    # record (nbask.transcript) to its metadata, so the saved notebook can be replayed;
     # live front ends re-render the widget view, which now shows the resolved block.
     if handle is not None and widget.answer is not None:
-        handle.update(widget)
+        handle.update(widget, metadata={RECORD_KEY: record_of(widget.request, widget.answer)})

@@ -1,8 +1,9 @@
 """The interaction manager: one pending request per kernel, an optional queue, the history,
 and the choice of who resolves each request (a *resolver*).
 
-Today the only resolver is the live widget (``nbask.live``); headless policies are further
-resolvers chosen here, without changing the lifecycle or the widgets.
+The resolvers are the live widget (``nbask.live``), the terminal prompt (``nbask.console``)
+and the headless policies (``nbask.policies``, which also makes the choice), all without
+changing the lifecycle or the widgets.
 """
 
 from __future__ import annotations
@@ -84,10 +85,13 @@ class InteractionManager:
         self._history.clear()
 
     def resolver_for(self, request: Request[Any]) -> Resolver:
-        """Who resolves ``request`` here; checks it can before anything is claimed or shown."""
-        from .live import LiveWidgetResolver  # the live widget pulls in anywidget only when used
+        """Who resolves ``request`` here, as the policy in force says (``nbask.configure``,
+        ``NBASK_POLICY``); checks it can before anything is claimed or shown.
+        """
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        from .policies import resolver_for  # noqa: PLC0415 - policies sit above the manager: imported when used
 
-        resolver = LiveWidgetResolver()
+        resolver = resolver_for(request)
         resolver.check_available(request)
         return resolver
 

@@ -26,7 +26,7 @@ def code_block(text: str) -> str:
 
 def questions_markdown(question_set: QuestionSet, answer: Answer | None) -> str:
     """Each question with its answer (or the status it ended with)."""
-    status = answer.status if answer else "pending"
+    status = answer.status + _by_whom(answer) if answer else "pending"
     lines = [f"**nbask** ({status})", ""]
     for question in question_set.questions:
         given = answer.answers.get(question.question) if answer else None
@@ -45,6 +45,7 @@ def approval_markdown(approval: Approval, decision: Decision | None) -> str:
         verdict = DECISION_TEXT[decision.decision]
         if decision.status != "answered":
             verdict += f" · {STATUS_TEXT[decision.status]}"
+        verdict += _by_whom(decision)
     lines = [f"**nbask approval** — {escape_markdown(approval.action)}: **{verdict}**"]
     if approval.details:
         lines += ["", code_block(approval.details)]
@@ -53,3 +54,8 @@ def approval_markdown(approval: Approval, decision: Decision | None) -> str:
     if decision is not None and decision.reason:
         lines += ["", f"Reason: {escape_markdown(decision.reason)}"]
     return "\n".join(lines)
+
+
+def _by_whom(outcome: Answer | Decision) -> str:
+    """Names who decided when it was no person ("by policy", "by replay"); a person's outcome says nothing more."""
+    return "" if outcome.answered_by == "person" else f" by {outcome.answered_by}"
