@@ -55,7 +55,7 @@ if [ "$check" -gt 1 ] || [ "$format" -gt 1 ]; then
 else
   findings=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: ' "$ARTIFACTS/lint.log")
   unformatted=$(grep -oE '^[0-9]+ files? would be reformatted' "$ARTIFACTS/format.log" | cut -d' ' -f1)
-  detail="ruff: $findings findings"
+  detail="ruff: $findings finding$([ "$findings" = 1 ] || echo s)"
   [ "$findings" = 0 ] || detail+=" ($(count_by_dir "$ARTIFACTS/lint.log"))"
   detail+="; ${unformatted:-0} files to reformat (ruff format)"
 fi
