@@ -24,11 +24,11 @@ from typing import Any, Final, Literal, TypeVar
 
 from pydantic import ValidationError
 
-from .contract import ANSWER_SEPARATOR
+from .contract import ANSWER_SEPARATOR, NO_PREFERENCE
 from .errors import NoOneCanAnswer, ReplayMissing
 from .lifecycle import ApprovalRequest, QuestionRequest, Request
 from .manager import HistoryEntry, manager
-from .models import Answer, Approval, Decision, Question, QuestionSet
+from .models import Answer, Approval, Decision, Question
 from .responses import ApprovalResponse, QuestionReply, QuestionResponse
 
 #: The key of nbask's record in an output's metadata (``{"nbask": <HistoryEntry as JSON>}``).
@@ -100,7 +100,9 @@ def entries_in_notebook(notebook: dict[str, Any]) -> list[HistoryEntry]:
 @dataclass(frozen=True)
 class _QuestionRecord:
     status: str
-    values: tuple[str, ...]
+    #: The options chosen (labels of the question as it was recorded) and the free text.
+    chosen: tuple[str, ...]
+    other: str | None
     note: str
 
 
@@ -143,9 +145,14 @@ class Transcript:
         for question in asked.get("questions", []):
             text = str(question.get("question", ""))
             values = outcome.selections.get(text)
-            if values is None and text in outcome.answers:
-                values = outcome.answers[text].split(ANSWER_SEPARATOR)
-            record = _QuestionRecord(outcome.status, tuple(values or ()), outcome.note)
+            if values is None:  # a hand-written recording may only have the joined answers
+                given = outcome.answers.get(text, NO_PREFERENCE)
+                values = [] if given == NO_PREFERENCE else given.split(ANSWER_SEPARATOR)
+            labels = _labels(question)
+            chosen = tuple(value for value in values if value in labels)
+            others = [value for value in values if value not in labels]
+            other = ANSWER_SEPARATOR.join(others) if others else None
+            record = _QuestionRecord(outcome.status, chosen, other, outcome.note)
             self._by_question[text, _labels(question)].append(record)
             self._by_text[text].append(record)
 
@@ -168,8 +175,7 @@ class Transcript:
             note = ended.note or f"Recorded as {ended.status} in {self.source}."
             return request.ended(ended.status, note, "replay")  # type: ignore[arg-type]
         replies = tuple(
-            _reply(question, record.values)
-            for question, record in zip(request.question_set.questions, records, strict=True)
+            _reply(question, record) for question, record in zip(request.question_set.questions, records, strict=True)
         )
         return request.decide(QuestionResponse(action="submit", replies=replies), answered_by="replay")
 
@@ -213,26 +219,17 @@ class Transcript:
 
 
 def _fits(record: _QuestionRecord, labels: frozenset[str], question: Question) -> bool:
-    """A record made with other options still fits if its choices are options now (or the
-    one free-text answer), so a single-select question gets at most one value.
+    """A record made with other options still fits if every option it chose is still one
+    (and a single-select question gets one choice).
     """
     if record.status != "answered":
         return True
-    chosen = [value for value in record.values if value in labels]
-    others = len(record.values) - len(chosen)
-    return others <= 1 and (question.multi_select or len(record.values) <= 1)
+    count = len(record.chosen) + (record.other is not None)
+    return all(label in labels for label in record.chosen) and (question.multi_select or count <= 1)
 
 
-def _reply(question: Question, values: tuple[str, ...]) -> QuestionReply:
-    labels = [option.label for option in question.options]
-    selected = tuple(label for label in labels if label in values)
-    others = [value for value in values if value not in labels]
-    other = ANSWER_SEPARATOR.join(others) if others else None
-    if not question.multi_select and selected and other is not None:
-        other = None  # a single choice: the option wins over a stray free text
-    return QuestionReply(selected=selected if question.multi_select else selected[:1], other=other)
-
-
-def question_set_of(entry: HistoryEntry) -> QuestionSet | None:
-    """The QuestionSet a question entry asked (None for approvals)."""
-    return QuestionSet.model_validate(entry.asked) if entry.kind == "question" else None
+def _reply(question: Question, record: _QuestionRecord) -> QuestionReply:
+    selected = tuple(option.label for option in question.options if option.label in record.chosen)
+    if not question.multi_select and selected:
+        return QuestionReply(selected=selected[:1], other=None)
+    return QuestionReply(selected=selected, other=record.other)
