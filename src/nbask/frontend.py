@@ -7,12 +7,13 @@ shown there would wait for its whole timeout. It is recognised by positive signs
 runner, never by the absence of widget traffic (a background tab or a collapsed output
 renders late, and must still get its question):
 
-1. the running cell's ``execute_request`` says ``allow_stdin: false``. Every interactive
-   front end (JupyterLab, Notebook 7, VS Code, ``jupyter console``) sends ``true``; nbclient
-   always sends ``false`` (``NotebookClient.start_new_kernel_client`` sets
+1. the running cell's ``execute_request`` does not say ``allow_stdin: true``. Every
+   interactive front end (JupyterLab, Notebook 7, VS Code, ``jupyter console``) sends
+   ``true``; nbclient always sends ``false`` (``NotebookClient.start_new_kernel_client`` sets
    ``kc.allow_stdin = False``). Necessary, not sufficient: a custom client (a test harness
    that answers widgets over the comm) may send ``false`` too. A cell whose request allows
-   stdin is never treated as headless.
+   stdin is never treated as headless; off the cell's thread the request may be unknown,
+   and then the second sign alone decides.
 2. and the kernel was started by such a runner, shown by either
    - the kernel's own command line holding ``--HistoryManager.hist_file=:memory:``, which
      nbclient adds to every IPython kernel it starts (``NotebookClient.ipython_hist_file``);
@@ -78,8 +79,8 @@ def headless_runner() -> Runner | None:
     kernel = running_kernel()
     if kernel is None:
         return None
-    if cell_allows_stdin(kernel) is not False:
-        return None
+    if cell_allows_stdin(kernel):
+        return None  # an interactive client sent this cell
     return kernel_runner()
 
 
