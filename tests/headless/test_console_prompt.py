@@ -1,0 +1,166 @@
+"""The ``interactive`` policy in a terminal: a numbered prompt on a pseudo-terminal (pexpect
+plays the person), whose answers count as the person's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+
+import pexpect
+import pytest
+from conftest import REPO, clean_env
+
+PROMPT = "(d dismisses): "
+
+ASK = """
+import json, nbask
+ans = nbask.ask_sync([
+    {"question": "Which database should the app use?", "header": "DB",
+     "options": [{"label": "PostgreSQL (Recommended)", "description": "Robust."}, {"label": "SQLite"}]},
+    {"question": "Which features?", "multi_select": True,
+     "options": [{"label": "Login"}, {"label": "Search"}, {"label": "Export"}]},
+], timeout=TIMEOUT)
+print("RESULT " + json.dumps(ans.model_dump()))
+"""
+
+APPROVE = """
+import json, nbask
+dec = nbask.approve_sync("Run shell command", "rm -rf build/\\nmake", timeout=TIMEOUT)
+print("RESULT " + json.dumps(dec.model_dump()))
+"""
+
+
+def spawn(code: str, timeout: float | None = 60) -> pexpect.spawn:
+    script = textwrap.dedent(code).replace("TIMEOUT", repr(timeout))
+    return pexpect.spawn(
+        sys.executable, ["-c", script], cwd=str(REPO), env=clean_env(), encoding="utf-8", timeout=20, echo=False
+    )
+
+
+def result(child: pexpect.spawn) -> dict:
+    child.expect(r"RESULT (\{.*\})\r?\n")
+    outcome = json.loads(child.match.group(1))
+    child.expect(pexpect.EOF)
+    return outcome
+
+
+def test_numbered_choices_other_text_and_multi_select_answer_as_the_person():
+    child = spawn(ASK)
+    child.expect(r"\(1/2\) \[DB\] Which database should the app use\?")
+    child.expect(r"1\. PostgreSQL \(Recommended\) - Robust\.")
+    child.expect(r"3\. Other \(type your own answer\)")
+    child.expect(r"4\. Skip \(no preference\)")
+    child.expect_exact("Choose 1-4 " + PROMPT)
+    child.sendline("7")
+    child.expect("Please type a number from 1 to 4")
+    child.sendline("2")
+    child.expect(r"\(2/2\) Which features\?")
+    child.expect_exact("Choose one or more of 1-5, e.g. 1,4 " + PROMPT)
+    child.sendline("1, 3 4")
+    child.expect_exact("Your answer: ")
+    child.sendline("Audit log")
+    outcome = result(child)
+    assert outcome["status"] == "answered"
+    assert outcome["answered_by"] == "person"
+    assert outcome["answers"] == {
+        "Which database should the app use?": "SQLite",
+        "Which features?": "Login, Export, Audit log",
+    }
+
+
+def test_skip_gives_no_preference_and_d_dismisses():
+    child = spawn(ASK)
+    child.expect_exact(PROMPT)
+    child.sendline("4")
+    child.expect_exact(PROMPT)
+    child.sendline("5")
+    outcome = result(child)
+    assert outcome["answers"] == {
+        "Which database should the app use?": "[No preference]",
+        "Which features?": "[No preference]",
+    }
+    assert outcome["note"] == "2 question(s) left without an answer."
+
+    child = spawn(ASK)
+    child.expect_exact(PROMPT)
+    child.sendline("d")
+    outcome = result(child)
+    assert (outcome["status"], outcome["answers"], outcome["answered_by"]) == ("dismissed", {}, "person")
+
+
+def test_end_of_input_dismisses():
+    child = spawn(ASK)
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    assert result(child)["status"] == "dismissed"
+
+
+def test_the_timeout_applies_at_the_prompt():
+    child = spawn(ASK, timeout=1.0)
+    child.expect_exact(PROMPT)
+    start = time.monotonic()
+    outcome = result(child)
+    assert outcome["status"] == "timeout"
+    assert "no one answered" in outcome["note"]
+    assert time.monotonic() - start < 5
+
+
+def test_ctrl_c_cancels_with_keyboard_interrupt():
+    child = spawn(ASK + "\n")
+    child.expect_exact(PROMPT)
+    child.sendintr()
+    child.expect("KeyboardInterrupt")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("keys", "decision", "edited", "reason"),
+    [
+        (["1"], "approve", None, ""),
+        (["2", "rm -rf build/tmp", "make test", "."], "edit", "rm -rf build/tmp\nmake test", ""),
+        (["3", "too risky"], "reject", None, "too risky"),
+    ],
+)
+def test_approval_prompt_approve_edit_reject(keys, decision, edited, reason):
+    child = spawn(APPROVE)
+    child.expect("nbask: the agent asks for approval: Run shell command")
+    child.expect(r"    rm -rf build/\r?\n    make")
+    child.expect_exact("Choose 1-3: ")
+    for key in keys:
+        child.sendline(key)
+    outcome = result(child)
+    assert (outcome["decision"], outcome["edited"], outcome["reason"]) == (decision, edited, reason)
+    assert outcome["answered_by"] == "person"
+
+
+def test_model_text_cannot_drive_the_terminal():
+    child = spawn(
+        """
+        import nbask
+        nbask.ask_sync("Pick\\x1b[2J\\x1b]0;pwned\\x07 one?", ["A\\x1b[31m", "B"])
+        """
+    )
+    child.expect_exact(PROMPT)
+    shown = child.before
+    assert "\x1b" not in shown
+    assert "\\x1b[2J" in shown
+    assert "\\x07" in shown
+    child.sendline("2")
+    child.expect(pexpect.EOF)
+
+
+def test_a_policy_takes_over_the_terminal_too():
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", textwrap.dedent(ASK).replace("TIMEOUT", "60")],
+        cwd=str(REPO),
+        env=clean_env(NBASK_POLICY="recommended"),
+        encoding="utf-8",
+        timeout=20,
+    )
+    outcome = result(child)
+    assert outcome["answered_by"] == "policy"
+    assert outcome["answers"]["Which database should the app use?"] == "PostgreSQL (Recommended)"
