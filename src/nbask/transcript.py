@@ -52,7 +52,10 @@ def save_history(path: str | os.PathLike[str]) -> pathlib.Path:
 
 
 def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
-    """The entries recorded in ``path``: a JSONL history or a saved notebook (``.ipynb``)."""
+    """The entries recorded in ``path``: a JSONL history (``save_history``), a saved notebook
+    (``.ipynb``), or a hand-written ``.json`` object mapping question text to its answer (a
+    string, or a list of strings for a multi-select question).
+    """
     source = pathlib.Path(path).expanduser()
     try:
         text = source.read_text(encoding="utf-8")
@@ -66,6 +69,8 @@ def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
             msg = f"the replay file {source} is not a notebook (invalid JSON: {error})"
             raise ValueError(msg) from None
         return entries_in_notebook(notebook)
+    if source.suffix == ".json":
+        return _entries_from_mapping(text, source)
     entries = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
@@ -74,6 +79,47 @@ def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
             except ValidationError as error:
                 msg = f"{source}, line {number}, is not an nbask history entry: {error.errors()[0]['msg']}"
                 raise ValueError(msg) from None
+    return entries
+
+
+def _entries_from_mapping(text: str, source: pathlib.Path) -> list[HistoryEntry]:
+    try:
+        mapping = json.loads(text)
+    except json.JSONDecodeError as error:
+        msg = f"the replay file {source} is not JSON ({error})"
+        raise ValueError(msg) from None
+    if not isinstance(mapping, dict) or not all(
+        isinstance(answer, str) or (isinstance(answer, list) and all(isinstance(v, str) for v in answer))
+        for answer in mapping.values()
+    ):
+        msg = f"the replay file {source} must be a JSON object of question text -> answer text (or list of texts)"
+        raise ValueError(msg)
+    entries = []
+    for number, (question, answer) in enumerate(mapping.items()):
+        values = [answer] if isinstance(answer, str) else list(answer)
+        outcome = Answer(
+            status="answered",
+            answers={question: ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE},
+            selections={question: values},
+            request_id=f"{source.name}:{number}",
+            asked_at=0.0,
+            resolved_at=0.0,
+            answered_by="person",
+        )
+        entries.append(
+            HistoryEntry(
+                kind="question",
+                asked={"questions": [{"question": question, "options": []}]},  # the options are not known
+                outcome=outcome,
+                status=outcome.status,
+                request_id=outcome.request_id,
+                tool_call_id=None,
+                asked_at=0.0,
+                resolved_at=0.0,
+                seconds_waited=0.0,
+                answered_by=outcome.answered_by,
+            )
+        )
     return entries
 
 
@@ -100,9 +146,9 @@ def entries_in_notebook(notebook: dict[str, Any]) -> list[HistoryEntry]:
 @dataclass(frozen=True)
 class _QuestionRecord:
     status: str
-    #: The options chosen (labels of the question as it was recorded) and the free text.
+    #: The options chosen (labels of the question as it was recorded) and the free text(s).
     chosen: tuple[str, ...]
-    other: str | None
+    written: tuple[str, ...]
     note: str
 
 
@@ -150,9 +196,8 @@ class Transcript:
                 values = [] if given == NO_PREFERENCE else given.split(ANSWER_SEPARATOR)
             labels = _labels(question)
             chosen = tuple(value for value in values if value in labels)
-            others = [value for value in values if value not in labels]
-            other = ANSWER_SEPARATOR.join(others) if others else None
-            record = _QuestionRecord(outcome.status, chosen, other, outcome.note)
+            written = tuple(value for value in values if value not in labels)
+            record = _QuestionRecord(outcome.status, chosen, written, outcome.note)
             self._by_question[text, _labels(question)].append(record)
             self._by_text[text].append(record)
 
@@ -224,12 +269,20 @@ def _fits(record: _QuestionRecord, labels: frozenset[str], question: Question) -
     """
     if record.status != "answered":
         return True
-    count = len(record.chosen) + (record.other is not None)
+    reply = _reply(question, record)
+    count = len(reply.selected) + (reply.other is not None)
     return all(label in labels for label in record.chosen) and (question.multi_select or count <= 1)
 
 
 def _reply(question: Question, record: _QuestionRecord) -> QuestionReply:
-    selected = tuple(option.label for option in question.options if option.label in record.chosen)
+    """The recorded reply for ``question`` as it is now: a written answer that is exactly one
+    of its options counts as choosing it (so a hand-written "question -> answer" file works).
+    """
+    values = {*record.chosen, *record.written}
+    selected = tuple(option.label for option in question.options if option.label in values)
+    labels = {option.label for option in question.options}
+    others = [text for text in record.written if text not in labels]
+    other = ANSWER_SEPARATOR.join(others) if others else None
     if not question.multi_select and selected:
         return QuestionReply(selected=selected[:1], other=None)
-    return QuestionReply(selected=selected, other=record.other)
+    return QuestionReply(selected=selected, other=other)
