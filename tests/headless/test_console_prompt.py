@@ -152,15 +152,89 @@ def test_model_text_cannot_drive_the_terminal():
     child.expect(pexpect.EOF)
 
 
-def test_a_policy_takes_over_the_terminal_too():
+@pytest.mark.parametrize(
+    ("policy", "status", "by", "answer"),
+    [
+        ("recommended", "answered", "policy", "PostgreSQL (Recommended)"),
+        ("dismiss", "dismissed", "policy", None),
+        ("replay", "answered", "replay", "SQLite"),
+        ("error", None, None, None),
+    ],
+)
+def test_a_policy_takes_over_the_terminal_too(tmp_path, policy, status, by, answer):
+    recording = tmp_path / "recording.jsonl"
+    recording.write_text(
+        json.dumps(
+            {
+                "kind": "question",
+                "asked": {"questions": [{"question": "Which database should the app use?", "options": []}]},
+                "outcome": {
+                    "status": "answered",
+                    "request_id": "r1",
+                    "asked_at": 0,
+                    "resolved_at": 1,
+                    "answers": {"Which database should the app use?": "SQLite"},
+                },
+                "status": "answered",
+                "request_id": "r1",
+                "tool_call_id": None,
+                "asked_at": 0,
+                "resolved_at": 1,
+                "seconds_waited": 1,
+                "answered_by": "person",
+            }
+        )
+        + "\n"
+    )
+    one_question = """
+    import json, nbask
+    try:
+        ans = nbask.ask_sync("Which database should the app use?", ["PostgreSQL (Recommended)", "SQLite"])
+        print("RESULT " + json.dumps(ans.model_dump()))
+    except nbask.NoOneCanAnswer as error:
+        print("RESULT " + json.dumps({"error": str(error)}))
+    """
     child = pexpect.spawn(
         sys.executable,
-        ["-c", textwrap.dedent(ASK).replace("TIMEOUT", "60")],
+        ["-c", textwrap.dedent(one_question)],
+        cwd=str(REPO),
+        env=clean_env(NBASK_POLICY=policy, NBASK_REPLAY_FILE=str(recording)),
+        encoding="utf-8",
+        timeout=20,
+    )
+    outcome = result(child)
+    assert PROMPT not in child.before, "a policy never prompts"
+    if policy == "error":
+        assert "policy is 'error'" in outcome["error"]
+        return
+    assert (outcome["status"], outcome["answered_by"]) == (status, by)
+    assert outcome["answers"].get("Which database should the app use?") == answer
+
+
+def test_requires_approval_under_recommended_never_runs_the_tool():
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-c",
+            textwrap.dedent(
+                """
+                import nbask
+                @nbask.requires_approval
+                def delete(table: str) -> str:
+                    return "deleted " + table
+                try:
+                    print(delete("users"))
+                except nbask.ApprovalRejected as error:
+                    print("RESULT", error.decision.answered_by, error.decision.decision)
+                """
+            ),
+        ],
         cwd=str(REPO),
         env=clean_env(NBASK_POLICY="recommended"),
         encoding="utf-8",
         timeout=20,
     )
-    outcome = result(child)
-    assert outcome["answered_by"] == "policy"
-    assert outcome["answers"]["Which database should the app use?"] == "PostgreSQL (Recommended)"
+    child.expect(r"RESULT (\w+) (\w+)")
+    assert child.match.group(1, 2) == ("policy", "reject")
+    child.expect(pexpect.EOF)
+    assert "deleted" not in child.before

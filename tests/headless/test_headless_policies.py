@@ -376,3 +376,20 @@ def record(tmp_path: pathlib.Path, questions: list[dict], response: dict) -> pat
     with ScriptedPerson(lambda: response):
         nbask.ask_sync(questions)
     return nbask.save_history(tmp_path / "recording.jsonl")
+
+
+def test_replay_from_a_hand_written_question_to_answer_file(tmp_path: pathlib.Path):
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps({DB: "SQLite", "Scope?": ["Login", "Audit log"], "Why?": "Because it is small"}))
+    nbask.configure(policy="replay", replay_file=path)
+    assert nbask.ask_sync(DB, ["PostgreSQL (Recommended)", "SQLite"]).selections == {DB: ["SQLite"]}
+    scope = nbask.ask_sync(
+        [{"question": "Scope?", "multi_select": True, "options": [{"label": "Login"}, {"label": "Search"}]}]
+    )
+    assert scope.selections == {"Scope?": ["Login", "Audit log"]}, "an option is chosen, the rest is Other text"
+    assert nbask.ask_sync("Why?", ["Cost", "Speed"]).answers == {"Why?": "Because it is small"}
+    with pytest.raises(nbask.ReplayMissing, match="'Not in the file\\?'"):
+        nbask.ask_sync("Not in the file?", ["Yes", "No"])
+    path.write_text('["not", "a mapping"]')
+    with pytest.raises(ValueError, match="must be a JSON object of question text -> answer"):
+        nbask.ask_sync(DB, ["PostgreSQL (Recommended)", "SQLite"])
