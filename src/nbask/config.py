@@ -20,15 +20,6 @@ DEFAULT_POLICY: Final[Policy] = "interactive"
 ENV_POLICY: Final = "NBASK_POLICY"
 ENV_REPLAY_FILE: Final = "NBASK_REPLAY_FILE"
 
-#: What each policy does, for error messages and ``help(nbask.configure)``.
-POLICY_HELP: Final[dict[str, str]] = {
-    "interactive": "ask the person: the widget in a notebook, a numbered prompt in a terminal",
-    "recommended": "answer each question with its '(Recommended)' option, else its first; never approve",
-    "replay": "answer from a recorded history (nbask.save_history JSONL, or a saved .ipynb)",
-    "dismiss": "dismiss every question and reject every approval",
-    "error": "raise NoOneCanAnswer at once",
-}
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -70,8 +61,9 @@ def configure(
     ``policy``: ``"interactive"`` (default: a person, through the widget or a terminal prompt),
     ``"recommended"`` (each question's "(Recommended)" option, else its first; approvals are
     rejected), ``"replay"`` (answers recorded in ``replay_file``), ``"dismiss"`` or ``"error"``.
-    ``replay_file``: a JSONL file written by ``nbask.save_history`` or a saved ``.ipynb`` whose
-    nbask outputs hold the answers. ``enabled=False`` turns the agent tool off.
+    ``replay_file``: a JSONL file written by ``nbask.save_history``, a saved ``.ipynb`` whose
+    nbask outputs hold the answers, or a ``.json`` object of question text -> answer.
+    ``enabled=False`` turns the agent tool off.
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
