@@ -79,19 +79,24 @@ WHEEL_DIR=$(mktemp -d)
 import pathlib, sys, zipfile
 wheel = next(pathlib.Path(sys.argv[1]).glob("nbask-*.whl"))
 names = set(zipfile.ZipFile(wheel).namelist())
-missing = {"nbask/static/widget.js", "nbask/static/widget.css"} - names
+missing = {"nbask/static/widget.js", "nbask/static/widget.css", "nbask/contract.json"} - names
 sys.exit(f"{wheel.name} lacks {sorted(missing)}" if missing else 0)
 PY
 code=$?
 rm -rf "$WHEEL_DIR"
-record package $code "$( [ $code = 0 ] && echo 'wheel contains nbask/static/widget.{js,css}' || echo 'wheel build failed or lacks the bundle')"
+record package $code "$( [ $code = 0 ] && echo 'wheel contains nbask/static/widget.{js,css} and nbask/contract.json' || echo 'wheel build failed or lacks the bundle')"
 
 step "front end (vitest)"
 { npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
 code=${PIPESTATUS[0]}
 record frontend $code "$(sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/frontend.log" | grep -E 'Tests +[0-9]' | tail -1 | xargs)"
 
-for suite in unit kernel browser; do
+step "notebooks: every notebooks/*.ipynb headless under policy recommended (nbclient)"
+"$PY" scripts/run_notebooks.py --out "$ARTIFACTS/notebooks" 2>&1 | tee "$ARTIFACTS/notebooks.log"
+code=${PIPESTATUS[0]}
+record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
+
+for suite in unit headless kernel browser; do
   step "$suite tests (pytest)"
   "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
   code=$?
