@@ -1,0 +1,91 @@
+"""Keyboard only, in the VS Code host: digits pick, arrows move (and select in a radio group),
+Enter submits, Escape dismisses. VS Code's webview forwards every keydown that bubbles up to
+the window to the workbench (where it may run a keybinding); the keys nbask handles must not be
+forwarded.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .host import open_asking
+
+pytestmark = pytest.mark.vscode
+
+PICK = "Which model size?"
+EXTRAS = "Which extras should be logged?"
+QUESTIONS = [
+    {
+        "question": PICK,
+        "header": "Model",
+        "options": [{"label": "Small"}, {"label": "Medium (Recommended)"}, {"label": "Large"}],
+    },
+    {
+        "question": EXTRAS,
+        "header": "Logging",
+        "options": [{"label": "Loss"}, {"label": "Gradients"}, {"label": "Samples"}],
+        "multi_select": True,
+    },
+]
+CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
+
+
+def _forwarded_since(host, count: int) -> list[str]:
+    return [k["key"] for k in host.forwarded_keys()[count:]]
+
+
+def test_digits_arrows_and_enter(open_host):
+    host, cell, ask = open_asking(open_host, CALL)
+    # The widget focuses the recommended option of the first question itself.
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    before = len(host.forwarded_keys())
+    keys = host.page.keyboard
+
+    keys.press("3")
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    keys.press("ArrowUp")  # radio group: focus and selection move together
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    expect(ask.option(PICK, "Medium")).to_be_checked()
+    keys.press("Tab")
+    expect(ask.other(PICK)).to_be_focused()
+    keys.press("Tab")
+    expect(ask.option(EXTRAS, "Loss")).to_be_focused()
+    keys.press("1")
+    keys.press("3")
+    expect(ask.option(EXTRAS, "Loss")).to_be_checked()
+    expect(ask.option(EXTRAS, "Samples")).to_be_checked()
+    keys.press("ArrowDown")  # checkboxes: focus moves, the selection stays
+    expect(ask.option(EXTRAS, "Gradients")).to_be_focused()
+    expect(ask.option(EXTRAS, "Gradients")).not_to_be_checked()
+    keys.press("Enter")
+
+    result = host.read_result(cell)
+    assert result["answers"] == {PICK: "Medium (Recommended)", EXTRAS: "Loss, Samples"}
+    forwarded = [k for k in _forwarded_since(host, before) if k != "Tab"]
+    assert forwarded == [], f"keys nbask handled reached VS Code's workbench: {forwarded}"
+
+
+def test_escape_dismisses(open_host):
+    host, cell, ask = open_asking(open_host, CALL)
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    before = len(host.forwarded_keys())
+    host.page.keyboard.press("Escape")
+    result = host.read_result(cell)
+    assert result["status"] == "dismissed"
+    ask.expect_resolved("dismissed")
+    assert "Escape" not in _forwarded_since(host, before)
+
+
+@pytest.mark.xfail(
+    reason="nbask stops every keydown at its root (JupyterLab's shortcuts); VS Code runs its keybindings "
+    "(Ctrl+Shift+P, Ctrl+S) from keydowns that bubble up to the webview's window, so they do nothing "
+    "while focus is in the widget",
+    strict=True,
+)
+def test_workbench_shortcuts_still_reach_vscode(open_host):
+    host, _cell, ask = open_asking(open_host, CALL)
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    before = len(host.forwarded_keys())
+    host.page.keyboard.press("Control+Shift+P")
+    assert "P" in _forwarded_since(host, before)

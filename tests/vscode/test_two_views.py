@@ -1,0 +1,43 @@
+"""One QuestionWidget displayed twice in a VS Code cell: two renderer outputs, one model. An
+answer in either view resolves it once and both views show the same resolved block.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser.ask_widget import AskWidget
+from playwright.sync_api import expect
+
+from .host import PRINT_RESULT
+
+pytestmark = pytest.mark.vscode
+
+QUESTION = "Which metric decides the winner?"
+
+
+def test_one_widget_twice_resolves_once(open_host):
+    host = open_host()
+    host.run_ok("import json, nbask")
+    questions = [{"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}]
+    cell = host.run(
+        f"w = nbask.QuestionWidget(questions={questions!r})\n"
+        "display(w)\ndisplay(w)\n"
+        "ans = await w.await_answer(timeout=None)\n" + PRINT_RESULT
+    )
+    expect(host.cell(cell).locator(".nbask")).to_have_count(2)
+    first, second = AskWidget(host.widget(cell, 0)), AskWidget(host.widget(cell, 1))
+    for view in (first, second):
+        view.expect_pending()
+    # Each view sits in its own renderer output with the extension's widget background.
+    expect(host.cell(cell).locator(".output .cell-output-ipywidget-background .nbask")).to_have_count(2)
+
+    first.choose(QUESTION, "F1 score")  # a draft in the other view is not sent
+    second.choose(QUESTION, "ROC AUC")
+    second.submit()
+    result = host.read_result(cell)
+    assert result["answers"] == {QUESTION: "ROC AUC"}
+    for view in (first, second):
+        view.expect_resolved("answered", {QUESTION: "ROC AUC"})
+        expect(view.root).not_to_contain_text("F1 score")
+    assert host.wait_done(cell) == "ok"
+    assert host.stdout(cell).count("RESULT ") == 1
