@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .errors import InteractionPending
 from .lifecycle import OutcomeT, Request, Resolution
 from .models import Answer, AnsweredBy, Decision, Status
+from .scope import check_questions_allowed
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class InteractionManager:
 
     async def run(self, request: Request[OutcomeT], *, queue: bool = False) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        check_questions_allowed(request.kind)  # inside nbask.no_questions(): refused before anything
         resolver = self.resolver_for(request)
         resolution = Resolution(request)
         await self._claim_async(resolution, queue=queue)
@@ -109,6 +111,7 @@ class InteractionManager:
 
     def run_sync(self, request: Request[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        check_questions_allowed(request.kind)
         resolver = self.resolver_for(request)
         resolution = Resolution(request)
         if not self._claim(resolution):
