@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.metadata
 import logging
 
+from . import tools
 from .api import approve, approve_sync, ask, ask_questions, ask_sync, history
 from .approvals import requires_approval
 from .config import configure
@@ -20,6 +21,7 @@ from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer, Replay
 from .lifecycle import DEFAULT_TIMEOUT
 from .manager import HistoryEntry
 from .models import Answer, Approval, Decision, Option, Question, QuestionSet
+from .scope import QuestionsNotAllowed, no_questions
 from .transcript import save_history
 from .waiting import WaitingUnsupported
 from .widgets import ApprovalWidget, QuestionWidget
@@ -44,6 +46,7 @@ __all__ = [
     "Question",
     "QuestionSet",
     "QuestionWidget",
+    "QuestionsNotAllowed",
     "ReplayMissing",
     "WaitingUnsupported",
     "__version__",
@@ -54,8 +57,10 @@ __all__ = [
     "ask_sync",
     "configure",
     "history",
+    "no_questions",
     "requires_approval",
     "save_history",
+    "tools",
 ]
 
 # A library never configures logging; applications decide where records go.

@@ -1,0 +1,219 @@
+"""``ask_followup_question(question, follow_up)``: Kilo Code's tool (seed 004).
+
+One question with 2-4 suggested answers. ``follow_up`` is accepted as the tool's own XML
+(``<suggest>...</suggest>`` elements, attributes such as ``mode`` ignored), as a list of strings,
+or as the JSON form ``[{"answer": ...}]``; the whole XML tool call (``<ask_followup_question>
+<question>...</question><follow_up>...</follow_up></ask_followup_question>``) may be sent as the
+arguments text. The seed makes ``follow_up`` optional; nbask shows a question as 2-4 options plus
+a free-text box, so here it is required, with an error that says what to send.
+
+The reply wraps the answer in ``<answer>`` tags, as the seed shows. Errors follow the seed's
+style: "Missing required parameter 'question'", "Failed to parse follow_up: ...", "Invalid
+follow_up format: ...".
+
+The XML reader is a small linear scanner, not an XML parser: the tool's XML is written by a model
+and is often not well-formed (a bare "&" or "<" in a suggestion), and a scanner has no entity
+expansion to abuse.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...models import Answer
+from ..result import ToolResult
+from . import guidance
+from ._base import (
+    ArgumentError,
+    Dialect,
+    Location,
+    Plan,
+    answer_for,
+    build_question_set,
+    check_length,
+    join_notes,
+    load_json_object,
+    machine_note,
+    where,
+)
+
+RETRY: Final = "Please retry with a complete call: one <question> and 2-4 complete <suggest> answers in <follow_up>."
+
+
+class FollowupArguments(BaseModel):
+    """The arguments of ``ask_followup_question``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(description="The specific question to ask the user.")
+    follow_up: list[str] | str = Field(
+        description=(
+            "2-4 suggested answers, each complete (no placeholders to fill in): a list of strings, or "
+            "<suggest>...</suggest> elements."
+        )
+    )
+
+
+def _locate(loc: Location) -> str:
+    if loc[:3] == ("questions", 0, "options"):
+        return where(("follow_up", *loc[3:4]))
+    if loc[:3] == ("questions", 0, "question"):
+        return "question"
+    return where(loc)
+
+
+class _XmlError(ValueError):
+    pass
+
+
+class Followup(Dialect):
+    """The 004 dialect (see the module docstring)."""
+
+    name = "ask_followup_question"
+    title = "Ask a follow-up question"
+    origin = "Kilo Code (seed 004)"
+    arguments = FollowupArguments
+    description = (
+        "Ask the user one specific question to get information you need to continue, with 2-4 suggested "
+        f"answers the user can pick from (or answer in their own words). {guidance.WHEN} Each suggestion must be "
+        f"a complete answer, with no placeholders. {guidance.NO_OTHER} {guidance.RECOMMENDED} "
+        f"The reply is the user's answer in <answer></answer> tags. {guidance.SILENCE}"
+    )
+
+    def load(self, arguments: object) -> dict[str, Any]:
+        if isinstance(arguments, str) and arguments.lstrip().startswith("<"):
+            check_length(arguments)
+            return _parse_tool_xml(arguments)
+        return load_json_object(arguments)
+
+    def invalid(self, error: ArgumentError) -> ToolResult:
+        problems = " ".join(p if p.endswith(".") else f"{p}." for p in error.problems)
+        return self.error("invalid", f"{problems} {RETRY}")
+
+    def parse(self, data: dict[str, Any]) -> Plan:
+        if "suggest" in data and "follow_up" not in data:  # the JSON form: {"question", "suggest": [...]}
+            data = {("follow_up" if key == "suggest" else key): value for key, value in data.items()}
+        unknown = [key for key in data if key not in ("question", "follow_up")]
+        if unknown:
+            raise ArgumentError(*(f"Unknown parameter '{key}'" for key in unknown))
+        question = data.get("question")
+        if question is None or (isinstance(question, str) and not question.strip()):
+            raise ArgumentError("Missing required parameter 'question'")
+        if not isinstance(question, str):
+            raise ArgumentError("Invalid parameter 'question': must be text")
+        if "follow_up" not in data or data["follow_up"] is None:
+            raise ArgumentError(
+                "Missing required parameter 'follow_up': nbask shows the question with 2-4 suggested answers"
+            )
+        suggestions = _suggestions(data["follow_up"])
+        if not 2 <= len(suggestions) <= 4:  # noqa: PLR2004 - nbask's 2-4 options
+            raise ArgumentError(f"Invalid follow_up format: give 2-4 suggestions, got {len(suggestions)}")
+        question_set = build_question_set(
+            [{"question": question, "options": [{"label": s} for s in suggestions]}], _locate
+        )
+        return Plan(question_set=question_set, keys=(question,))
+
+    def answered(self, answer: Answer, plan: Plan) -> ToolResult:
+        output = f"<answer>\n{answer_for(answer, plan, 0)}\n</answer>"
+        note = join_notes(answer.note, machine_note(answer))
+        if note:
+            output += f"\n({note})"
+        message = self.answered_message(answer)
+        return ToolResult(is_error=False, output=output, message=message, status="answered", outcome=answer)
+
+    def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
+        del plan
+        output = f"No <answer>: {self.dismissed_note(answer)}"
+        return ToolResult(
+            is_error=False, output=output, message="User dismissed the question.", status="dismissed", outcome=answer
+        )
+
+    def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
+        del plan
+        output = f"No <answer>: {answer.note}"
+        return ToolResult(is_error=False, output=output, message=answer.note, status="timeout", outcome=answer)
+
+
+def _suggestions(follow_up: object) -> list[str]:
+    if isinstance(follow_up, str):
+        try:
+            found = list(_elements(follow_up, "suggest"))
+        except _XmlError as error:
+            raise ArgumentError(f"Failed to parse follow_up: {error}") from None
+        if not found and follow_up.strip():
+            raise ArgumentError("Invalid follow_up format: expected <suggest>...</suggest> elements")
+        return [html.unescape(text).strip() for text in found]
+    if isinstance(follow_up, list):
+        out = []
+        for index, item in enumerate(follow_up):
+            if isinstance(item, dict) and isinstance(item.get("answer"), str):
+                out.append(item["answer"])
+            elif isinstance(item, str):
+                out.append(item)
+            else:
+                msg = f"Invalid follow_up format: follow_up[{index}] must be text (or {{'answer': text}})"
+                raise ArgumentError(msg)
+        return out
+    raise ArgumentError("Invalid follow_up format: must be <suggest> XML text or a list of suggestions")
+
+
+def _parse_tool_xml(text: str) -> dict[str, Any]:
+    """The whole XML tool call: ``<question>`` and ``<follow_up>`` (the outer tag is optional)."""
+    try:
+        questions = list(_elements(text, "question"))
+        follow_ups = list(_elements(text, "follow_up"))
+    except _XmlError as error:
+        raise ArgumentError(f"Failed to parse the tool call: {error}") from None
+    if len(questions) > 1 or len(follow_ups) > 1:
+        raise ArgumentError("Invalid tool call xml format: one <question> and at most one <follow_up>")
+    data: dict[str, Any] = {}
+    if questions:
+        data["question"] = html.unescape(questions[0]).strip()
+    if follow_ups:
+        data["follow_up"] = follow_ups[0]
+    return data
+
+
+def _elements(text: str, tag: str) -> list[str]:
+    """The inner text of every ``<tag ...>...</tag>`` in ``text`` (not nested), in one pass."""
+    closing = f"</{tag}>"
+    found: list[str] = []
+    position = 0
+    while True:
+        start, after = _find_opening(text, tag, position, len(text))
+        if start < 0:
+            return found
+        end_of_tag = text.find(">", after)
+        if end_of_tag < 0:
+            msg = f"a <{tag}> tag is not closed with '>'"
+            raise _XmlError(msg)
+        if text[end_of_tag - 1] == "/":
+            msg = f"an empty <{tag}/> element"
+            raise _XmlError(msg)
+        end = text.find(closing, end_of_tag + 1)
+        if end < 0:
+            msg = f"a <{tag}> has no closing {closing}"
+            raise _XmlError(msg)
+        if _find_opening(text, tag, end_of_tag + 1, end)[0] >= 0:
+            msg = f"a <{tag}> starts before the previous one is closed"
+            raise _XmlError(msg)
+        found.append(text[end_of_tag + 1 : end])
+        position = end + len(closing)
+
+
+def _find_opening(text: str, tag: str, start: int, stop: int) -> tuple[int, int]:
+    """(index of the next ``<tag`` in text[start:stop], index after the name), or (-1, -1);
+    ``<tagname>`` of a longer name does not count.
+    """
+    opening = f"<{tag}"
+    while True:
+        found = text.find(opening, start, stop)
+        if found < 0:
+            return -1, -1
+        after = found + len(opening)
+        if after >= len(text) or text[after] in "> \t\r\n/":
+            return found, after
+        start = after

@@ -1,0 +1,127 @@
+"""Python functions for agent frameworks that build tools from a function's signature and
+docstring (pydantic-ai ``Agent(tools=[...])``, the OpenAI Agents SDK's ``function_tool``,
+LangChain's ``StructuredTool``), and ``gate``, the approval gate whose rejections the model reads.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, overload
+
+from pydantic_core import to_jsonable_python
+
+from ..approvals import requires_approval
+from ..errors import ApprovalRejected, NoOneCanAnswer
+from ..lifecycle import DEFAULT_TIMEOUT
+from ..waiting import WaitingUnsupported
+from .call import call
+from .dialects import DEFAULT_TOOL_NAME, dialect_for
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def function(
+    tool_name: str = DEFAULT_TOOL_NAME, *, timeout: float | None = DEFAULT_TIMEOUT
+) -> Callable[..., Awaitable[str]]:
+    """An async function named ``tool_name``, with the dialect's typed parameters and a docstring
+    that teaches the model when to ask; it returns the text the model reads (the answer in the
+    dialect's format, or an error that starts with "Error:"). It never raises for a model's
+    mistake or for "no one can answer here"; a kernel interrupt still propagates.
+
+        agent = pydantic_ai.Agent(model, tools=[nbask.tools.function()])
+        tool = agents.function_tool(nbask.tools.function())
+        tool = StructuredTool.from_function(coroutine=nbask.tools.function())
+    """
+    dialect = dialect_for(tool_name)
+    parameters = dialect.parameters()
+
+    async def ask_tool(**arguments: Any) -> str:
+        data = {name: to_jsonable_python(value) for name, value in arguments.items()}
+        result = await call(data, tool_name=dialect.name, timeout=timeout)
+        return result.output
+
+    ask_tool.__name__ = ask_tool.__qualname__ = dialect.name
+    ask_tool.__doc__ = dialect.function_doc()
+    ask_tool.__signature__ = inspect.Signature(parameters, return_annotation=str)  # type: ignore[attr-defined]
+    ask_tool.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": str}
+    return ask_tool
+
+
+@overload
+def gate(func: F, /) -> F: ...
+@overload
+def gate(*, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT) -> Callable[[F], F]: ...
+
+
+def gate(
+    func: F | None = None, /, *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT
+) -> F | Callable[[F], F]:
+    """``@nbask.requires_approval`` for a tool an agent framework calls: each call waits for the
+    person's decision, and a rejection comes back as the tool's result (text saying the call did
+    not run, and why) instead of an exception, so the model reads it in its next turn.
+
+    "Approve" runs the call; "Edit" runs it with the edited arguments; "Reject", a dismiss, a
+    timeout, an unattended policy or no one to ask returns the rejection text. Works on plain
+    and ``async`` functions and keeps their signature and docstring.
+
+        @nbask.tools.gate
+        def drop_table(name: str) -> str: ...
+        agent = pydantic_ai.Agent(model, tools=[drop_table])
+    """
+
+    def decorate(function: F) -> F:
+        title = action or f"Call {function.__name__}"
+        gated = requires_approval(action=title, timeout=timeout)(function)
+
+        if inspect.iscoroutinefunction(function):
+
+            @functools.wraps(function)
+            async def async_gate(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await gated(*args, **kwargs)
+                except ApprovalRejected as rejected:
+                    return rejection_text(rejected)
+                except (NoOneCanAnswer, WaitingUnsupported) as error:
+                    return unasked_text(title, error)
+
+            return async_gate  # type: ignore[return-value]
+
+        @functools.wraps(function)
+        def sync_gate(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return gated(*args, **kwargs)
+            except ApprovalRejected as rejected:
+                return rejection_text(rejected)
+            except (NoOneCanAnswer, WaitingUnsupported) as error:
+                return unasked_text(title, error)
+
+        return sync_gate  # type: ignore[return-value]
+
+    return decorate(func) if func is not None else decorate
+
+
+DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
+
+
+def rejection_text(rejected: ApprovalRejected) -> str:
+    """What the model reads when the person (or a policy) did not approve a call."""
+    decision = rejected.decision
+    if decision.status == "answered" and decision.answered_by == "person":
+        who = "The person rejected it"
+    elif decision.status == "answered":
+        who = f"It was rejected by {decision.answered_by}, not by a person"
+    elif decision.status == "dismissed":
+        who = "The person dismissed the approval request without approving it"
+    elif decision.status == "timeout":
+        who = "No one approved it in time"
+    else:
+        who = "The approval request was cancelled"
+    reason = f" Reason: {decision.reason}" if decision.reason else ""
+    return f"Not approved: {rejected.action} did not run. {who}.{reason} {DO_NOT_RETRY}"
+
+
+def unasked_text(title: str, error: Exception) -> str:
+    """What the model reads when no one could be asked to approve a call."""
+    return f"Not approved: {title} did not run, because no one could be asked to approve it: {error} {DO_NOT_RETRY}"

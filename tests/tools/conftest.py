@@ -1,0 +1,40 @@
+"""Shared set-up for the agent-tool tests: a clean configuration and history per test, and
+``person``, a scripted person (tool_helpers.Person) in place of the widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tool_helpers import Person
+
+import nbask
+from nbask.lifecycle import Request
+from nbask.manager import manager
+
+
+@pytest.fixture(autouse=True)
+def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No policy from the environment or an earlier test, the tool on, an empty history."""
+    monkeypatch.delenv("NBASK_POLICY", raising=False)
+    monkeypatch.delenv("NBASK_REPLAY_FILE", raising=False)
+    nbask.configure(policy=None, replay_file=None, enabled=None)
+    manager().clear_history()
+    yield
+    nbask.configure(policy=None, replay_file=None, enabled=None)
+    manager().clear_history()
+
+
+@pytest.fixture
+def person(monkeypatch: pytest.MonkeyPatch) -> Person:
+    """The scripted person answering every request of this test."""
+    fake = Person()
+
+    def resolver_for(request: Request[Any]) -> Person:
+        fake.check_available(request)
+        return fake
+
+    monkeypatch.setattr(manager(), "resolver_for", resolver_for)
+    return fake

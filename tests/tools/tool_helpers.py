@@ -1,0 +1,131 @@
+"""Helpers of the agent-tool tests (a module with a unique name, so test files in any folder can
+import it): a scripted person that stands in for the widget and records what was asked.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nbask.lifecycle import ApprovalRequest, QuestionRequest, Request, Resolution, timeout_note
+from nbask.models import Answer
+from nbask.responses import ApprovalResponse, QuestionReply, QuestionResponse
+
+HERE = pathlib.Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+REPO = HERE.parents[1]
+
+Decide = Callable[[Request[Any]], Any]
+
+
+def pick(*choices: list[str] | str, other: str | dict[int, str] | None = None) -> Decide:
+    """Submit: question i gets ``choices[i]`` (a label or a list of labels) and the Other text."""
+
+    def decide(request: Request[Any]) -> Answer:
+        assert isinstance(request, QuestionRequest)
+        replies = []
+        for index, _question in enumerate(request.question_set.questions):
+            chosen = choices[index] if index < len(choices) else []
+            selected = (chosen,) if isinstance(chosen, str) else tuple(chosen)
+            text = other.get(index) if isinstance(other, dict) else (other if index == 0 else None)
+            replies.append(QuestionReply(selected=selected, other=text))
+        return request.decide(QuestionResponse(action="submit", replies=tuple(replies)))
+
+    return decide
+
+
+def first_options() -> Decide:
+    """Submit the first option of every question."""
+
+    def decide(request: Request[Any]) -> Answer:
+        assert isinstance(request, QuestionRequest)
+        replies = tuple(
+            QuestionReply(selected=(q.options[0].label,), other=None) for q in request.question_set.questions
+        )
+        return request.decide(QuestionResponse(action="submit", replies=replies))
+
+    return decide
+
+
+def dismiss() -> Decide:
+    return lambda request: request.decide(
+        QuestionResponse(action="dismiss") if isinstance(request, QuestionRequest) else ApprovalResponse("dismiss")
+    )
+
+
+def time_out() -> Decide:
+    return lambda request: request.ended("timeout", timeout_note(request.timeout))
+
+
+def cancel() -> Decide:
+    return lambda request: request.ended("cancelled", "The wait was interrupted before anyone answered.")
+
+
+def approve(reason: str = "") -> Decide:
+    return lambda request: request.decide(ApprovalResponse("approve", reason=reason))
+
+
+def edit(details: dict[str, Any] | str, reason: str = "") -> Decide:
+    text = details if isinstance(details, str) else json.dumps(details, indent=2)
+    return lambda request: request.decide(ApprovalResponse("approve", edited_details=text, reason=reason))
+
+
+def reject(reason: str = "") -> Decide:
+    return lambda request: request.decide(ApprovalResponse("reject", reason=reason))
+
+
+def raises(error: BaseException) -> Decide:
+    def decide(request: Request[Any]) -> Any:
+        raise error
+
+    return decide
+
+
+@dataclass
+class Person:
+    """A scripted person: each request is decided by the next script entry (the last one repeats).
+
+    Installed as the manager's resolver, so everything from ``nbask.tools.call`` down to the
+    Resolution is the real code; only the widget is replaced.
+    """
+
+    script: list[Decide] = field(default_factory=list)
+    asked: list[Request[Any]] = field(default_factory=list)
+    unavailable: BaseException | None = None
+
+    def answers(self, *decisions: Decide) -> Person:
+        self.script = list(decisions)
+        return self
+
+    # the Resolver protocol
+    def check_available(self, request: Request[Any]) -> None:
+        del request  # every kind is served alike
+        if self.unavailable is not None:
+            raise self.unavailable
+
+    async def resolve(self, resolution: Resolution[Any]) -> Any:
+        return self.resolve_blocking(resolution)
+
+    def resolve_blocking(self, resolution: Resolution[Any]) -> Any:
+        request = resolution.request
+        self.asked.append(request)
+        decide = self.script[min(len(self.asked), len(self.script)) - 1] if self.script else first_options()
+        resolution.settle(decide(request))
+        return resolution.outcome
+
+    @property
+    def questions(self) -> list[dict[str, Any]]:
+        """What each question request showed (QuestionSet as data)."""
+        return [r.asked() for r in self.asked if isinstance(r, QuestionRequest)]
+
+    @property
+    def approvals(self) -> list[ApprovalRequest]:
+        return [r for r in self.asked if isinstance(r, ApprovalRequest)]
+
+
+def fixture_text(name: str) -> str:
+    """A seed's example, kept verbatim in tests/tools/fixtures."""
+    return (FIXTURES / name).read_text(encoding="utf-8")
