@@ -118,7 +118,10 @@ def rejection_text(rejected: ApprovalRejected) -> str:
         who = "No one approved it in time"
     else:
         who = "The approval request was cancelled"
-    reason = f" Reason: {decision.reason}" if decision.reason else ""
+    reason = decision.reason.strip()
+    if reason and reason[-1] not in ".!?":
+        reason += "."
+    reason = f" Reason: {reason}" if reason else ""
     return f"Not approved: {rejected.action} did not run. {who}.{reason} {DO_NOT_RETRY}"
 
 

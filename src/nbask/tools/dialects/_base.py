@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import inspect
 import json
+import operator
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Annotated, Any, ClassVar, Final
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from ... import config
 from ...contract import MAX_HEADER_CHARS, NO_PREFERENCE
@@ -320,12 +321,17 @@ class Dialect(ABC):
     # -- the Python function (nbask.tools.function) --------------------------------------
 
     def parameters(self) -> list[inspect.Parameter]:
-        """The typed parameters of the function: the fields of ``arguments``."""
+        """The typed parameters of the function: the fields of ``arguments``, each annotated with
+        its limits and description (``Annotated[list[Question], MinLen(1), ..., Field(...)]``), so
+        a framework that builds a schema from the signature gets the same limits as the definition.
+        """
         params = []
         for name, info in self.arguments.model_fields.items():
             default = inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
+            extras = (*info.metadata, Field(description=info.description))
+            annotation = operator.getitem(Annotated, (info.annotation, *extras))  # Annotated[T, *extras]
             params.append(
-                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=info.annotation)
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
             )
         return params
 
