@@ -4,7 +4,7 @@ import { getByRole, within } from "@testing-library/dom";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { DB, FakeModel, FEATURES, mount, otherText, pendingModel, pendingView, sent, unmountAll, view } from "./testing";
-import type { Response } from "./widget";
+import type { Response } from "./contract";
 
 afterEach(unmountAll);
 

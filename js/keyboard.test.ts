@@ -3,7 +3,7 @@
 import { getByRole, within } from "@testing-library/dom";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DB, FakeModel, FEATURES, keydown, otherText, pendingModel, pendingView, sent, unmountAll, view } from "./testing";
-import type { Question } from "./widget";
+import type { Question } from "./contract";
 
 afterEach(() => {
   unmountAll();
@@ -96,7 +96,7 @@ describe("first focus", () => {
 });
 
 describe("arrow keys", () => {
-  it("move focus through the options and Other, wrapping, without choosing", async () => {
+  it("in a single-select question move focus and the selection together, wrapping through Other", async () => {
     const { user, root } = pendingView([PLAIN, DB]);
     const yes = input(root, "radio", "Yes");
     const no = input(root, "radio", "No");
@@ -104,19 +104,42 @@ describe("arrow keys", () => {
     const group = getByRole(root, "group", { name: "Proceed?" });
     const other = within(group).getByRole("radio", { name: "Other" });
     expect(document.activeElement).toBe(yes);
+    expect(checkedLabels(root)).toEqual([]);
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(no);
+    expect(checkedLabels(root)).toEqual(["No"]);
     await user.keyboard("{ArrowRight}");
     expect(document.activeElement).toBe(later);
+    expect(checkedLabels(root)).toEqual(["Later"]);
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(other);
+    expect((other as HTMLInputElement).checked).toBe(true);
+    expect((later as HTMLInputElement).checked).toBe(false);
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(yes);
+    expect(checkedLabels(root)).toEqual(["Yes"]);
     await user.keyboard("{ArrowUp}");
     expect(document.activeElement).toBe(other);
     await user.keyboard("{ArrowLeft}");
     expect(document.activeElement).toBe(later);
+    expect(checkedLabels(root)).toEqual(["Later"]);
+  });
+
+  it("send what the arrow reached: arrow, then Enter", async () => {
+    const { user, root, model } = pendingView([PLAIN]);
+    expect(document.activeElement).toBe(input(root, "radio", "Yes"));
+    await user.keyboard("{ArrowDown}{ArrowDown}{Enter}");
+    expect(sent(model).answers).toEqual([{ selected: ["Later"], other: null }]);
+  });
+
+  it("in a multi-select question move focus only; Space toggles", async () => {
+    const { user, root } = pendingView([FEATURES]);
+    const first = getByRole(root, "group", { name: FEATURES.question }).querySelector("input") as HTMLInputElement;
+    first.focus();
+    await user.keyboard("{ArrowDown}");
     expect(checkedLabels(root)).toEqual([]);
+    await user.keyboard(" ");
+    expect(checkedLabels(root)).toHaveLength(1);
   });
 
   it("stay inside the focused question", async () => {

@@ -4,7 +4,8 @@ import { getByRole, within } from "@testing-library/dom";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
 import type { AnyModel } from "@anywidget/types";
 import { expect, vi } from "vitest";
-import widget, { type Model, type Question, type Response } from "./widget";
+import type { Model, Question, Response } from "./contract";
+import widget from "./widget";
 
 type Listener = (...args: unknown[]) => void;
 
@@ -27,7 +28,10 @@ export class FakeModel {
 
   constructor(initial: Partial<Model> = {}) {
     this.data = {
+      kind: "question",
       questions: [],
+      title: "",
+      details: "",
       request_id: "req-1",
       status: "pending",
       deadline_ms: 0,

@@ -5,7 +5,9 @@ import { fileURLToPath } from "node:url";
 import { getAllByRole, getByRole, queryAllByRole, within } from "@testing-library/dom";
 import { afterEach, describe, expect, it } from "vitest";
 import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing";
-import { formatDuration, isRecommended, readQuestions, type Question } from "./widget";
+import { isRecommended, type Question } from "./contract";
+import { readQuestions } from "./question";
+import { formatDuration } from "./shell";
 
 afterEach(unmountAll);
 

@@ -1,0 +1,195 @@
+// The approval form: a proposed action and its details, buttons Approve / Edit / Reject, an
+// optional Reason, and the resolved block with the decision.
+import type { AnyModel } from "@anywidget/types";
+import type { ApprovalModel, ApprovalResponse } from "./contract";
+import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
+import { asText, button, charCounter, el, isObject, suppressShortcuts, textEl } from "./dom";
+import { InteractionView } from "./shell";
+
+// Button and textbox names are part of the accessibility contract (SPEC §2b).
+export const APPROVAL_TEXT = {
+  title: "The agent asks for your approval",
+  approve: "Approve",
+  edit: "Edit",
+  reject: "Reject",
+  details: "Details",
+  reason: "Reason",
+  reasonPlaceholder: "Optional: why, or what to do instead",
+  editHint: "Edit the details, then approve to run the edited version.",
+  keys: "Esc rejects",
+} as const;
+
+/** The person's unsent state: whether Edit was pressed, and the texts typed. */
+interface Draft {
+  editing: boolean;
+  details: string;
+  reason: string;
+}
+
+export class ApprovalView extends InteractionView<ApprovalModel> {
+  private draft: Draft = { editing: false, details: "", reason: "" };
+  private controls: {
+    detailsBox: HTMLElement;
+    editButton: HTMLButtonElement;
+    rejectButton: HTMLButtonElement;
+    reason: HTMLTextAreaElement;
+  } | null = null;
+
+  constructor(model: AnyModel<ApprovalModel>, host: HTMLElement) {
+    super(model, host, "approval", ["title", "details"]);
+    this.start();
+  }
+
+  private details(): string {
+    return asText(this.model.get("details"));
+  }
+
+  protected pendingKey(): string {
+    return JSON.stringify([asText(this.model.get("request_id")), asText(this.model.get("title")), this.details()]);
+  }
+
+  protected resetDraft(): void {
+    this.draft = { editing: false, details: this.details(), reason: "" };
+    this.controls = null;
+  }
+
+  protected refreshForm(): void {
+    // Nothing depends on the lock beyond what the shell disables.
+  }
+
+  /** A stray Enter must never approve a risky action, so focus starts on Reject. */
+  protected autofocusTarget(): HTMLElement | null {
+    return this.controls?.rejectButton ?? null;
+  }
+
+  protected buildForm(): HTMLElement {
+    const element = el("div", "nbask-form nbask-approval");
+    const top = el("div", "nbask-top");
+    top.append(el("span", "nbask-title", APPROVAL_TEXT.title), this.makeTimer());
+
+    const heading = textEl("div", "nbask-action", asText(this.model.get("title")));
+    heading.id = this.domId("action");
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-labelledby", heading.id);
+
+    const detailsBox = el("div", "nbask-details-box");
+    const approve = button("nbask-button nbask-primary", APPROVAL_TEXT.approve, () => this.send("approve"));
+    const editButton = button("nbask-button", APPROVAL_TEXT.edit, () => this.startEditing());
+    const rejectButton = button("nbask-button nbask-danger", APPROVAL_TEXT.reject, () => this.send("reject"));
+
+    const reasonId = this.domId("reason");
+    const reasonLabel = el("label", "nbask-reason-label", APPROVAL_TEXT.reason);
+    reasonLabel.htmlFor = reasonId;
+    const reason = suppressShortcuts(el("textarea", "nbask-reason"));
+    reason.id = reasonId;
+    reason.rows = 1;
+    reason.dir = "auto";
+    reason.placeholder = APPROVAL_TEXT.reasonPlaceholder;
+    reason.value = this.draft.reason;
+    const reasonCount = charCounter(reason, MAX_REASON_CHARS);
+    reason.addEventListener("input", () => (this.draft.reason = reason.value));
+    const reasonRow = el("div", "nbask-reason-row");
+    reasonRow.append(reasonLabel, reason, reasonCount.element);
+
+    const keys = el("span", "nbask-keys", APPROVAL_TEXT.keys);
+    keys.setAttribute("aria-hidden", "true");
+    const footer = el("div", "nbask-footer");
+    footer.append(keys, this.makeSendingNote(), el("span", "nbask-spacer"), approve, editButton, rejectButton);
+
+    element.append(top, heading, detailsBox, reasonRow, footer);
+    this.controls = { detailsBox, editButton, rejectButton, reason };
+    this.showDetails();
+    return element;
+  }
+
+  /** The details as read-only monospace text, or, after Edit, as the "Details" textbox. */
+  private showDetails(): void {
+    const controls = this.controls;
+    if (controls === null) return;
+    if (!this.draft.editing) {
+      const text = this.details();
+      const pre = textEl("pre", "nbask-details", text);
+      pre.hidden = text === "";
+      // Long details scroll; the region is focusable so keyboard users can scroll it too.
+      pre.tabIndex = text === "" ? -1 : 0;
+      pre.setAttribute("aria-label", APPROVAL_TEXT.details);
+      controls.detailsBox.replaceChildren(pre);
+      controls.editButton.hidden = false;
+      return;
+    }
+    const id = this.domId("details");
+    const label = el("label", "nbask-details-label", APPROVAL_TEXT.details);
+    label.htmlFor = id;
+    const box = suppressShortcuts(el("textarea", "nbask-details nbask-details-edit"));
+    box.id = id;
+    box.dir = "auto";
+    box.spellcheck = false;
+    box.value = this.draft.details;
+    box.rows = Math.min(12, Math.max(3, this.draft.details.split("\n").length + 1));
+    const count = charCounter(box, MAX_DETAILS_CHARS);
+    box.addEventListener("input", () => (this.draft.details = box.value));
+    const hint = el("div", "nbask-edit-hint", APPROVAL_TEXT.editHint);
+    hint.id = this.domId("edit-hint");
+    box.setAttribute("aria-describedby", hint.id);
+    controls.detailsBox.replaceChildren(label, box, hint, count.element);
+    controls.editButton.hidden = true;
+  }
+
+  private startEditing(): void {
+    if (this.isLocked()) return;
+    this.draft.editing = true;
+    this.showDetails();
+    this.controls?.detailsBox.querySelector("textarea")?.focus();
+  }
+
+  private send(action: ApprovalResponse["action"]): void {
+    const response: ApprovalResponse = {
+      action,
+      edited_details: action === "approve" && this.draft.editing ? this.draft.details : null,
+      reason: action === "dismiss" ? "" : this.draft.reason.trim(),
+      ...this.stamp(),
+    };
+    this.sendResponse(response);
+  }
+
+  protected onKey(event: KeyboardEvent, target: HTMLElement): void {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      this.send("dismiss");
+      return;
+    }
+    // Enter activates a focused button natively and types a newline in a textbox; it never
+    // approves from anywhere else.
+    if (event.key === "Enter" && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLTextAreaElement)) {
+      event.preventDefault();
+    }
+  }
+
+  protected buildResolved(status: string): HTMLElement {
+    this.controls = null;
+    const result = this.model.get("result");
+    const outcome = isObject(result) ? result : {};
+    const decision = asText(outcome.decision);
+    let verdict = DECISION_TEXT[decision] ?? STATUS_TEXT[status] ?? status;
+    if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
+
+    const block = el("div", "nbask-resolved nbask-approval");
+    block.append(this.statusLine(status, verdict));
+    block.append(textEl("div", "nbask-action", asText(this.model.get("title"))));
+    const edited = outcome.edited;
+    if (decision === "edit" && typeof edited === "string") {
+      block.append(el("div", "nbask-resolved-label", "Edited to"), textEl("pre", "nbask-details", edited));
+    } else if (this.details() !== "") {
+      block.append(textEl("pre", "nbask-details", this.details()));
+    }
+    const reason = asText(outcome.reason);
+    if (reason.trim() !== "") {
+      const line = el("p", "nbask-reason-text");
+      line.append(el("span", "nbask-resolved-label", `${APPROVAL_TEXT.reason}: `), textEl("span", "", reason));
+      block.append(line);
+    }
+    const note = asText(outcome.note);
+    if (note.trim() !== "") block.append(textEl("p", "nbask-note", note));
+    return block;
+  }
+}

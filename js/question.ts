@@ -1,0 +1,514 @@
+// The question form: 1-4 questions as radio or checkbox groups with a free-text "Other",
+// Submit / Dismiss (with a confirm row when some are left empty), digits and arrow keys,
+// and the resolved block listing each question with its answer.
+import type { AnyModel } from "@anywidget/types";
+import type { Option, Question, QuestionAnswer, QuestionModel, Response } from "./contract";
+import { MAX_OTHER_CHARS, NO_PREFERENCE, RECOMMENDED, isRecommended } from "./contract";
+import { asText, button, charCounter, el, headerChip, isObject, suppressShortcuts, textEl } from "./dom";
+import { InteractionView } from "./shell";
+
+// Button names are part of the accessibility contract (end-to-end tests find them by role and
+// name), so no other text here contains "Submit" or "Dismiss".
+export const TEXT = {
+  title: "The agent is waiting for your answer",
+  multiHint: "Select all that apply",
+  other: "Other",
+  otherPlaceholder: "Type your own answer",
+  recommended: "Recommended",
+  submit: "Submit",
+  dismiss: "Dismiss",
+  sendAnyway: "Send anyway",
+  keepAnswering: "Keep answering",
+  noPreference: NO_PREFERENCE,
+  keys: "Keys: 1–4 choose · ↑↓ move · Enter send · Esc close",
+} as const;
+
+/** The model's questions, read defensively: the kernel validates them, but a view must not crash. */
+export function readQuestions(raw: unknown): Question[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.map((item: unknown) => {
+    const q = isObject(item) ? item : {};
+    const options = Array.isArray(q.options) ? q.options : [];
+    return {
+      question: asText(q.question),
+      header: asText(q.header),
+      multi_select: q.multi_select === true,
+      options: options.map((o: unknown) => {
+        const option = isObject(o) ? o : {};
+        return { label: asText(option.label), description: asText(option.description) };
+      }),
+    };
+  });
+}
+
+export function confirmMessage(unanswered: number): string {
+  const questions = unanswered === 1 ? "1 question" : `${unanswered} questions`;
+  return `${questions} without an answer will be sent as ${TEXT.noPreference}.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The person's unsent answer to one question. Kept per view and never written to the model
+// until Submit, so re-renders caused by the kernel do not lose it.
+
+interface Draft {
+  checked: boolean[];
+  otherChecked: boolean;
+  otherText: string;
+}
+
+function emptyDraft(question: Question): Draft {
+  return { checked: question.options.map(() => false), otherChecked: false, otherText: "" };
+}
+
+export function answerOf(question: Question, draft: Draft): QuestionAnswer {
+  const selected = question.options.filter((_, i) => draft.checked[i]).map((o) => o.label);
+  const text = draft.otherText.trim();
+  return { selected, other: draft.otherChecked && text !== "" ? text : null };
+}
+
+function isAnswered(answer: QuestionAnswer): boolean {
+  return answer.selected.length > 0 || answer.other !== null;
+}
+
+/** Controls of one question, kept so the view can update them in place. */
+interface QuestionControls {
+  fieldset: HTMLFieldSetElement;
+  options: HTMLInputElement[];
+  otherChoice: HTMLInputElement;
+  otherText: HTMLInputElement;
+  refreshCounter: () => void;
+  /** Index of the "(Recommended)" option, or 0: where focus lands first. */
+  firstFocus: number;
+}
+
+interface FormControls {
+  questions: QuestionControls[];
+  confirmRow: HTMLElement;
+  confirmText: HTMLElement;
+  sendAnyway: HTMLButtonElement;
+  submit: HTMLButtonElement;
+}
+
+export class QuestionView extends InteractionView<QuestionModel> {
+  private questions: Question[] = [];
+  private drafts: Draft[] = [];
+  private controls: FormControls | null = null;
+  private confirming = false;
+
+  constructor(model: AnyModel<QuestionModel>, host: HTMLElement) {
+    super(model, host, "question", ["questions"]);
+    this.start();
+  }
+
+  protected pendingKey(): string {
+    return JSON.stringify([asText(this.model.get("request_id")), readQuestions(this.model.get("questions"))]);
+  }
+
+  protected resetDraft(): void {
+    this.questions = readQuestions(this.model.get("questions"));
+    this.drafts = this.questions.map(emptyDraft);
+    this.confirming = false;
+    this.controls = null;
+  }
+
+  protected refreshForm(locked: boolean): void {
+    if (locked) this.confirming = false;
+    if (this.controls) this.controls.confirmRow.hidden = !this.confirming;
+  }
+
+  protected autofocusTarget(): HTMLElement | null {
+    const controls = this.controls?.questions[0];
+    return controls ? (controls.options[controls.firstFocus] ?? controls.otherChoice) : null;
+  }
+
+  // -- building --------------------------------------------------------------------------------
+
+  protected buildForm(): HTMLElement {
+    const element = el("div", "nbask-form");
+    const top = el("div", "nbask-top");
+    top.append(el("span", "nbask-title", TEXT.title), this.makeTimer());
+
+    const questions = this.questions.map((q, qi) => this.buildQuestion(q, qi));
+
+    const confirmText = el("span", "nbask-confirm-text");
+    confirmText.id = this.domId("confirm");
+    const sendAnyway = button("nbask-button nbask-primary", TEXT.sendAnyway, () => this.send("submit"));
+    sendAnyway.setAttribute("aria-describedby", confirmText.id);
+    const keepAnswering = button("nbask-button", TEXT.keepAnswering, () => this.closeConfirm(true));
+    const confirmRow = el("div", "nbask-confirm");
+    confirmRow.append(confirmText, el("span", "nbask-spacer"), sendAnyway, keepAnswering);
+
+    const keys = el("span", "nbask-keys", TEXT.keys);
+    keys.setAttribute("aria-hidden", "true");
+    const submit = button("nbask-button nbask-primary", TEXT.submit, () => this.requestSubmit());
+    const dismiss = button("nbask-button", TEXT.dismiss, () => this.dismiss());
+    const footer = el("div", "nbask-footer");
+    footer.append(keys, this.makeSendingNote(), el("span", "nbask-spacer"), submit, dismiss);
+
+    element.append(top, ...questions.map((q) => q.fieldset), confirmRow, footer);
+    this.controls = { questions, confirmRow, confirmText, sendAnyway, submit };
+    this.questions.forEach((_, qi) => this.syncQuestion(qi));
+    return element;
+  }
+
+  private buildQuestion(question: Question, qi: number): QuestionControls {
+    const fieldset = el("fieldset", "nbask-question");
+    // The group's accessible name is the question text alone, not the header chip.
+    const text = textEl("span", "nbask-question-text", question.question);
+    text.id = this.domId(`q${qi}`);
+    fieldset.setAttribute("aria-labelledby", text.id);
+    const head = el("div", "nbask-question-head");
+    const chip = headerChip(question.header);
+    if (chip) {
+      // A long header (seed dialects allow more than the chip shows) is cut by CSS; the
+      // tooltip keeps the whole text.
+      chip.title = question.header;
+      head.append(chip);
+    }
+    head.append(text);
+    fieldset.append(head);
+    if (question.multi_select) {
+      const hint = el("div", "nbask-multi-hint", TEXT.multiHint);
+      hint.id = this.domId(`q${qi}-hint`);
+      fieldset.setAttribute("aria-describedby", hint.id);
+      fieldset.append(hint);
+    }
+
+    const list = el("div", "nbask-options");
+    const type = question.multi_select ? "checkbox" : "radio";
+    const name = this.domId(`q${qi}-choice`); // one radio group per question and per view
+    const options = question.options.map((option, oi) => {
+      const { row, input } = this.buildOption(option, type, name, qi, oi);
+      list.append(row);
+      return input;
+    });
+    const other = this.buildOther(type, name, qi);
+    list.append(other.row);
+    fieldset.append(list);
+
+    const recommended = question.options.findIndex((o) => isRecommended(o.label));
+    return {
+      fieldset,
+      options,
+      otherChoice: other.choice,
+      otherText: other.text,
+      refreshCounter: other.refreshCounter,
+      firstFocus: recommended >= 0 ? recommended : 0,
+    };
+  }
+
+  private buildOption(
+    option: Option,
+    type: "radio" | "checkbox",
+    name: string,
+    qi: number,
+    oi: number,
+  ): { row: HTMLElement; input: HTMLInputElement } {
+    const input = suppressShortcuts(el("input", "nbask-input"));
+    input.type = type;
+    input.name = name;
+    input.value = String(oi);
+    input.addEventListener("change", () => this.onOptionChange(qi, oi, input.checked));
+
+    // The accessible name is the label only (aria-labelledby); the description, which may be
+    // very long, is the accessible description instead. Both sit inside the <label> so a click
+    // anywhere on the row chooses the option.
+    const labelText = buildLabelText(option.label);
+    labelText.id = this.domId(`q${qi}-o${oi}`);
+    input.setAttribute("aria-labelledby", labelText.id);
+    const title = el("span", "nbask-option-title");
+    title.append(labelText);
+    if (isRecommended(option.label)) {
+      // The label text already says "(Recommended)" to screen readers; the badge is visual.
+      const badge = el("span", "nbask-badge", TEXT.recommended);
+      badge.setAttribute("aria-hidden", "true");
+      title.append(badge);
+    }
+    const body = el("span", "nbask-option-body");
+    body.append(title);
+    if (option.description.trim() !== "") {
+      const description = textEl("span", "nbask-option-desc", option.description);
+      description.id = this.domId(`q${qi}-o${oi}-desc`);
+      input.setAttribute("aria-describedby", description.id);
+      body.append(description);
+    }
+    const row = el("label", "nbask-option");
+    row.append(input, body);
+    return { row, input };
+  }
+
+  private buildOther(
+    type: "radio" | "checkbox",
+    name: string,
+    qi: number,
+  ): { row: HTMLElement; choice: HTMLInputElement; text: HTMLInputElement; refreshCounter: () => void } {
+    const choice = suppressShortcuts(el("input", "nbask-input"));
+    choice.type = type;
+    choice.name = name;
+    choice.value = "other";
+    choice.id = this.domId(`q${qi}-other`);
+    choice.addEventListener("change", () => this.onOtherChoiceChange(qi, choice.checked));
+    const label = el("label", "nbask-other-label", TEXT.other);
+    label.htmlFor = choice.id;
+
+    const text = suppressShortcuts(el("input", "nbask-other-text"));
+    text.type = "text";
+    text.dir = "auto";
+    text.autocomplete = "off";
+    text.placeholder = TEXT.otherPlaceholder;
+    text.setAttribute("aria-label", TEXT.other);
+    // The cap keeps one answer from flooding the agent's context; the kernel enforces it too.
+    const counter = charCounter(text, MAX_OTHER_CHARS);
+    counter.element.id = this.domId(`q${qi}-other-count`);
+    text.setAttribute("aria-describedby", counter.element.id);
+    text.addEventListener("input", () => this.onOtherInput(qi, text.value));
+
+    const row = el("div", "nbask-option nbask-other");
+    row.append(choice, label, text, counter.element);
+    return { row, choice, text, refreshCounter: counter.refresh };
+  }
+
+  protected buildResolved(status: string): HTMLElement {
+    this.controls = null;
+    this.confirming = false;
+    const block = el("div", "nbask-resolved");
+    block.append(this.statusLine(status));
+
+    const result = this.model.get("result");
+    const answers = isObject(result) && isObject(result.answers) ? result.answers : {};
+    const list = el("dl", "nbask-resolved-list");
+    for (const question of readQuestions(this.model.get("questions"))) {
+      const term = el("dt", "nbask-resolved-question");
+      const chip = headerChip(question.header);
+      if (chip) term.append(chip);
+      term.append(textEl("span", "nbask-question-text", question.question));
+      list.append(term);
+      // An answered question with no entry in the result is one the person left empty.
+      const given = answers[question.question];
+      const answer = typeof given === "string" ? given : status === "answered" ? TEXT.noPreference : null;
+      if (answer !== null) list.append(textEl("dd", "nbask-resolved-answer", answer));
+    }
+    if (list.childElementCount > 0) block.append(list);
+
+    const note = isObject(result) ? asText(result.note) : "";
+    if (note.trim() !== "") block.append(textEl("p", "nbask-note", note));
+    return block;
+  }
+
+  // -- the draft ---------------------------------------------------------------------------------
+
+  /** Shows the draft of question qi in its controls (the draft is the source of truth). */
+  private syncQuestion(qi: number): void {
+    const controls = this.controls?.questions[qi];
+    const draft = this.drafts[qi];
+    if (!controls || !draft) return;
+    controls.options.forEach((input, oi) => (input.checked = draft.checked[oi] === true));
+    controls.otherChoice.checked = draft.otherChecked;
+    if (controls.otherText.value !== draft.otherText) {
+      controls.otherText.value = draft.otherText;
+      controls.refreshCounter();
+    }
+    controls.fieldset.dataset.answered = String(isAnswered(answerOf(this.questions[qi] as Question, draft)));
+  }
+
+  private draftChanged(qi: number): void {
+    this.syncQuestion(qi);
+    // The confirm row counted unanswered questions; once the person answers more it is stale.
+    if (this.confirming) this.closeConfirm(false);
+  }
+
+  private isMulti(qi: number): boolean {
+    return this.questions[qi]?.multi_select === true;
+  }
+
+  /** Choose (single select) or toggle (multi select) option oi. */
+  private pickOption(qi: number, oi: number): void {
+    const draft = this.drafts[qi];
+    if (!draft) return;
+    if (this.isMulti(qi)) {
+      draft.checked[oi] = !draft.checked[oi];
+    } else {
+      draft.checked = draft.checked.map((_, i) => i === oi);
+      draft.otherChecked = false;
+    }
+    this.draftChanged(qi);
+  }
+
+  /** Single select: make choice `index` (an option, or Other at the end) the only one. */
+  private selectChoice(qi: number, index: number): void {
+    const draft = this.drafts[qi];
+    if (!draft) return;
+    draft.checked = draft.checked.map((_, i) => i === index);
+    draft.otherChecked = index === draft.checked.length;
+    this.draftChanged(qi);
+  }
+
+  private onOptionChange(qi: number, oi: number, checked: boolean): void {
+    const draft = this.drafts[qi];
+    if (!draft) return;
+    if (this.isMulti(qi)) {
+      draft.checked[oi] = checked;
+    } else if (checked) {
+      draft.checked = draft.checked.map((_, i) => i === oi);
+      draft.otherChecked = false; // the Other text is kept, but no longer sent
+    }
+    this.draftChanged(qi);
+  }
+
+  private onOtherChoiceChange(qi: number, checked: boolean): void {
+    const draft = this.drafts[qi];
+    if (!draft) return;
+    draft.otherChecked = checked;
+    if (checked && !this.isMulti(qi)) draft.checked = draft.checked.map(() => false);
+    this.draftChanged(qi);
+    // Choosing Other means the person wants to type it.
+    if (checked) this.controls?.questions[qi]?.otherText.focus();
+  }
+
+  private onOtherInput(qi: number, value: string): void {
+    const draft = this.drafts[qi];
+    if (!draft) return;
+    draft.otherText = value;
+    draft.otherChecked = value.trim() !== "";
+    if (draft.otherChecked && !this.isMulti(qi)) draft.checked = draft.checked.map(() => false);
+    this.draftChanged(qi);
+  }
+
+  private collectAnswers(): QuestionAnswer[] {
+    return this.questions.map((q, qi) => answerOf(q, this.drafts[qi] ?? emptyDraft(q)));
+  }
+
+  // -- actions -----------------------------------------------------------------------------------
+
+  /** Submit: sends at once if every question has an answer, else asks for confirmation. */
+  private requestSubmit(): void {
+    const controls = this.controls;
+    if (controls === null || this.isLocked()) return;
+    const unanswered = this.collectAnswers().filter((a) => !isAnswered(a)).length;
+    if (unanswered === 0) {
+      this.send("submit");
+      return;
+    }
+    this.confirming = true;
+    controls.confirmText.textContent = confirmMessage(unanswered);
+    controls.confirmRow.hidden = false;
+    controls.sendAnyway.focus();
+  }
+
+  private closeConfirm(moveFocus: boolean): void {
+    const controls = this.controls;
+    this.confirming = false;
+    if (controls === null) return;
+    controls.confirmRow.hidden = true;
+    if (moveFocus) this.focusFirstUnanswered();
+  }
+
+  private dismiss(): void {
+    this.send("dismiss");
+  }
+
+  private send(action: Response["action"]): void {
+    const response: Response = {
+      action,
+      answers: action === "submit" ? this.collectAnswers() : [],
+      ...this.stamp(),
+    };
+    this.confirming = false;
+    this.sendResponse(response);
+  }
+
+  // -- focus -------------------------------------------------------------------------------------
+
+  /** Focuses the recommended (else first) option of question qi. */
+  private focusChoice(qi: number): void {
+    const controls = this.controls?.questions[qi];
+    if (!controls) return;
+    (controls.options[controls.firstFocus] ?? controls.otherChoice).focus();
+  }
+
+  private focusFirstUnanswered(): void {
+    const qi = this.collectAnswers().findIndex((a) => !isAnswered(a));
+    if (qi >= 0) this.focusChoice(qi);
+    else this.controls?.submit.focus();
+  }
+
+  // -- keyboard ----------------------------------------------------------------------------------
+
+  protected onKey(event: KeyboardEvent, target: HTMLElement): void {
+    if (event.key === "Enter") this.onEnter(event, target);
+    else if (event.key === "Escape") this.onEscape(event);
+    else if (event.key === "ArrowUp" || event.key === "ArrowLeft") this.onArrow(event, target, -1);
+    else if (event.key === "ArrowDown" || event.key === "ArrowRight") this.onArrow(event, target, 1);
+    else if (/^[1-4]$/.test(event.key)) this.onDigit(event, target, Number(event.key) - 1);
+  }
+
+  private onEnter(event: KeyboardEvent, target: HTMLElement): void {
+    // A focused button does what it says (Enter on "Send anyway" sends, on Dismiss dismisses).
+    if (target instanceof HTMLButtonElement) return;
+    event.preventDefault();
+    this.requestSubmit();
+  }
+
+  private onEscape(event: KeyboardEvent): void {
+    event.preventDefault();
+    if (this.confirming) {
+      this.closeConfirm(false);
+      this.controls?.submit.focus();
+    } else {
+      this.dismiss();
+    }
+  }
+
+  /** Moves between the choices of the focused question. In a single-select question the
+   *  choices are a radio group (WAI-ARIA): the arrow moves focus and the selection together,
+   *  so what is focused is what gets sent. In a multi-select one it moves focus only, and
+   *  Space toggles. */
+  private onArrow(event: KeyboardEvent, target: HTMLElement, step: 1 | -1): void {
+    const qi = this.questionIndexOf(target);
+    const controls = this.controls?.questions[qi];
+    if (!controls) return;
+    const inText = target === controls.otherText;
+    // In the Other textbox, Left/Right move the caret.
+    if (inText && (event.key === "ArrowLeft" || event.key === "ArrowRight")) return;
+    const choices = [...controls.options, controls.otherChoice];
+    // The textbox belongs to the Other choice, so it counts as Other's position.
+    const current = inText ? choices.length - 1 : choices.indexOf(target as HTMLInputElement);
+    if (current < 0) return;
+    event.preventDefault(); // the browser's own radio arrow handling would fire change twice
+    const nextIndex = (current + step + choices.length) % choices.length;
+    if (!this.isMulti(qi)) this.selectChoice(qi, nextIndex);
+    choices[nextIndex]?.focus();
+  }
+
+  private onDigit(event: KeyboardEvent, target: HTMLElement, oi: number): void {
+    const qi = this.questionIndexOf(target);
+    const controls = this.controls?.questions[qi];
+    if (!controls || target === controls.otherText) return; // digits are text there
+    const input = controls.options[oi];
+    if (!input) return;
+    event.preventDefault();
+    this.pickOption(qi, oi);
+    input.focus();
+  }
+
+  private questionIndexOf(target: HTMLElement): number {
+    return this.controls?.questions.findIndex((q) => q.fieldset.contains(target)) ?? -1;
+  }
+}
+
+/** The label as given; a trailing "(Recommended)" is kept for screen readers and copy-paste
+ *  but hidden on screen, where the badge says it instead. */
+function buildLabelText(label: string): HTMLElement {
+  const node = el("span", "nbask-option-label");
+  node.dir = "auto";
+  const match = RECOMMENDED.exec(label);
+  if (match === null) {
+    node.textContent = label;
+    return node;
+  }
+  node.append(
+    document.createTextNode(label.slice(0, match.index)),
+    el("span", "nbask-sr-only", label.slice(match.index)),
+  );
+  return node;
+}

@@ -1,0 +1,287 @@
+// The shared shell of every nbask view: the root element and its data-status, the countdown,
+// locking while a response is on its way or after the time limit, the screen-reader announcer,
+// key isolation from the notebook's shortcuts, and autofocus of a freshly shown widget.
+// A form (question.ts, approval.ts) subclasses InteractionView and fills in what is its own.
+import type { AnyModel } from "@anywidget/types";
+import type { BaseModel } from "./contract";
+import { STATUS_TEXT } from "./contract";
+import { asText, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+
+/** Autofocus only a widget that has just appeared, never one re-rendered later. */
+const AUTOFOCUS_WINDOW_MS = 2000;
+const AUTOFOCUS_RETRY_MS = 50;
+
+export const SHELL_TEXT = {
+  sending: "Sending… Waiting for the kernel…",
+  timeLeft: "Time left",
+  timeUp: "Time is up",
+} as const;
+
+/** m:ss, or h:mm:ss from one hour up. Rounds up, so "0:00" is never shown while time is left. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const ss = String(seconds).padStart(2, "0");
+  if (hours > 0) return `${hours}:${String(minutes).padStart(2, "0")}:${ss}`;
+  return `${minutes}:${ss}`;
+}
+
+function hasAction(response: unknown): boolean {
+  return isObject(response) && typeof response.action === "string" && response.action !== "";
+}
+
+export abstract class InteractionView<M extends BaseModel> {
+  protected readonly id = randomId();
+  private readonly createdAt = Date.now();
+  protected readonly root: HTMLElement;
+  private readonly announcer: HTMLElement;
+  private readonly content: HTMLElement;
+  /** The pending form while one is shown; null once resolved (or before the first render). */
+  protected form: HTMLElement | null = null;
+  private formKey = "";
+  private timer: HTMLElement | null = null;
+  private autofocusDone = false;
+  private autofocusTimer: ReturnType<typeof setTimeout> | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private readonly events: string[];
+
+  constructor(
+    protected readonly model: AnyModel<M>,
+    host: HTMLElement,
+    kind: string,
+    fields: readonly string[],
+  ) {
+    this.root = suppressShortcuts(el("div", "nbask"));
+    this.root.dataset.kind = kind;
+    // Announces state changes (sending, resolved, time up) to screen readers.
+    this.announcer = el("div", "nbask-sr-only");
+    this.announcer.setAttribute("aria-live", "polite");
+    this.content = el("div", "nbask-content");
+    this.root.append(this.content, this.announcer);
+    this.root.addEventListener("keydown", this.onKeydown);
+    host.append(this.root);
+    this.events = ["status", "request_id", "result", "response", "deadline_ms", ...fields].map((f) => `change:${f}`);
+    for (const name of this.events) this.model.on(name, this.update);
+  }
+
+  /** Subclasses call this at the end of their constructor, once their own fields exist. */
+  protected start(): void {
+    this.update();
+  }
+
+  destroy(): void {
+    for (const name of this.events) this.model.off(name, this.update);
+    this.root.removeEventListener("keydown", this.onKeydown);
+    this.stopTicker();
+    clearTimeout(this.autofocusTimer);
+    this.root.remove();
+  }
+
+  // -- what each form provides ---------------------------------------------------------------
+
+  /** Identifies what the pending form shows; a change starts a fresh form and draft. */
+  protected abstract pendingKey(): string;
+  /** Forget the person's unsent draft (a new request arrived). */
+  protected abstract resetDraft(): void;
+  /** The pending form; its timer comes from `this.makeTimer()`. */
+  protected abstract buildForm(): HTMLElement;
+  /** Called after every change while pending, with the form built. */
+  protected abstract refreshForm(locked: boolean): void;
+  protected abstract buildResolved(status: string): HTMLElement;
+  /** A key pressed inside the unlocked form (not Tab, no modifiers). */
+  protected abstract onKey(event: KeyboardEvent, target: HTMLElement): void;
+  /** Where focus lands when the widget has just appeared, or null for nowhere. */
+  protected abstract autofocusTarget(): HTMLElement | null;
+
+  // -- reading the model ----------------------------------------------------------------------
+
+  protected status(): string {
+    return asText(this.model.get("status")) || "pending";
+  }
+
+  private deadline(): number {
+    const value = Number(this.model.get("deadline_ms"));
+    return Number.isFinite(value) && value > 0 ? value : 0;
+  }
+
+  protected isSending(): boolean {
+    return hasAction(this.model.get("response"));
+  }
+
+  private isExpired(): boolean {
+    const deadline = this.deadline();
+    return deadline > 0 && Date.now() >= deadline;
+  }
+
+  /** Controls are disabled while an answer is on its way or after the time limit. */
+  protected isLocked(): boolean {
+    return this.isSending() || this.isExpired();
+  }
+
+  protected domId(suffix: string): string {
+    return `nbask-${this.id}-${suffix}`;
+  }
+
+  // -- rendering -------------------------------------------------------------------------------
+
+  /** Brings the view in line with the model; called on every model change. */
+  protected readonly update = (): void => {
+    const status = this.status();
+    this.root.dataset.status = status;
+    if (status === "pending") this.showPending();
+    else this.showResolved(status);
+  };
+
+  private showPending(): void {
+    const key = this.pendingKey();
+    if (key !== this.formKey) {
+      this.formKey = key;
+      this.resetDraft();
+      this.form = null;
+    }
+    if (this.form === null) {
+      // Built once per request; later changes (deadline, response) update it in place.
+      this.form = this.buildForm();
+      this.content.replaceChildren(this.form);
+    }
+    this.applyPendingState();
+    this.maybeAutofocus();
+  }
+
+  /** The countdown element, placed by the form in its top row. */
+  protected makeTimer(): HTMLElement {
+    const timer = el("span", "nbask-timer");
+    timer.setAttribute("role", "timer");
+    this.timer = timer;
+    return timer;
+  }
+
+  /** A note shown while a response is on its way; the form places it. */
+  protected makeSendingNote(): HTMLElement {
+    return el("span", "nbask-sending", SHELL_TEXT.sending);
+  }
+
+  /** Updates what depends on the deadline and the response, without rebuilding the form. */
+  private applyPendingState(): void {
+    const form = this.form;
+    if (form === null) return;
+    const sending = this.isSending();
+    const expired = this.isExpired();
+    const locked = sending || expired;
+    setFlag(this.root, "data-sending", sending);
+    setFlag(this.root, "data-expired", expired);
+    for (const control of form.querySelectorAll<HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement>(
+      "input, button, textarea",
+    )) {
+      control.disabled = locked;
+    }
+    for (const note of form.querySelectorAll<HTMLElement>(".nbask-sending")) note.hidden = !sending;
+    this.updateTimer();
+    if (this.deadline() > 0 && !expired) this.startTicker();
+    else this.stopTicker();
+    this.refreshForm(locked);
+    if (sending) this.announce(SHELL_TEXT.sending);
+    else if (expired) this.announce(SHELL_TEXT.timeUp);
+    else this.announce("");
+  }
+
+  private updateTimer(): void {
+    const timer = this.timer;
+    if (timer === null) return;
+    const deadline = this.deadline();
+    timer.hidden = deadline === 0;
+    if (deadline === 0) {
+      timer.textContent = "";
+      return;
+    }
+    const left = deadline - Date.now();
+    timer.textContent = left > 0 ? `${SHELL_TEXT.timeLeft} ${formatDuration(left)}` : SHELL_TEXT.timeUp;
+  }
+
+  private startTicker(): void {
+    if (this.ticker === undefined) this.ticker = setInterval(() => this.applyPendingState(), 1000);
+  }
+
+  private stopTicker(): void {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  protected announce(text: string): void {
+    // Only on change, so a screen reader hears each state once.
+    if (this.announcer.textContent !== text) this.announcer.textContent = text;
+  }
+
+  private showResolved(status: string): void {
+    this.form = null;
+    this.timer = null;
+    this.stopTicker();
+    this.root.removeAttribute("data-sending");
+    this.root.removeAttribute("data-expired");
+    this.content.replaceChildren(this.buildResolved(status));
+    this.announce(STATUS_TEXT[status] ?? status);
+  }
+
+  /** The status line every resolved block starts with. */
+  protected statusLine(status: string, text?: string): HTMLElement {
+    const line = el("div", "nbask-status-line", text ?? STATUS_TEXT[status] ?? status);
+    line.dataset.status = status;
+    return line;
+  }
+
+  // -- sending ---------------------------------------------------------------------------------
+
+  /** Writes the response for the kernel; every view of the model then shows "Sending…". */
+  protected sendResponse(response: object): void {
+    if (this.form === null || this.isLocked()) return;
+    this.model.set("response", response as M["response"]);
+    this.model.save_changes();
+    // model.set already notifies every view of this model; this covers hosts that do not
+    // echo a view's own change back to it.
+    this.update();
+  }
+
+  /** The fields every response carries. */
+  protected stamp(): { view_id: string; sent_at_ms: number } {
+    return { view_id: this.id, sent_at_ms: Date.now() };
+  }
+
+  // -- focus and keys --------------------------------------------------------------------------
+
+  /** Focus the form of a widget that just appeared, once per view. */
+  private maybeAutofocus(): void {
+    if (this.autofocusDone) return;
+    this.autofocusDone = true;
+    this.tryAutofocus();
+  }
+
+  private tryAutofocus(): void {
+    this.autofocusTimer = undefined;
+    if (this.form === null || this.isLocked()) return;
+    if (Date.now() - this.createdAt > AUTOFOCUS_WINDOW_MS) return;
+    if (!this.root.isConnected) {
+      // anywidget may render before the output is attached to the page.
+      this.autofocusTimer = setTimeout(() => this.tryAutofocus(), AUTOFOCUS_RETRY_MS);
+      return;
+    }
+    // Never pull keystrokes away from someone typing elsewhere (e.g. in another cell: their
+    // next digits or Enter would answer the question), nor to a widget scrolled out of view.
+    if (isTextEntry(document.activeElement) && !this.root.contains(document.activeElement)) return;
+    if (isOutOfView(this.root)) return;
+    this.autofocusTarget()?.focus({ preventScroll: true });
+  }
+
+  private readonly onKeydown = (event: KeyboardEvent): void => {
+    // JupyterLab handles its shortcuts from keydown events that reach the document.
+    event.stopPropagation();
+    // Keys that finish an IME composition (keyCode 229 in Safari) are the input method's.
+    if (event.isComposing || event.keyCode === 229) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    if (this.form === null || this.isLocked()) return;
+    const target = event.target instanceof HTMLElement ? event.target : null;
+    if (target === null || event.key === "Tab") return;
+    this.onKey(event, target);
+  };
+}
