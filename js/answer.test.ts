@@ -312,3 +312,24 @@ describe("cleanup", () => {
     m.host.remove();
   });
 });
+
+describe("Other text limit", () => {
+  it("caps a paste at the contract's limit, shows the count, and sends the capped text", async () => {
+    const { user, root, model } = pendingView([DB]);
+    const box = otherText(root, DB.question);
+    expect(box.maxLength).toBe(4000);
+    box.focus();
+    await user.paste("y".repeat(5000));
+    expect(box.value).toHaveLength(4000);
+    expect(root.textContent).toContain("4000 / 4000");
+    await user.keyboard("{Enter}");
+    expect(sent(model).answers).toEqual([{ selected: [], other: "y".repeat(4000) }]);
+  });
+
+  it("keeps the count hidden for ordinary answers", async () => {
+    const { user, root } = pendingView([DB]);
+    await user.type(otherText(root, DB.question), "DuckDB");
+    const counter = root.querySelector<HTMLElement>(".nbask-counter");
+    expect(counter?.hidden).toBe(true);
+  });
+});

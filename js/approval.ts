@@ -174,7 +174,9 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
 
     const block = el("div", "nbask-resolved nbask-approval");
-    block.append(this.statusLine(status, verdict));
+    const line = this.statusLine(status, verdict);
+    if (decision !== "") line.dataset.decision = decision;
+    block.append(line);
     block.append(textEl("div", "nbask-action", asText(this.model.get("title"))));
     const edited = outcome.edited;
     if (decision === "edit" && typeof edited === "string") {

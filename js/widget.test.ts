@@ -1,5 +1,5 @@
 // Rendering: the pending form, the accessibility contract, hostile text, the resolved block.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getAllByRole, getByRole, queryAllByRole, within } from "@testing-library/dom";
@@ -183,9 +183,16 @@ describe("hostile text", () => {
     expect(within(root).getByText(b, { selector: ".nbask-note" })).toBeTruthy();
   });
 
-  it("never writes HTML strings into the DOM in the source", () => {
-    const source = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "widget.ts"), "utf8");
-    expect(source).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/);
+  it("never writes HTML strings into the DOM, in any front-end source file", () => {
+    const dir = dirname(fileURLToPath(import.meta.url));
+    const sources = readdirSync(dir).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
+    expect(sources).toEqual(expect.arrayContaining(["widget.ts", "shell.ts", "question.ts", "approval.ts", "dom.ts"]));
+    for (const name of sources) {
+      const source = readFileSync(join(dir, name), "utf8");
+      expect(source, name).not.toMatch(
+        /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|setHTML/,
+      );
+    }
   });
 });
 
