@@ -179,3 +179,23 @@ def test_unknown_names_and_formats_are_refused_at_once():
 
 def test_definitions_accept_a_single_name():
     assert definitions("openai-responses", tool_names="ask_user") == [definition("ask_user", "openai-responses")]
+
+
+@pytest.mark.parametrize("is_error", [False, True])
+def test_results_fit_each_sdk_message_type(is_error: bool):
+    """What ToolResult.as_message builds is each SDK's own tool-result type."""
+    result = nbask.tools.ToolResult(
+        is_error=is_error, output='{"answers": {"Q?": "Ja, gern ✓"}}', message="m", status="answered"
+    )
+    chat = result.as_message("openai-chat", "call_1")
+    TypeAdapter(openai_chat.ChatCompletionToolMessageParam).validate_python(chat)
+    TypeAdapter(openai_chat.ChatCompletionMessageParam).validate_python(chat)
+    assert_typed_dict_keys(openai_chat.ChatCompletionToolMessageParam, chat)
+    responses = result.as_message("openai-responses", "call_1")
+    TypeAdapter(openai_responses.ResponseInputItemParam).validate_python(responses)
+    anthropic_block = result.as_message("anthropic", "toolu_1")
+    TypeAdapter(anthropic_types.ToolResultBlockParam).validate_python(anthropic_block)
+    assert_typed_dict_keys(anthropic_types.ToolResultBlockParam, anthropic_block)
+    parsed = mcp_types.CallToolResult.model_validate(result.as_message("mcp"))
+    assert parsed.is_error is is_error
+    assert parsed.content[0].text == result.output

@@ -15,6 +15,7 @@ from tool_helpers import Person, dismiss, first_options, fixture_text, pick, tim
 
 import nbask
 from nbask.tools import call
+from nbask.tools.dialects.followup import RETRY
 
 
 def run(arguments, tool_name="AskUserQuestion", **kwargs):
@@ -315,3 +316,69 @@ def test_codex_missing_id_names_the_field():
     del args["questions"][1]["id"]
     result = run(args, tool_name="request_user_input")
     assert "questions[1].id: required, but missing" in result.output
+
+
+# -- pieces -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "chip"),
+    [
+        ("Auth", "Auth"),
+        ("Exactly12chr", "Exactly12chr"),
+        ("Mục tiêu chính", "Mục tiêu…"),
+        ("Kỳ hạn đầu tư", "Kỳ hạn đầu…"),
+        ("Supercalifragilistic", "Supercalifr…"),
+        ("e\u0301" * 13, "é" * 11 + "…"),  # decomposed accents are composed, never split from their letter
+        ("  spaced   out   header  ", "spaced out…"),
+        ("", ""),
+    ],
+)
+def test_short_header(header: str, chip: str):
+    from nbask.tools.dialects._base import short_header  # noqa: PLC0415
+
+    assert short_header(header) == chip
+    assert len(short_header(header)) <= 12
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "labels"),
+    [
+        ("<suggest>a</suggest><suggestion>x</suggestion><suggest>b</suggest>", ["a", "b"]),
+        ("<suggest >a</suggest>\n<suggest\nmode='code'>b &amp; c</suggest>", ["a", "b & c"]),
+        ("<suggest><![CDATA[a]]></suggest><suggest>b</suggest>", ["<![CDATA[a]]>", "b"]),
+    ],
+)
+def test_followup_suggest_scanner(person: Person, follow_up: str, labels: list[str]):
+    person.answers(first_options())
+    result = run({"question": "Q?", "follow_up": follow_up}, tool_name="ask_followup_question")
+    assert not result.is_error, result.output
+    assert [o["label"] for o in person.questions[0]["questions"][0]["options"]] == labels
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "error"),
+    [
+        ("<suggest>a<suggest>b</suggest>", "a <suggest> starts before the previous one is closed"),
+        ("<suggest/><suggest>b</suggest>", "an empty <suggest/> element"),
+        ("<suggest", "a <suggest> tag is not closed with '>'"),
+    ],
+)
+def test_followup_suggest_scanner_errors(follow_up: str, error: str):
+    result = run({"question": "Q?", "follow_up": follow_up}, tool_name="ask_followup_question")
+    assert result.output == f"Error: Failed to parse follow_up: {error}. {RETRY}"
+
+
+def test_001_free_text_only_options_are_not_enough():
+    result = run(
+        {"questions": [{"question": "Q?", "options": [{"label": "A"}, {"label": "Khác", "input": True}]}]},
+        tool_name="ask_user_question",
+    )
+    assert "questions[0].options: give 2-4 choices besides the free-text one (input: true); got 1" in result.output
+
+
+def test_001_duplicate_labels_are_refused_in_the_dialects_terms():
+    options = [{"label": "Khác", "input": True}, {"label": "A"}, {"label": "A"}]
+    result = run({"questions": [{"question": "Q?", "options": options}]}, tool_name="ask_user_question")
+    assert "questions[0].options: option labels must be unique" in result.output
+    assert result.output.endswith("Fix the arguments and call ask_user_question again.")

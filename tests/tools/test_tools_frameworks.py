@@ -310,3 +310,46 @@ def test_langgraph_gated_tool(person: Person, decide, expected: str):
     tool_messages, final = run_graph(tool, "drop_table", {"name": "events_2023"})
     assert [m.content for m in tool_messages] == [expected]
     assert final == f"I read: {expected}"
+
+
+# -- MCP ----------------------------------------------------------------------------------------
+
+mcp = pytest.importorskip("mcp")
+import mcp.types as mcp_types  # noqa: E402
+from mcp.server import Server  # noqa: E402
+
+
+def mcp_server() -> Server:
+    """An MCP server exposing nbask's tool: tools/list from definitions("mcp"), tools/call through
+    nbask.tools.call (what a notebook-side MCP bridge would do).
+    """
+
+    async def list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        del ctx, params
+        return mcp_types.ListToolsResult(
+            tools=[mcp_types.Tool.model_validate(d) for d in nbask.tools.definitions("mcp")]
+        )
+
+    async def call_tool(ctx: Any, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
+        del ctx
+        result = await nbask.tools.call(params.arguments or {}, tool_name=params.name)
+        return mcp_types.CallToolResult.model_validate(result.as_message("mcp"))
+
+    return Server("nbask", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def test_mcp_client_lists_and_calls_the_tool_in_process():
+    nbask.configure(policy="recommended")
+
+    async def session() -> tuple[list[str], Any, Any]:
+        async with mcp.Client(mcp_server()) as client:
+            listed = await client.list_tools()
+            answered = await client.call_tool("AskUserQuestion", DB_ARGS)
+            refused = await client.call_tool("AskUserQuestion", {"questions": []})
+            return [tool.name for tool in listed.tools], answered, refused
+
+    names, answered, refused = asyncio.run(session())
+    assert names == ["AskUserQuestion"]
+    assert (answered.is_error, answered.content[0].text) == (False, POLICY_ANSWER)
+    assert refused.is_error
+    assert refused.content[0].text.startswith("Error: Invalid arguments for AskUserQuestion: questions: List should")
