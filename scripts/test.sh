@@ -96,7 +96,7 @@ step "notebooks: every notebooks/*.ipynb headless under policy recommended (nbcl
 code=${PIPESTATUS[0]}
 record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
 
-for suite in unit headless kernel browser; do
+for suite in unit headless tools kernel browser; do
   step "$suite tests (pytest)"
   "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
   code=$?
