@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tool_helpers import Person
 
 import nbask
 from nbask.lifecycle import Request
 from nbask.manager import manager
+
+from .tool_helpers import Person
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,13 @@ import json
 import threading
 
 import pytest
-from tool_helpers import Person, cancel, dismiss, pick, raises, time_out
 
 import nbask
 from nbask.errors import NoFrontEnd, NoOneCanAnswer
 from nbask.tools import ToolResult, call, call_sync
 from nbask.waiting import WaitingUnsupported
+
+from .tool_helpers import Person, cancel, dismiss, pick, raises, time_out
 
 DB = {
     "questions": [

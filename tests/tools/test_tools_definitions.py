@@ -12,10 +12,11 @@ from typing import Any
 import jsonschema
 import pytest
 from pydantic import TypeAdapter
-from tool_helpers import fixture_text
 
 import nbask
 from nbask.tools import FORMATS, TOOL_NAMES, definition, definitions, parameters_schema
+
+from .tool_helpers import fixture_text
 
 openai_chat = pytest.importorskip("openai.types.chat")
 openai_responses = pytest.importorskip("openai.types.responses")

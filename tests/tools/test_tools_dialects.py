@@ -11,11 +11,12 @@ import asyncio
 import json
 
 import pytest
-from tool_helpers import Person, dismiss, first_options, fixture_text, pick, time_out
 
 import nbask
 from nbask.tools import call
 from nbask.tools.dialects.followup import RETRY
+
+from .tool_helpers import Person, dismiss, first_options, fixture_text, pick, time_out
 
 
 def run(arguments, tool_name="AskUserQuestion", **kwargs):

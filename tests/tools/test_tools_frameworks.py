@@ -12,10 +12,11 @@ import json
 from typing import Any
 
 import pytest
-from tool_helpers import Person, approve, edit, reject
 
 import nbask
 from nbask.tools import function, gate
+
+from .tool_helpers import Person, approve, edit, reject
 
 DB_ARGS = {
     "questions": [

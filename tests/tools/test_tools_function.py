@@ -10,11 +10,12 @@ import json
 import typing
 
 import pytest
-from tool_helpers import Person, approve, dismiss, edit, pick, reject, time_out
 
 import nbask
 from nbask.models import Question
 from nbask.tools import TOOL_NAMES, function, gate
+
+from .tool_helpers import Person, approve, dismiss, edit, pick, reject, time_out
 
 
 @pytest.mark.parametrize("tool_name", TOOL_NAMES)

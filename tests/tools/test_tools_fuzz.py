@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from tool_helpers import Person, dismiss, first_options, pick, time_out
 
 from nbask.manager import manager
 from nbask.models import QuestionSet
 from nbask.tools import TOOL_NAMES, ToolResult, call
+
+from .tool_helpers import Person, dismiss, first_options, pick, time_out
 
 #: Generous: a call is pure validation plus a scripted answer, a few milliseconds.
 TIME_LIMIT = 3.0

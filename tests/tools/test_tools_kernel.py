@@ -13,7 +13,8 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from tool_helpers import REPO
+
+from .tool_helpers import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs

@@ -10,7 +10,8 @@ import sys
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from tool_helpers import REPO
+
+from .tool_helpers import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs

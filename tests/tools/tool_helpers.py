@@ -1,5 +1,5 @@
-"""Helpers of the agent-tool tests (a module with a unique name, so test files in any folder can
-import it): a scripted person that stands in for the widget and records what was asked.
+"""Helpers of the agent-tool tests: a scripted person that stands in for the widget and records
+what was asked, and the seeds' examples kept in fixtures/.
 """
 
 from __future__ import annotations
