@@ -55,7 +55,7 @@ def test_digits_arrows_and_enter(open_host):
     keys.press("3")
     expect(ask.option(EXTRAS, "Loss")).to_be_checked()
     expect(ask.option(EXTRAS, "Samples")).to_be_checked()
-    keys.press("ArrowDown")  # checkboxes: focus moves, the selection stays
+    keys.press("ArrowUp")  # checkboxes: focus moves (from Samples), the selection stays
     expect(ask.option(EXTRAS, "Gradients")).to_be_focused()
     expect(ask.option(EXTRAS, "Gradients")).not_to_be_checked()
     keys.press("Enter")
