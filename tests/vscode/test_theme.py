@@ -16,7 +16,7 @@ import pytest
 from browser.ask_widget import AskWidget, run_axe_serious
 from playwright.sync_api import expect
 
-from .host import PRINT_RESULT
+from .host import PRINT_DECISION, PRINT_RESULT, ApprovalView
 
 pytestmark = pytest.mark.vscode
 
@@ -148,3 +148,23 @@ def _expect_axe_clean_in_every_theme(host, ask, state: str) -> None:
         if violations:
             found[name] = [f"{v['id']} ({v['impact']}): {v['nodes'][:2]}" for v in violations]
     assert not found, f"{state}: {json.dumps(found, indent=1)}"
+
+
+def test_approval_follows_each_vscode_theme_kind(open_host, axe_source):
+    host = open_host("light")
+    host.run_ok("import json, nbask")
+    cell = host.run("d = await nbask.approve('Run shell command', 'rm -rf build/', timeout=None)\n" + PRINT_DECISION)
+    view = ApprovalView(host.widget(cell))
+    view.expect_status("pending")
+    host.page.add_script_tag(content=axe_source)
+    _expect_axe_clean_in_every_theme(host, view, "approval pending")
+    host.set_theme("hc-light")
+    styles = view.button("Approve").evaluate("b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color]")
+    assert styles == ["rgb(15, 74, 133)", "rgb(255, 255, 255)"], "Approve is VS Code's primary button (HC Light)"
+    view.button("Edit").click()
+    expect(view.textbox("Details")).to_be_visible()
+    _expect_axe_clean_in_every_theme(host, view, "approval editing")
+    view.button("Approve").click()
+    host.read_decision(cell)
+    view.expect_status("answered")
+    _expect_axe_clean_in_every_theme(host, view, "approval resolved")
