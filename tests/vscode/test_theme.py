@@ -64,7 +64,21 @@ def _write_screenshot(host, cell: int, theme: str) -> None:
     names = [artifacts / f"vscode-{theme}.png"]
     if os.environ.get("NBASK_UPDATE_DOCS_SCREENSHOTS") == "1":
         names.append(REPO / "docs" / f"vscode-{theme}.png")
-    shot = host.cell(cell).locator(".cell-outputs").screenshot(animations="disabled")
+    # The card and a margin of the editor around it, as it sits in the notebook.
+    box = host.widget(cell).bounding_box()
+    assert box is not None
+    margin = 16
+    clip = {
+        "x": max(box["x"] - margin, 0),
+        "y": max(box["y"] - margin, 0),
+        "width": box["width"] + 2 * margin,
+        "height": box["height"] + 2 * margin,
+    }
+    host.page.mouse.move(0, 0)  # no hover effects in the picture
+    source = host.cell(cell).locator(".cell-source")
+    source.evaluate("e => { e.style.visibility = 'hidden'; }")  # the host's own cell source, not VS Code's
+    shot = host.page.screenshot(clip=clip, animations="disabled")
+    source.evaluate("e => { e.style.visibility = ''; }")
     for name in names:
         name.write_bytes(shot)
 
