@@ -58,6 +58,24 @@ READ_STYLES = """([root, vars]) => {
 }"""
 
 
+STRIP_VSCODE_MARKS = """() => {
+  const body = document.body;
+  body.className = '';
+  for (const key of ['vscodeThemeKind', 'vscodeThemeName', 'vscodeThemeId']) delete body.dataset[key];
+}"""
+JP_COLOURS = """(root) => {
+  const probe = document.createElement('div');
+  root.appendChild(probe);
+  probe.style.color = 'var(--jp-ui-font-color1)';
+  probe.style.backgroundColor = 'var(--jp-layout-color1)';
+  const jp = getComputedStyle(probe);
+  const result = {fg: getComputedStyle(root).color, bg: getComputedStyle(root).backgroundColor,
+                  jpFg: jp.color, jpBg: jp.backgroundColor};
+  probe.remove();
+  return result;
+}"""
+
+
 def _write_screenshot(host, cell: int, theme: str) -> None:
     artifacts = REPO / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
@@ -141,6 +159,14 @@ def test_follows_each_vscode_theme_kind(open_host, axe_source):
         if found:
             problems[name] = found
     assert not problems, json.dumps(problems, indent=1)
+
+    # The same page without VS Code's marks on <body> (a host that is not VS Code but loads the
+    # same widget CSS): the JupyterLab variables apply again, as in JupyterLab.
+    host.page.evaluate(STRIP_VSCODE_MARKS)
+    outside = ask.root.evaluate(JP_COLOURS)
+    assert outside["fg"] == outside["jpFg"], outside
+    assert outside["bg"] == outside["jpBg"], outside
+    host.set_theme("light")
 
     # The confirmation row (a question left empty) and the resolved block, in every theme.
     ask.choose(QUESTION, "SQLite")
