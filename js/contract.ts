@@ -32,6 +32,8 @@ export interface Option {
 export interface Question {
   question: string;
   header: string;
+  /** The whole header when a tool dialect shortened `header` for the chip; its tooltip. */
+  header_tooltip?: string;
   options: Option[];
   multi_select: boolean;
 }

@@ -32,6 +32,7 @@ export function readQuestions(raw: unknown): Question[] {
     return {
       question: asText(q.question),
       header: asText(q.header),
+      header_tooltip: asText(q.header_tooltip),
       multi_select: q.multi_select === true,
       options: options.map((o: unknown) => {
         const option = isObject(o) ? o : {};
@@ -162,7 +163,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     if (chip) {
       // A long header (seed dialects allow more than the chip shows) is cut by CSS; the
       // tooltip keeps the whole text.
-      chip.title = question.header;
+      chip.title = question.header_tooltip || question.header;
       head.append(chip);
     }
     head.append(text);

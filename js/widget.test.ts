@@ -280,3 +280,13 @@ function accessibleName(element: Element): string {
   if (input.labels && input.labels.length > 0) return [...input.labels].map((l) => l.textContent ?? "").join(" ");
   return element.textContent ?? "";
 }
+
+describe("header chip", () => {
+  it("shows a dialect-shortened header with the whole text as its tooltip", () => {
+    const question: Question = { ...DB, header: "Mục tiêu…", header_tooltip: "Mục tiêu chính" };
+    const { root } = view(new FakeModel({ questions: [question] }));
+    const chip = root.querySelector<HTMLElement>(".nbask-chip");
+    expect(chip?.textContent).toBe("Mục tiêu…");
+    expect(chip?.title).toBe("Mục tiêu chính");
+  });
+});

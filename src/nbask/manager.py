@@ -162,4 +162,5 @@ _manager = InteractionManager()
 
 
 def manager() -> InteractionManager:
+    """The process's one InteractionManager."""
     return _manager

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+)
+from pydantic.json_schema import SkipJsonSchema
 
 from .contract import MAX_DETAILS_CHARS, MAX_HEADER_CHARS, NO_PREFERENCE, is_recommended
 
@@ -68,6 +77,17 @@ class Question(_Strict):
         description="2-4 distinct choices. Do not add an 'Other' option: the UI adds one.",
     )
     multi_select: bool = Field(default=False, description="Allow choosing several options.")
+    # Not part of what a model may send (left out of the JSON Schema): a tool dialect whose
+    # seed allows longer headers shortens the chip and keeps the whole text here, for its tooltip.
+    header_tooltip: SkipJsonSchema[str] = Field(default="", max_length=MAX_ACTION_CHARS)
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_tooltip(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # Only dialect-shortened headers carry it; everything else serialises as before.
+        data: dict[str, object] = handler(self)
+        if not data.get("header_tooltip"):
+            data.pop("header_tooltip", None)
+        return data
 
     @field_validator("options")
     @classmethod

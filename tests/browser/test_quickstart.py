@@ -60,7 +60,9 @@ def test_quickstart_cells_pause_and_resume(open_notebook):
     expect(ask.root.get_by_role("timer")).to_contain_text("Time left")
     ask.expect_resolved("timeout")
     nb.wait_done(3)
-    assert nb.stream_text(3).strip() == "timeout No answer within 2 seconds."
+    assert nb.stream_text(3).strip() == (
+        "timeout No answer within 2 seconds; no one answered, so do not assume an answer."
+    )
 
     # 4. dismiss with Escape
     nb.run_cell(4, wait=False)

@@ -104,6 +104,7 @@ def test_seed001_delta_is_accepted_with_headers_shortened_and_the_input_option_a
     result = run(fixture_text("seed001_delta.json"), tool_name="ask_user_question")
     shown = person.questions[0]["questions"]
     assert [q["header"] for q in shown] == ["Mục tiêu…", "Kỳ hạn đầu…"]
+    assert [q["header_tooltip"] for q in shown] == ["Mục tiêu chính", "Kỳ hạn đầu tư"], "the chip's tooltip"
     assert [[o["label"] for o in q["options"]] for q in shown] == [
         ["Cổ tức bền vững (Recommended)", "Tăng trưởng dài hạn"],
         ["Trên 3 năm", "1-3 năm"],
@@ -288,6 +289,7 @@ def test_codex_answers_keyed_by_id_with_user_note(person: Person):
     result = run(fixture_text("codex_request_user_input.json"), tool_name="request_user_input", tool_call_id="c-7")
     shown = person.questions[0]["questions"]
     assert [q["header"] for q in shown] == ["Deploy…", "Schedule"]
+    assert "header_tooltip" not in shown[1], "a header that fits needs no tooltip"
     assert result.output == (
         '{"answers": {"deploy_target": {"answers": ["Staging (Recommended)"]}, '
         '"retrain_schedule": {"answers": ["user_note: Every two weeks"]}}}'

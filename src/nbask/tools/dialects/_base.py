@@ -199,6 +199,9 @@ def build_question_set(
     return result
 
 
+MAX_TOOLTIP_CHARS = 200
+
+
 def short_header(text: str) -> str:
     """A header that fits nbask's chip (12 characters): cut at a word boundary where one keeps
     at least half of it, else at a character (never between a letter and its accents), with "…".
@@ -215,6 +218,16 @@ def short_header(text: str) -> str:
     if space >= room // 2:
         cut = cut[:space]
     return cut.rstrip() + "…"
+
+
+def header_fields(text: str) -> dict[str, str]:
+    """The chip's header, and the whole header as its tooltip when it had to be shortened
+    (itself capped: a tooltip is no place for an essay).
+    """
+    short = short_header(text)
+    if short == text:
+        return {"header": short}
+    return {"header": short, "header_tooltip": text[:MAX_TOOLTIP_CHARS]}
 
 
 # -- replies --------------------------------------------------------------------------------

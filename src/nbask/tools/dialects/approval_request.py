@@ -33,9 +33,9 @@ from ._base import (
     answer_for,
     build_question_set,
     dumps,
+    header_fields,
     join_notes,
     machine_note,
-    short_header,
     validate,
     where,
 )
@@ -118,7 +118,7 @@ class ApprovalRequest(Dialect):
             converted.append(
                 {
                     "question": question.question,
-                    "header": short_header(question.header),
+                    **header_fields(question.header),
                     "multi_select": question.multiSelect,
                     "options": [
                         {"label": question.options[oi].label, "description": question.options[oi].description}

@@ -28,10 +28,10 @@ from ._base import (
     Plan,
     build_question_set,
     dumps,
+    header_fields,
     join_notes,
     machine_note,
     selections_for,
-    short_header,
     validate,
     where,
 )
@@ -111,7 +111,7 @@ class Codex(Dialect):
         questions = [
             {
                 "question": q.question,
-                "header": short_header(q.header),
+                **header_fields(q.header),
                 "options": [{"label": o.label, "description": o.description} for o in q.options],
             }
             for q in args.questions
