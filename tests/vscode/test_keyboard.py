@@ -89,3 +89,17 @@ def test_workbench_shortcuts_still_reach_vscode(open_host):
     before = len(host.forwarded_keys())
     host.page.keyboard.press("Control+Shift+P")
     assert "P" in _forwarded_since(host, before)
+
+
+def test_enter_on_a_focused_button_acts_once(open_host):
+    # The extension turns Enter/Space on widget buttons into clicks (and stops the native one).
+    host, cell, ask = open_asking(open_host, CALL)
+    ask.choose(PICK, "Small")
+    ask.choose(EXTRAS, "Loss")
+    expect(ask.submit_button).to_have_attribute("data-keyboard-listener", "true")
+    ask.submit_button.focus()
+    host.page.keyboard.press("Enter")
+    result = host.read_result(cell)  # exactly one RESULT line
+    assert result["answers"] == {PICK: "Small", EXTRAS: "Loss"}
+    assert host.wait_done(cell) == "ok"
+    assert host.stdout(cell).count("RESULT ") == 1

@@ -241,10 +241,48 @@ async function renderWidget(data: { model_id: string; version_major: number }, e
     const view = await manager.create_view(model, { el: ele });
     await manager.display_view(data, view, { node: ele });
     note(`rendered widget ${data.model_id}`);
+    ensureWidgetKeyboardAccessibility(ele);
   } catch (error) {
     note(`render FAILED ${data.model_id}: ${String(error)}`);
     element.dataset.renderError = String(error);
   }
+}
+
+// The extension's ensureWidgetKeyboardAccessibility (kernel/index.ts): 500 ms after a widget
+// renders, buttons and button-like elements without a tabindex get tabindex 0 (and a role), and
+// Enter or Space on them is turned into a click.
+function ensureWidgetKeyboardAccessibility(container: HTMLElement): void {
+  setTimeout(() => {
+    const selectors = [
+      "button:not([tabindex])",
+      "a[href]:not([tabindex])",
+      '[role="button"]:not([tabindex])',
+      "[onclick]:not([tabindex])",
+      ".jupyter-button:not([tabindex])",
+      ".widget-button:not([tabindex])",
+      ".toolbar button",
+      ".toolbar-button",
+    ];
+    for (const selector of selectors) {
+      for (const element of container.querySelectorAll<HTMLElement>(selector)) {
+        if (!element.hasAttribute("tabindex") || element.getAttribute("tabindex") === "-1") {
+          element.setAttribute("tabindex", "0");
+        }
+        if (!element.hasAttribute("role") && element.tagName !== "BUTTON" && element.tagName !== "A") {
+          element.setAttribute("role", "button");
+        }
+        if (!element.hasAttribute("data-keyboard-listener")) {
+          element.setAttribute("data-keyboard-listener", "true");
+          element.addEventListener("keydown", (event: KeyboardEvent) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              element.click();
+            }
+          });
+        }
+      }
+    }
+  }, 500);
 }
 
 function addOutput(cell: CellRecord, output: OutputRecord): void {
