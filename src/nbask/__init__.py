@@ -9,10 +9,11 @@ This module only re-exports; each name lives in the module its docstring names.
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import logging
+from typing import TYPE_CHECKING, Any
 
-from . import tools
 from .api import approve, approve_sync, ask, ask_questions, ask_sync, history
 from .approvals import requires_approval
 from .config import configure
@@ -25,6 +26,9 @@ from .scope import QuestionsNotAllowed, no_questions
 from .transcript import save_history
 from .waiting import WaitingUnsupported
 from .widgets import ApprovalWidget, QuestionWidget
+
+if TYPE_CHECKING:
+    from . import tools
 
 try:
     __version__ = importlib.metadata.version("nbask")
@@ -65,3 +69,12 @@ __all__ = [
 
 # A library never configures logging; applications decide where records go.
 logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+
+def __getattr__(name: str) -> Any:
+    # nbask.tools (dialects, schemas, SDK shapes) loads on first use: a notebook that only
+    # asks questions does not pay for it at import.
+    if name == "tools":
+        return importlib.import_module(".tools", __name__)
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
