@@ -24,6 +24,7 @@ msg id), so nothing is lost and the order of arrival is kept in ``iopub_log``.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -409,3 +410,16 @@ class KernelHarness:
 def _comm_info(msg: Message) -> CommInfo:
     c = msg["content"]
     return CommInfo(comm_id=c["comm_id"], target_name=c["target_name"], data=c.get("data", {}), msg=msg)
+
+
+def started_kernel(name: str, kernel_dir: str, setup: str) -> Iterator[KernelHarness]:
+    """A module fixture's body: one kernel of ``name`` that has run ``setup``, shut down after."""
+    with KernelHarness(name, kernel_dirs=[kernel_dir]) as harness:
+        harness.run_ok(setup)
+        yield harness
+
+
+def printed_json(result: CellResult) -> dict[str, Any]:
+    """The JSON object a cell printed on its last line (the cell must have succeeded)."""
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    return json.loads(result.stdout.strip().splitlines()[-1])

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from harness import KERNEL_NAMES, CellResult, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs, printed_json, started_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -27,9 +27,7 @@ def kernel_dir() -> str:
 
 @pytest.fixture(scope="module", params=KERNEL_NAMES)
 def k(request: pytest.FixtureRequest, kernel_dir: str) -> Iterator[KernelHarness]:
-    with KernelHarness(request.param, kernel_dirs=[kernel_dir]) as harness:
-        harness.run_ok(SETUP)
-        yield harness
+    yield from started_kernel(request.param, kernel_dir, SETUP)
 
 
 def approval_widget(k: KernelHarness, title: str) -> CommInfo:
@@ -43,9 +41,7 @@ def respond(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = 
     k.update_widget(comm.comm_id, {"response": response})
 
 
-def printed(result: CellResult) -> dict:
-    assert result.ok, f"{result.error_text}\n{result.stderr}"
-    return json.loads(result.stdout.strip().splitlines()[-1])
+printed = printed_json
 
 
 @pytest.mark.parametrize(

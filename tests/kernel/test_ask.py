@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs, printed_json, started_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -29,9 +29,7 @@ def kernel_dir() -> str:
 
 @pytest.fixture(scope="module", params=KERNEL_NAMES)
 def k(request: pytest.FixtureRequest, kernel_dir: str) -> Iterator[KernelHarness]:
-    with KernelHarness(request.param, kernel_dirs=[kernel_dir]) as harness:
-        harness.run_ok(SETUP)
-        yield harness
+    yield from started_kernel(request.param, kernel_dir, SETUP)
 
 
 def nbask_widget(k: KernelHarness, question: str) -> CommInfo:
@@ -53,9 +51,7 @@ def submit(k: KernelHarness, comm: CommInfo, *answers: tuple[list[str], str | No
     k.update_widget(comm.comm_id, {"response": response})
 
 
-def printed(result) -> dict:
-    assert result.ok, f"{result.error_text}\n{result.stderr}"
-    return json.loads(result.stdout.strip().splitlines()[-1])
+printed = printed_json
 
 
 def widget_updates(k: KernelHarness, comm: CommInfo) -> list[dict]:
