@@ -400,6 +400,30 @@ describe("shortcut isolation", () => {
     document.removeEventListener("keydown", seen);
   });
 
+  it("lets Ctrl/Cmd shortcuts of the host (save, command palette) through, but not editing keys", () => {
+    const { root } = view(pendingModel([PLAIN]));
+    const seen: string[] = [];
+    const listener = (event: KeyboardEvent): void => {
+      seen.push(`${event.ctrlKey ? "Ctrl+" : ""}${event.metaKey ? "Cmd+" : ""}${event.shiftKey ? "Shift+" : ""}${event.key}`);
+    };
+    document.addEventListener("keydown", listener);
+    const box = otherText(root, "Proceed?");
+    for (const [key, init] of [
+      ["s", { ctrlKey: true }],
+      ["P", { ctrlKey: true, shiftKey: true }],
+      ["s", { metaKey: true }],
+      ["a", { ctrlKey: true }],
+      ["v", { metaKey: true }],
+      ["Enter", { ctrlKey: true }],
+      ["ArrowLeft", { ctrlKey: true }],
+      ["j", {}],
+    ] as const) {
+      box.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, ...init }));
+    }
+    document.removeEventListener("keydown", listener);
+    expect(seen).toEqual(["Ctrl+s", "Ctrl+Shift+P", "Cmd+s"]);
+  });
+
   it("still stops keys after the widget is resolved", () => {
     const model = pendingModel([PLAIN]);
     const { root, host } = view(model);

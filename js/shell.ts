@@ -28,6 +28,16 @@ export function formatDuration(ms: number): string {
   return `${minutes}:${ss}`;
 }
 
+/** Keys that keep their meaning inside the widget even with Ctrl/Cmd held: text editing,
+ *  caret and selection movement, and Enter (Ctrl+Enter would run the cell again). */
+const KEPT_WITH_CTRL = new Set(["a", "c", "v", "x", "z", "y", "enter", "backspace", "delete", "home", "end", " "]);
+
+function isHostShortcut(event: KeyboardEvent): boolean {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) return false;
+  const key = event.key.toLowerCase();
+  return !KEPT_WITH_CTRL.has(key) && !key.startsWith("arrow") && key !== "control" && key !== "meta";
+}
+
 function hasAction(response: unknown): boolean {
   return isObject(response) && typeof response.action === "string" && response.action !== "";
 }
@@ -274,6 +284,10 @@ export abstract class InteractionView<M extends BaseModel> {
   }
 
   private readonly onKeydown = (event: KeyboardEvent): void => {
+    // Save and the command palette (Ctrl/Cmd+S, Ctrl/Cmd+Shift+P in VS Code, Ctrl+Shift+C in
+    // JupyterLab) must keep working from inside the widget, so Ctrl/Cmd shortcuts bubble on,
+    // except the ones a form or a text field uses itself.
+    if (isHostShortcut(event)) return;
     // JupyterLab handles its shortcuts from keydown events that reach the document.
     event.stopPropagation();
     // Keys that finish an IME composition (keyCode 229 in Safari) are the input method's.

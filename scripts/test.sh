@@ -27,6 +27,7 @@ if [ "${1:-}" != "--no-install" ]; then
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
   PYTHON="$PY" bash scripts/make_kernel_envs.sh .venvs/jupyter-data \
     || die "could not create the ipykernel 6.29 / 7.3 environments"
+  bash tests/vscode/setup.sh || die "could not install or build the VS Code host page (tests/vscode/setup.sh)"
 else
   PY="$NBASK_VENV/bin/python"
   [ -x "$PY" ] || die "no .venv yet: run bash scripts/test.sh once without --no-install"
@@ -96,7 +97,7 @@ step "notebooks: every notebooks/*.ipynb headless under policy recommended (nbcl
 code=${PIPESTATUS[0]}
 record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
 
-for suite in unit headless tools kernel browser; do
+for suite in unit headless tools kernel browser vscode; do
   step "$suite tests (pytest)"
   "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
   code=$?

@@ -77,13 +77,8 @@ def test_escape_dismisses(open_host):
     assert "Escape" not in _forwarded_since(host, before)
 
 
-@pytest.mark.xfail(
-    reason="nbask stops every keydown at its root (JupyterLab's shortcuts); VS Code runs its keybindings "
-    "(Ctrl+Shift+P, Ctrl+S) from keydowns that bubble up to the webview's window, so they do nothing "
-    "while focus is in the widget",
-    strict=True,
-)
 def test_workbench_shortcuts_still_reach_vscode(open_host):
+    """VS Code runs its keybindings from keydowns that bubble up to the webview's window."""
     host, _cell, ask = open_asking(open_host, CALL)
     expect(ask.option(PICK, "Medium")).to_be_focused()
     before = len(host.forwarded_keys())
