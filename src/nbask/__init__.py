@@ -10,7 +10,6 @@ This module only re-exports; each name lives in the module its docstring names.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -29,11 +28,6 @@ from .widgets import ApprovalWidget, QuestionWidget
 
 if TYPE_CHECKING:
     from . import tools
-
-try:
-    __version__ = importlib.metadata.version("nbask")
-except importlib.metadata.PackageNotFoundError:  # a source tree on sys.path, not installed
-    __version__ = "0+unknown"
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -76,5 +70,14 @@ def __getattr__(name: str) -> Any:
     # asks questions does not pay for it at import.
     if name == "tools":
         return importlib.import_module(".tools", __name__)
+    if name == "__version__":
+        # Read from the installed metadata (pyproject.toml is the one source) when asked:
+        # importlib.metadata costs ~50 ms, too much to pay on every import.
+        from importlib import metadata  # noqa: PLC0415
+
+        try:
+            return metadata.version("nbask")
+        except metadata.PackageNotFoundError:  # a source tree on sys.path, not installed
+            return "0+unknown"
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
