@@ -12,7 +12,6 @@ the server log's tail, and a screenshot lands in `test-artifacts/`.
 from __future__ import annotations
 
 import contextlib
-import os
 import pathlib
 import re
 import shutil
@@ -25,21 +24,11 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from .notebook_page import NotebookPage, write_notebook
+from .processes import launch_chromium
 from .server import JupyterServer
 
 HERE = pathlib.Path(__file__).parent
 FRONTENDS = ["lab", "notebook7"]
-CHROMIUM = os.environ.get("NBASK_TEST_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 DEFAULT_TIMEOUT_MS = 30_000
 
@@ -55,9 +44,7 @@ def playwright_driver() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright_driver: Playwright) -> Iterator[Browser]:
-    if not pathlib.Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set NBASK_TEST_CHROMIUM)")
-    browser = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = launch_chromium(playwright_driver)
     yield browser
     browser.close()
 

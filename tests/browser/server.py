@@ -13,7 +13,6 @@ import json
 import os
 import pathlib
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Any
+
+from .processes import free_port, stop_server
 
 KERNEL_NAME = "nbask-browser-test"
 KERNEL_DISPLAY_NAME = "nbask test kernel"
@@ -41,12 +42,6 @@ USER_SETTINGS: dict[str, dict[str, Any]] = {
         "doNotDisturbMode": True,
     },
 }
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class JupyterServer:
@@ -231,24 +226,13 @@ class JupyterServer:
         proc = self.proc
         if proc is None:
             return
-        if proc.poll() is None:
-            try:
-                self.shutdown_sessions()
-                self.shutdown_kernels()
-            except (urllib.error.URLError, OSError):
-                pass
-            with contextlib.suppress(urllib.error.URLError, OSError):
-                self.api("POST", "/api/shutdown", timeout=10.0)
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                # Only our own child, by its handle.
-                proc.terminate()
-                try:
-                    proc.wait(timeout=10.0)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=10.0)
+
+        def shut_down() -> None:
+            self.shutdown_sessions()
+            self.shutdown_kernels()
+            self.api("POST", "/api/shutdown", timeout=10.0)
+
+        stop_server(proc, shut_down, timeout)
         self.proc = None
         if self._log_file is not None:
             self._log_file.close()

@@ -10,29 +10,17 @@ text land in test-artifacts/vscode-<test>.png / .txt.
 from __future__ import annotations
 
 import contextlib
-import os
-import pathlib
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from browser.processes import launch_chromium
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from .host import VSCodeHost
 from .server import BUILD, HostServer, ensure_built, ensure_kernelspecs
 
-CHROMIUM = os.environ.get("NBASK_TEST_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1000, "height": 800}
 DEFAULT_TIMEOUT_MS = 30_000
 
@@ -66,9 +54,7 @@ def playwright_driver() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright_driver: Playwright) -> Iterator[Browser]:
-    if not pathlib.Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set NBASK_TEST_CHROMIUM)")
-    browser = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = launch_chromium(playwright_driver)
     yield browser
     browser.close()
 

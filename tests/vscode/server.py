@@ -15,13 +15,14 @@ import os
 import pathlib
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 from typing import Any
+
+from browser.processes import free_port, stop_server
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 HERE = pathlib.Path(__file__).resolve().parent
@@ -52,12 +53,6 @@ def ensure_kernelspecs() -> pathlib.Path:
     if done.returncode != 0:
         raise RuntimeError(f"make_kernel_envs.sh failed ({done.returncode}):\n{done.stderr[-4000:]}")
     return KERNEL_DATA_DIR / "kernels"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class HostServer:
@@ -180,20 +175,13 @@ class HostServer:
         proc = self.proc
         if proc is None:
             return
-        if proc.poll() is None:
-            with contextlib.suppress(urllib.error.URLError, OSError):
-                for kernel in self.api("GET", "/api/kernels") or []:
-                    self.shutdown_kernel(kernel["id"])
-                self.api("POST", "/api/shutdown", timeout=10.0)
-            try:
-                proc.wait(timeout=30.0)
-            except subprocess.TimeoutExpired:
-                proc.terminate()  # our own child, by its handle
-                try:
-                    proc.wait(timeout=10.0)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=10.0)
+
+        def shut_down() -> None:
+            for kernel in self.api("GET", "/api/kernels") or []:
+                self.shutdown_kernel(kernel["id"])
+            self.api("POST", "/api/shutdown", timeout=10.0)
+
+        stop_server(proc, shut_down)
         self.proc = None
         if self._log_file is not None:
             self._log_file.close()
