@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run every suite: lint, types, front end, unit, real
-# kernels, real browsers. Prints one summary line per suite and a total line at the end.
+# Install everything the tests need, then run every suite: lint, types, example notebooks,
+# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host. Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install]
 # Python packages go into the project environment .venv/ (made from $PYTHON, default python3,
 # 3.10+; see scripts/_env.sh); Chromium comes from apt, the front-end tools from npm ci.
