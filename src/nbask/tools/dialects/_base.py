@@ -327,6 +327,31 @@ class Dialect(ABC):
     def answered_message(answer: Answer) -> str:
         return "User has answered." if answer.answered_by == "person" else f"Answered by {answer.answered_by}."
 
+    # The dialects that reply in JSON build the payload in their own key order; these add what
+    # every one of them carries and wrap it as the result.
+
+    def json_answered(self, answer: Answer, payload: dict[str, Any]) -> ToolResult:
+        """``payload`` plus who answered (when not a person) and the notes."""
+        if answer.answered_by != "person":
+            payload["answered_by"] = answer.answered_by
+        note = join_notes(answer.note, machine_note(answer))
+        if note:
+            payload["note"] = note
+        message = self.answered_message(answer)
+        return ToolResult(is_error=False, output=dumps(payload), message=message, status="answered", outcome=answer)
+
+    def json_dismissed(self, answer: Answer, payload: dict[str, Any]) -> ToolResult:
+        """``payload`` plus the dismiss note; a dismiss is not an error."""
+        payload["note"] = self.dismissed_note(answer)
+        message = "User dismissed the question without answering."
+        return ToolResult(is_error=False, output=dumps(payload), message=message, status="dismissed", outcome=answer)
+
+    @staticmethod
+    def json_timed_out(answer: Answer, payload: dict[str, Any]) -> ToolResult:
+        """``payload`` plus the timeout note (no one answered; assume nothing)."""
+        payload["note"] = answer.note
+        return ToolResult(is_error=False, output=dumps(payload), message=answer.note, status="timeout", outcome=answer)
+
     def error(self, status: Any, text: str, outcome: Answer | None = None) -> ToolResult:
         """A tool error whose output is the text the model reads."""
         return ToolResult(is_error=True, output=f"Error: {text}", message=text, status=status, outcome=outcome)

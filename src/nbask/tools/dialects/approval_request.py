@@ -32,10 +32,7 @@ from ._base import (
     Plan,
     answer_for,
     build_question_set,
-    dumps,
     header_fields,
-    join_notes,
-    machine_note,
     validate,
     where,
 )
@@ -140,25 +137,15 @@ class ApprovalRequest(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
-        payload: dict[str, Any] = {"type": "approval", "answers": answers}
-        if answer.answered_by != "person":
-            payload["answered_by"] = answer.answered_by
-        note = join_notes(answer.note, machine_note(answer))
-        if note:
-            payload["note"] = note
-        message = self.answered_message(answer)
-        return ToolResult(is_error=False, output=dumps(payload), message=message, status="answered", outcome=answer)
+        return self.json_answered(answer, {"type": "approval", "answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        payload = {"type": "approval", "answers": {}, "note": self.dismissed_note(answer)}
-        message = "User dismissed the question without answering."
-        return ToolResult(is_error=False, output=dumps(payload), message=message, status="dismissed", outcome=answer)
+        return self.json_dismissed(answer, {"type": "approval", "answers": {}})
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        payload = {"type": "approval_timeout", "answers": {}, "note": answer.note}
-        return ToolResult(is_error=False, output=dumps(payload), message=answer.note, status="timeout", outcome=answer)
+        return self.json_timed_out(answer, {"type": "approval_timeout", "answers": {}})
 
 
 def _camel_case(index: int, question: object) -> object:

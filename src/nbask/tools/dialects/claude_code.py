@@ -14,7 +14,7 @@ from typing import Any
 from ...models import Answer, QuestionSet
 from ..result import ToolResult
 from . import guidance
-from ._base import ArgumentError, Dialect, Plan, answer_for, build_question_set, dumps, join_notes, machine_note
+from ._base import ArgumentError, Dialect, Plan, answer_for, build_question_set
 
 
 class ClaudeCode(Dialect):
@@ -45,30 +45,15 @@ class ClaudeCode(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
-        payload: dict[str, Any] = {"answers": answers}
-        if answer.answered_by != "person":
-            payload["answered_by"] = answer.answered_by
-        note = join_notes(answer.note, machine_note(answer))
-        if note:
-            payload["note"] = note
-        return ToolResult(
-            is_error=False,
-            output=dumps(payload),
-            message=self.answered_message(answer),
-            status="answered",
-            outcome=answer,
-        )
+        return self.json_answered(answer, {"answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        payload = {"answers": {}, "note": self.dismissed_note(answer)}
-        message = "User dismissed the question without answering."
-        return ToolResult(is_error=False, output=dumps(payload), message=message, status="dismissed", outcome=answer)
+        return self.json_dismissed(answer, {"answers": {}})
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        payload = {"answers": {}, "status": "timeout", "note": answer.note}
-        return ToolResult(is_error=False, output=dumps(payload), message=answer.note, status="timeout", outcome=answer)
+        return self.json_timed_out(answer, {"answers": {}, "status": "timeout"})
 
 
 def _snake_case(index: int, question: object) -> object:

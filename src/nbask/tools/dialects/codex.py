@@ -27,10 +27,7 @@ from ._base import (
     Dialect,
     Plan,
     build_question_set,
-    dumps,
     header_fields,
-    join_notes,
-    machine_note,
     selections_for,
     validate,
     where,
@@ -125,22 +122,12 @@ class Codex(Dialect):
             labels = {option.label for option in question.options}
             values = selections_for(answer, plan, index)
             answers[key] = {"answers": [v if v in labels else f"{USER_NOTE}{v}" for v in values]}
-        payload: dict[str, Any] = {"answers": answers}
-        if answer.answered_by != "person":
-            payload["answered_by"] = answer.answered_by
-        note = join_notes(answer.note, machine_note(answer))
-        if note:
-            payload["note"] = note
-        message = self.answered_message(answer)
-        return ToolResult(is_error=False, output=dumps(payload), message=message, status="answered", outcome=answer)
+        return self.json_answered(answer, {"answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        payload = {"answers": {}, "note": self.dismissed_note(answer)}
-        message = "User dismissed the question without answering."
-        return ToolResult(is_error=False, output=dumps(payload), message=message, status="dismissed", outcome=answer)
+        return self.json_dismissed(answer, {"answers": {}})
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        payload = {"answers": {}, "status": "timeout", "note": answer.note}
-        return ToolResult(is_error=False, output=dumps(payload), message=answer.note, status="timeout", outcome=answer)
+        return self.json_timed_out(answer, {"answers": {}, "status": "timeout"})
