@@ -387,6 +387,19 @@ class KernelHarness:
             self._control_replies[rep["parent_header"].get("msg_id", "")] = rep
         return self._control_replies.pop(msg_id)
 
+    def wait_until_waiting(self, comm: CommInfo, timeout: float = 20.0) -> None:
+        """Until the widget's deadline is pushed: nbask publishes it once the wait has begun,
+        so from then on an interrupt cancels that wait.
+        """
+        self.wait_for_iopub(
+            lambda m: (
+                m["msg_type"] == "comm_msg"
+                and m["content"]["comm_id"] == comm.comm_id
+                and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0
+            ),
+            timeout,
+        )
+
     def create_subshell(self, timeout: float = 10.0) -> str:
         """Create a kernel subshell (JEP 91 ``create_subshell_request``); return its id."""
         if not self.supports_subshells:

@@ -72,14 +72,7 @@ def test_approve_edit_reject_round_trip(k: KernelHarness, action, edited, reason
 def test_interrupt_rejects_and_raises(k: KernelHarness) -> None:
     cell = k.execute("d = await nbask.approve('Drop table', 'DROP TABLE users', timeout=3600)")
     comm = approval_widget(k, "Drop table")
-    k.wait_for_iopub(
-        lambda m: (
-            m["msg_type"] == "comm_msg"
-            and m["content"]["comm_id"] == comm.comm_id
-            and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0
-        ),
-        20,
-    )
+    k.wait_until_waiting(comm)
     k.interrupt()
     assert k.result(cell, 20).ename == "KeyboardInterrupt"
     last = k.run_ok("e = nbask.history()[-1]; print(e.kind, e.outcome.decision, e.status)").stdout.split()
