@@ -2,8 +2,10 @@
 // Submit / Dismiss (with a confirm row when some are left empty), digits and arrow keys,
 // and the resolved block listing each question with its answer.
 import type { AnyModel } from "@anywidget/types";
-import type { Option, Question, QuestionAnswer, QuestionModel, Response } from "./contract";
+import type { Option, Question, QuestionModel, Response } from "./contract";
 import { MAX_OTHER_CHARS, NO_PREFERENCE, RECOMMENDED, isRecommended } from "./contract";
+import type { Draft, DraftAction } from "./draft";
+import { answerOf, buildResponse, emptyDraft, firstUnanswered, isAnswered, reduceDraft, unansweredCount } from "./draft";
 import { asText, button, charCounter, el, headerChip, isObject, suppressShortcuts, textEl } from "./dom";
 import { InteractionView } from "./shell";
 
@@ -47,30 +49,6 @@ export function confirmMessage(unanswered: number): string {
   return `${questions} without an answer will be sent as ${TEXT.noPreference}.`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The person's unsent answer to one question. Kept per view and never written to the model
-// until Submit, so re-renders caused by the kernel do not lose it.
-
-interface Draft {
-  checked: boolean[];
-  otherChecked: boolean;
-  otherText: string;
-}
-
-function emptyDraft(question: Question): Draft {
-  return { checked: question.options.map(() => false), otherChecked: false, otherText: "" };
-}
-
-export function answerOf(question: Question, draft: Draft): QuestionAnswer {
-  const selected = question.options.filter((_, i) => draft.checked[i]).map((o) => o.label);
-  const text = draft.otherText.trim();
-  return { selected, other: draft.otherChecked && text !== "" ? text : null };
-}
-
-function isAnswered(answer: QuestionAnswer): boolean {
-  return answer.selected.length > 0 || answer.other !== null;
-}
-
 /** Controls of one question, kept so the view can update them in place. */
 interface QuestionControls {
   fieldset: HTMLFieldSetElement;
@@ -92,6 +70,7 @@ interface FormControls {
 
 export class QuestionView extends InteractionView<QuestionModel> {
   private questions: Question[] = [];
+  /** The person's unsent answers (see draft.ts), one per question. */
   private drafts: Draft[] = [];
   private controls: FormControls | null = null;
   private confirming = false;
@@ -209,7 +188,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     input.type = type;
     input.name = name;
     input.value = String(oi);
-    input.addEventListener("change", () => this.onOptionChange(qi, oi, input.checked));
+    input.addEventListener("change", () => this.change(qi, { type: "setOption", option: oi, checked: input.checked }));
 
     // The accessible name is the label only (aria-labelledby); the description, which may be
     // very long, is the accessible description instead. Both sit inside the <label> so a click
@@ -262,7 +241,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     const counter = charCounter(text, MAX_OTHER_CHARS);
     counter.element.id = this.domId(`q${qi}-other-count`);
     text.setAttribute("aria-describedby", counter.element.id);
-    text.addEventListener("input", () => this.onOtherInput(qi, text.value));
+    text.addEventListener("input", () => this.change(qi, { type: "typeOther", text: text.value }));
 
     const row = el("div", "nbask-option nbask-other");
     row.append(choice, label, text, counter.element);
@@ -302,17 +281,22 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private syncQuestion(qi: number): void {
     const controls = this.controls?.questions[qi];
     const draft = this.drafts[qi];
-    if (!controls || !draft) return;
+    const question = this.questions[qi];
+    if (!controls || !draft || !question) return;
     controls.options.forEach((input, oi) => (input.checked = draft.checked[oi] === true));
     controls.otherChoice.checked = draft.otherChecked;
     if (controls.otherText.value !== draft.otherText) {
       controls.otherText.value = draft.otherText;
       controls.refreshCounter();
     }
-    controls.fieldset.dataset.answered = String(isAnswered(answerOf(this.questions[qi] as Question, draft)));
+    controls.fieldset.dataset.answered = String(isAnswered(answerOf(question, draft)));
   }
 
-  private draftChanged(qi: number): void {
+  /** Applies what the person did to question qi's draft, then shows the result. */
+  private change(qi: number, action: DraftAction): void {
+    const draft = this.drafts[qi];
+    if (!draft) return;
+    this.drafts[qi] = reduceDraft(draft, action);
     this.syncQuestion(qi);
     // The confirm row counted unanswered questions; once the person answers more it is stale.
     if (this.confirming) this.closeConfirm(false);
@@ -322,61 +306,10 @@ export class QuestionView extends InteractionView<QuestionModel> {
     return this.questions[qi]?.multi_select === true;
   }
 
-  /** Choose (single select) or toggle (multi select) option oi. */
-  private pickOption(qi: number, oi: number): void {
-    const draft = this.drafts[qi];
-    if (!draft) return;
-    if (this.isMulti(qi)) {
-      draft.checked[oi] = !draft.checked[oi];
-    } else {
-      draft.checked = draft.checked.map((_, i) => i === oi);
-      draft.otherChecked = false;
-    }
-    this.draftChanged(qi);
-  }
-
-  /** Single select: make choice `index` (an option, or Other at the end) the only one. */
-  private selectChoice(qi: number, index: number): void {
-    const draft = this.drafts[qi];
-    if (!draft) return;
-    draft.checked = draft.checked.map((_, i) => i === index);
-    draft.otherChecked = index === draft.checked.length;
-    this.draftChanged(qi);
-  }
-
-  private onOptionChange(qi: number, oi: number, checked: boolean): void {
-    const draft = this.drafts[qi];
-    if (!draft) return;
-    if (this.isMulti(qi)) {
-      draft.checked[oi] = checked;
-    } else if (checked) {
-      draft.checked = draft.checked.map((_, i) => i === oi);
-      draft.otherChecked = false; // the Other text is kept, but no longer sent
-    }
-    this.draftChanged(qi);
-  }
-
   private onOtherChoiceChange(qi: number, checked: boolean): void {
-    const draft = this.drafts[qi];
-    if (!draft) return;
-    draft.otherChecked = checked;
-    if (checked && !this.isMulti(qi)) draft.checked = draft.checked.map(() => false);
-    this.draftChanged(qi);
+    this.change(qi, { type: "setOther", checked });
     // Choosing Other means the person wants to type it.
     if (checked) this.controls?.questions[qi]?.otherText.focus();
-  }
-
-  private onOtherInput(qi: number, value: string): void {
-    const draft = this.drafts[qi];
-    if (!draft) return;
-    draft.otherText = value;
-    draft.otherChecked = value.trim() !== "";
-    if (draft.otherChecked && !this.isMulti(qi)) draft.checked = draft.checked.map(() => false);
-    this.draftChanged(qi);
-  }
-
-  private collectAnswers(): QuestionAnswer[] {
-    return this.questions.map((q, qi) => answerOf(q, this.drafts[qi] ?? emptyDraft(q)));
   }
 
   // -- actions -----------------------------------------------------------------------------------
@@ -385,7 +318,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private requestSubmit(): void {
     const controls = this.controls;
     if (controls === null || this.isLocked()) return;
-    const unanswered = this.collectAnswers().filter((a) => !isAnswered(a)).length;
+    const unanswered = unansweredCount(this.questions, this.drafts);
     if (unanswered === 0) {
       this.send("submit");
       return;
@@ -409,11 +342,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   }
 
   private send(action: Response["action"]): void {
-    const response: Response = {
-      action,
-      answers: action === "submit" ? this.collectAnswers() : [],
-      ...this.stamp(),
-    };
+    const response = buildResponse(action, this.questions, this.drafts, this.stamp());
     this.confirming = false;
     this.sendResponse(response);
   }
@@ -428,7 +357,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   }
 
   private focusFirstUnanswered(): void {
-    const qi = this.collectAnswers().findIndex((a) => !isAnswered(a));
+    const qi = firstUnanswered(this.questions, this.drafts);
     if (qi >= 0) this.focusChoice(qi);
     else this.controls?.submit.focus();
   }
@@ -477,7 +406,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     if (current < 0) return;
     event.preventDefault(); // the browser's own radio arrow handling would fire change twice
     const nextIndex = (current + step + choices.length) % choices.length;
-    if (!this.isMulti(qi)) this.selectChoice(qi, nextIndex);
+    if (!this.isMulti(qi)) this.change(qi, { type: "select", choice: nextIndex });
     choices[nextIndex]?.focus();
   }
 
@@ -488,7 +417,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     const input = controls.options[oi];
     if (!input) return;
     event.preventDefault();
-    this.pickOption(qi, oi);
+    this.change(qi, { type: "pick", option: oi });
     input.focus();
   }
 
