@@ -36,11 +36,13 @@ __all__ = [
     "is_recommended",
 ]
 
-# The UI adds its own free-text "Other" choice to every question; a model-supplied one
-# would show twice. These are the labels models typically use for it.
-_OTHER_LABELS = {"other", "other...", "other…", "something else", "custom"}
+#: The labels models typically give a free-text "Other" choice (casefolded; "khác" is Vietnamese,
+#: as in the 001 seed). The UI adds its own such choice to every question, so an option labelled
+#: like this would show it twice.
+OTHER_LABELS = frozenset({"other", "other...", "other…", "something else", "custom", "khác", "khác..."})
 MAX_ACTION_CHARS = 200
 
+#: Text that must say something: surrounding whitespace stripped, then at least one character.
 NonEmptyText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 Status = Literal["answered", "dismissed", "timeout", "cancelled"]
@@ -49,20 +51,24 @@ AnsweredBy = Literal["person", "policy", "replay"]
 DecisionKind = Literal["approve", "edit", "reject"]
 
 
-class _Strict(BaseModel):
-    # Unknown keys are mistakes (a typo such as "multiselect" would otherwise be dropped
-    # silently and the question shown as single select).
+class StrictModel(BaseModel):
+    """A model of untrusted input: unknown keys are refused and text is stripped.
+
+    Unknown keys are mistakes (a typo such as "multiselect" would otherwise be dropped
+    silently and the question shown as single select).
+    """
+
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
-class Option(_Strict):
+class Option(StrictModel):
     """One choice of a question."""
 
     label: NonEmptyText = Field(description="Short choice text (1-5 words). End it with '(Recommended)' to suggest it.")
     description: str = Field(default="", description="What this choice means or implies.")
 
 
-class Question(_Strict):
+class Question(StrictModel):
     """One question with 2-4 options; the UI always adds a free-text "Other" choice."""
 
     question: NonEmptyText = Field(description="The full question, ending with '?'.")
@@ -94,7 +100,7 @@ class Question(_Strict):
     def _labels_are_distinct_and_not_other(cls, options: list[Option]) -> list[Option]:
         seen: set[str] = set()
         for option in options:
-            if option.label.casefold() in _OTHER_LABELS:
+            if option.label.casefold() in OTHER_LABELS:
                 msg = (
                     f"option label {option.label!r} is not allowed: the UI adds its own "
                     "free-text 'Other' choice, so leave it out"
@@ -111,7 +117,7 @@ class Question(_Strict):
         return next((o.label for o in self.options if is_recommended(o.label)), self.options[0].label)
 
 
-class QuestionSet(_Strict):
+class QuestionSet(StrictModel):
     """What one ask shows: 1-4 questions, keyed by their text in the answer."""
 
     questions: list[Question] = Field(min_length=1, max_length=4, description="1-4 questions to ask together.")
@@ -131,7 +137,7 @@ class QuestionSet(_Strict):
         return questions
 
 
-class Approval(_Strict):
+class Approval(StrictModel):
     """What an approval shows: a proposed action and its details."""
 
     action: NonEmptyText = Field(

@@ -338,7 +338,7 @@ def test_codex_missing_id_names_the_field():
     ],
 )
 def test_short_header(header: str, chip: str):
-    from nbask.tools.dialects._base import short_header  # noqa: PLC0415
+    from nbask.tools.dialects._arguments import short_header  # noqa: PLC0415
 
     assert short_header(header) == chip
     assert len(short_header(header)) <= 12

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from nbask.manager import manager
-from nbask.models import QuestionSet
+from nbask.models import OTHER_LABELS, QuestionSet
 from nbask.tools import TOOL_NAMES, ToolResult, call
 
 from .tool_helpers import Person, dismiss, first_options, pick, time_out
@@ -230,9 +230,9 @@ def exercise(tool_name: str, arguments: Any, decide, *, as_text: bool) -> None:
 
 #: Text that is hostile but legal as a question or a label: it must be asked, shown as text.
 LEGAL_HOSTILE = [t for t in HOSTILE if t.strip() and "\ud800" not in t and "\udfff" not in t and t.strip() != "\x00"]
-LEGAL_HOSTILE = [t for t in LEGAL_HOSTILE if t.casefold() not in {"other", "other…", "khác"} and "<" not in t]
-#: Labels that mean "Other": refused (the widget adds its own), or dropped by the 001 dialect.
-OTHER_LABELS = {"other", "other...", "other…", "something else", "custom", "khác", "khác..."}
+LEGAL_HOSTILE = [t for t in LEGAL_HOSTILE if t.casefold() not in OTHER_LABELS and "<" not in t]
+#: Labels that mean "Other" (OTHER_LABELS) are refused (the widget adds its own), or dropped by
+#: the 001 dialect, so they are left out.
 label_text = st.one_of(
     st.text(alphabet=st.characters(categories=["L", "N"]), min_size=1, max_size=10),
     st.sampled_from(LEGAL_HOSTILE),

@@ -3,7 +3,7 @@
 | tool name | module | from |
 | --- | --- | --- |
 | ``AskUserQuestion`` | ``claude_code`` | kimi-cli, Claude Code (seeds 000, 003); nbask's default |
-| ``ask_user_question`` | ``approval_request`` | a chat backend's approval_request protocol (seed 001) |
+| ``ask_user_question`` | ``chat_backend`` | a chat backend's approval_request protocol (seed 001) |
 | ``ask_user`` | ``ask_user`` | a Go desktop app (seed 002) |
 | ``ask_followup_question`` | ``followup`` | Kilo Code (seed 004) |
 | ``request_user_input`` | ``codex`` | OpenAI Codex |
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._base import ArgumentError, Dialect, Plan
-from .approval_request import ApprovalRequest
+from ._arguments import ArgumentError, Plan
+from ._base import Dialect
 from .ask_user import AskUser
+from .chat_backend import ChatBackend
 from .claude_code import ClaudeCode
 from .codex import Codex
 from .followup import Followup
@@ -23,7 +24,7 @@ from .followup import Followup
 DEFAULT_TOOL_NAME: Final = "AskUserQuestion"
 
 DIALECTS: Final[dict[str, Dialect]] = {
-    dialect.name: dialect for dialect in (ClaudeCode(), ApprovalRequest(), AskUser(), Followup(), Codex())
+    dialect.name: dialect for dialect in (ClaudeCode(), ChatBackend(), AskUser(), Followup(), Codex())
 }
 TOOL_NAMES: Final[tuple[str, ...]] = tuple(DIALECTS)
 

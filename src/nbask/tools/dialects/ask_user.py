@@ -12,24 +12,22 @@ A dismiss and a timeout say in words that there is no answer.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field
 
-from ...models import Answer
+from ...models import Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._base import Dialect, Location, Plan, answer_for, build_question_set, join_notes, machine_note, validate, where
+from ._arguments import Location, Plan, field_path, validate, validated_question_set
+from ._base import Dialect
+from ._replies import answer_for, answer_notes, answered_result, dismissed_note, dismissed_result, timed_out_result
 
-_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
-
-class AskUserArguments(BaseModel):
+class AskUserArguments(StrictModel):
     """The arguments of ``ask_user``."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    question: _Text = Field(description="The question for the user: what you need decided, and why.")
+    question: NonEmptyText = Field(description="The question for the user: what you need decided, and why.")
     choices: list[str] = Field(
         min_length=2,
         max_length=4,
@@ -48,10 +46,10 @@ _HINTS = {
 def _locate(loc: Location) -> str:
     """Map nbask's names for the one question to this tool's fields."""
     if loc[:3] == ("questions", 0, "options"):
-        return where(("choices", *loc[3:4]))
+        return field_path(("choices", *loc[3:4]))
     if loc[:3] == ("questions", 0, "question"):
         return "question"
-    return where(loc)
+    return field_path(loc)
 
 
 class AskUser(Dialect):
@@ -71,23 +69,18 @@ class AskUser(Dialect):
     def parse(self, data: dict[str, Any]) -> Plan:
         args: AskUserArguments = validate(AskUserArguments, data, hints=_HINTS)
         question = {"question": args.question, "options": [{"label": choice} for choice in args.choices]}
-        question_set = build_question_set([question], _locate, _HINTS)
+        question_set = validated_question_set([question], _locate, _HINTS)
         return Plan(question_set=question_set, keys=(args.question,))
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         text = answer_for(answer, plan, 0)
-        note = join_notes(answer.note, machine_note(answer))
-        output = f"{text}\n\n({note})" if note else text
-        message = self.answered_message(answer)
-        return ToolResult(is_error=False, output=output, message=message, status="answered", outcome=answer)
+        note = answer_notes(answer)
+        return answered_result(answer, f"{text}\n\n({note})" if note else text)
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        note = self.dismissed_note(answer)
-        return ToolResult(
-            is_error=False, output=note, message="User dismissed the question.", status="dismissed", outcome=answer
-        )
+        return dismissed_result(answer, dismissed_note(answer))
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return ToolResult(is_error=False, output=answer.note, message=answer.note, status="timeout", outcome=answer)
+        return timed_out_result(answer, answer.note)

@@ -14,7 +14,9 @@ from typing import Any
 from ...models import Answer, QuestionSet
 from ..result import ToolResult
 from . import guidance
-from ._base import ArgumentError, Dialect, Plan, answer_for, build_question_set
+from ._arguments import ArgumentError, Plan, validated_question_set
+from ._base import Dialect
+from ._replies import answer_for, json_answered, json_dismissed, json_timed_out
 
 
 class ClaudeCode(Dialect):
@@ -45,15 +47,15 @@ class ClaudeCode(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
-        return self.json_answered(answer, {"answers": answers})
+        return json_answered(answer, {"answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return self.json_dismissed(answer, {"answers": {}})
+        return json_dismissed(answer, {"answers": {}})
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return self.json_timed_out(answer, {"answers": {}, "status": "timeout"})
+        return json_timed_out(answer, {"answers": {}, "status": "timeout"})
 
 
 def _snake_case(index: int, question: object) -> object:
@@ -78,4 +80,4 @@ def _question_set_from(data: dict[str, Any]) -> QuestionSet:
         raise ArgumentError(*problems)
     if "questions" not in data:
         raise ArgumentError("questions: required, but missing (a list of 1-4 questions)")
-    return build_question_set(data["questions"])
+    return validated_question_set(data["questions"])

@@ -15,45 +15,33 @@ timeout have no answers and a note (``"status": "timeout"`` for the latter).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field
 
-from ...models import Answer
+from ...models import Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._base import (
-    ArgumentError,
-    Dialect,
-    Plan,
-    build_question_set,
-    header_fields,
-    selections_for,
-    validate,
-    where,
-)
+from ._arguments import ArgumentError, Plan, header_fields, validate, validated_question_set
+from ._base import Dialect
+from ._replies import json_answered, json_dismissed, json_timed_out, selections_for
 
-_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 USER_NOTE: Final = "user_note: "
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CodexOption(_Strict):
+class CodexOption(StrictModel):
     """One choice."""
 
-    label: _Text = Field(description="User-facing label (1-5 words).")
+    label: NonEmptyText = Field(description="User-facing label (1-5 words).")
     description: str = Field(description="One short sentence explaining impact/tradeoff if selected.")
 
 
-class CodexQuestion(_Strict):
+class CodexQuestion(StrictModel):
     """One question; its answer comes back under its id."""
 
-    id: _Text = Field(description="Stable identifier for mapping answers (snake_case).")
+    id: NonEmptyText = Field(description="Stable identifier for mapping answers (snake_case).")
     header: str = Field(description="Short header label shown in the UI (12 or fewer chars).")
-    question: _Text = Field(description="Single-sentence prompt shown to the user.")
+    question: NonEmptyText = Field(description="Single-sentence prompt shown to the user.")
     options: list[CodexOption] = Field(
         min_length=2,
         max_length=4,
@@ -67,7 +55,7 @@ class CodexQuestion(_Strict):
     isSecret: bool = Field(default=False, description="Not supported: answers are shown in the notebook.")  # noqa: N815
 
 
-class CodexArguments(_Strict):
+class CodexArguments(StrictModel):
     """The arguments of ``request_user_input``."""
 
     questions: list[CodexQuestion] = Field(
@@ -113,7 +101,7 @@ class Codex(Dialect):
             }
             for q in args.questions
         ]
-        question_set = build_question_set(questions, where)
+        question_set = validated_question_set(questions)
         return Plan(question_set=question_set, keys=tuple(ids))
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
@@ -122,12 +110,12 @@ class Codex(Dialect):
             labels = {option.label for option in question.options}
             values = selections_for(answer, plan, index)
             answers[key] = {"answers": [v if v in labels else f"{USER_NOTE}{v}" for v in values]}
-        return self.json_answered(answer, {"answers": answers})
+        return json_answered(answer, {"answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return self.json_dismissed(answer, {"answers": {}})
+        return json_dismissed(answer, {"answers": {}})
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return self.json_timed_out(answer, {"answers": {}, "status": "timeout"})
+        return json_timed_out(answer, {"answers": {}, "status": "timeout"})

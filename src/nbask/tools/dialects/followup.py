@@ -21,32 +21,28 @@ from __future__ import annotations
 import html
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from ...models import Answer
+from ...models import Answer, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._base import (
+from ._arguments import (
     ArgumentError,
-    Dialect,
     Location,
     Plan,
-    answer_for,
-    build_question_set,
     check_length,
-    join_notes,
+    field_path,
     load_json_object,
-    machine_note,
-    where,
+    validated_question_set,
 )
+from ._base import Dialect
+from ._replies import answer_for, answer_notes, answered_result, dismissed_note, dismissed_result, timed_out_result
 
 RETRY: Final = "Please retry with a complete call: one <question> and 2-4 complete <suggest> answers in <follow_up>."
 
 
-class FollowupArguments(BaseModel):
+class FollowupArguments(StrictModel):
     """The arguments of ``ask_followup_question``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     question: str = Field(description="The specific question to ask the user.")
     follow_up: list[str] | str = Field(
@@ -59,10 +55,10 @@ class FollowupArguments(BaseModel):
 
 def _locate(loc: Location) -> str:
     if loc[:3] == ("questions", 0, "options"):
-        return where(("follow_up", *loc[3:4]))
+        return field_path(("follow_up", *loc[3:4]))
     if loc[:3] == ("questions", 0, "question"):
         return "question"
-    return where(loc)
+    return field_path(loc)
 
 
 class _XmlError(ValueError):
@@ -111,30 +107,25 @@ class Followup(Dialect):
         suggestions = _suggestions(data["follow_up"])
         if not 2 <= len(suggestions) <= 4:  # noqa: PLR2004 - nbask's 2-4 options
             raise ArgumentError(f"Invalid follow_up format: give 2-4 suggestions, got {len(suggestions)}")
-        question_set = build_question_set(
+        question_set = validated_question_set(
             [{"question": question, "options": [{"label": s} for s in suggestions]}], _locate
         )
         return Plan(question_set=question_set, keys=(question,))
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         output = f"<answer>\n{answer_for(answer, plan, 0)}\n</answer>"
-        note = join_notes(answer.note, machine_note(answer))
+        note = answer_notes(answer)
         if note:
             output += f"\n({note})"
-        message = self.answered_message(answer)
-        return ToolResult(is_error=False, output=output, message=message, status="answered", outcome=answer)
+        return answered_result(answer, output)
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        output = f"No <answer>: {self.dismissed_note(answer)}"
-        return ToolResult(
-            is_error=False, output=output, message="User dismissed the question.", status="dismissed", outcome=answer
-        )
+        return dismissed_result(answer, f"No <answer>: {dismissed_note(answer)}")
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        output = f"No <answer>: {answer.note}"
-        return ToolResult(is_error=False, output=output, message=answer.note, status="timeout", outcome=answer)
+        return timed_out_result(answer, f"No <answer>: {answer.note}")
 
 
 def _suggestions(follow_up: object) -> list[str]:

@@ -18,70 +18,59 @@ timeout is ``{"type": "approval_timeout", ...}`` (the seed's "approval_timeout" 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field
 
-from ...models import Answer
+from ...models import OTHER_LABELS, Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._base import (
-    ArgumentError,
-    Dialect,
-    Location,
-    Plan,
-    answer_for,
-    build_question_set,
-    header_fields,
-    validate,
-    where,
-)
-
-_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-#: Labels that mean the free-text choice even without ``input: true`` ("Khác" is Vietnamese).
-_OTHER_LABELS = {"other", "other...", "other…", "something else", "custom", "khác", "khác..."}
+from ._arguments import ArgumentError, Location, Plan, field_path, header_fields, validate, validated_question_set
+from ._base import Dialect
+from ._replies import answer_for, json_answered, json_dismissed, json_timed_out
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ApprovalOption(_Strict):
+class ChatBackendOption(StrictModel):
     """One option; input: true marks the free-text choice."""
 
-    label: _Text = Field(description="Short option text. End it with '(Recommended)' to suggest it.")
+    label: NonEmptyText = Field(description="Short option text. End it with '(Recommended)' to suggest it.")
     description: str = Field(default="", description="What choosing it means.")
     input: bool = Field(default=False, description="True for the free-text choice; the UI always has one.")
 
 
-class ApprovalQuestion(_Strict):
+class ChatBackendQuestion(StrictModel):
     """One question; its answer is keyed by the question text."""
 
-    question: _Text = Field(description="The question shown to the person; its answer is keyed by this text.")
+    question: NonEmptyText = Field(description="The question shown to the person; its answer is keyed by this text.")
     header: str = Field(
         default="", description="Short group title for the chip (longer than 12 characters is shortened)."
     )
     multiSelect: bool = Field(default=False, description="true: several options may be chosen.")  # noqa: N815 - the protocol's name
-    options: list[ApprovalOption] = Field(
+    options: list[ChatBackendOption] = Field(
         min_length=2,
         max_length=5,
         description="2-4 choices, plus optionally the free-text choice {'label': ..., 'input': true}.",
     )
 
 
-class ApprovalArguments(_Strict):
+class ChatBackendArguments(StrictModel):
     """The args of an ask_user_question action request."""
 
-    questions: list[ApprovalQuestion] = Field(min_length=1, max_length=4, description="1-4 questions to ask together.")
+    questions: list[ChatBackendQuestion] = Field(
+        min_length=1, max_length=4, description="1-4 questions to ask together."
+    )
 
 
-class ApprovalRequest(Dialect):
-    """The 001 dialect (see the module docstring)."""
+class ChatBackend(Dialect):
+    """The 001 dialect: questions sent as the backend's approval_request (see the module docstring).
+
+    Not an nbask approval: nbask asks them as questions (``QuestionRequest``).
+    """
 
     name = "ask_user_question"
     title = "Ask the user"
     origin = "a chat backend's approval_request stream protocol (seed 001)"
-    arguments = ApprovalArguments
+    arguments = ChatBackendArguments
     description = (
         "Ask the user 1-4 questions with options and wait for the answers. "
         f"{guidance.WHEN} {guidance.BATCH} "
@@ -96,14 +85,14 @@ class ApprovalRequest(Dialect):
         questions = data.get("questions")
         if isinstance(questions, list):
             data = {**data, "questions": [_camel_case(i, q) for i, q in enumerate(questions)]}
-        args: ApprovalArguments = validate(ApprovalArguments, data)
+        args: ChatBackendArguments = validate(ChatBackendArguments, data)
         kept: list[list[int]] = []
         converted = []
         for qi, question in enumerate(args.questions):
             indices = [
                 oi
                 for oi, option in enumerate(question.options)
-                if not option.input and option.label.casefold() not in _OTHER_LABELS
+                if not option.input and option.label.casefold() not in OTHER_LABELS
             ]
             if not 2 <= len(indices) <= 4:  # noqa: PLR2004 - nbask's 2-4 options
                 msg = (
@@ -129,23 +118,23 @@ class ApprovalRequest(Dialect):
             if len(loc) >= 4 and loc[:1] == ("questions",) and loc[2] == "options" and isinstance(loc[3], int):  # noqa: PLR2004
                 qi, oi = int(loc[1]), loc[3]
                 loc = (*loc[:3], kept[qi][oi], *loc[4:])
-            return where(tuple("multiSelect" if part == "multi_select" else part for part in loc))
+            return field_path(tuple("multiSelect" if part == "multi_select" else part for part in loc))
 
-        question_set = build_question_set(converted, locate)
+        question_set = validated_question_set(converted, locate)
         keys = tuple(question.question for question in args.questions)
         return Plan(question_set=question_set, keys=keys, timeout=timeout)
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
-        return self.json_answered(answer, {"type": "approval", "answers": answers})
+        return json_answered(answer, {"type": "approval", "answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return self.json_dismissed(answer, {"type": "approval", "answers": {}})
+        return json_dismissed(answer, {"type": "approval", "answers": {}})
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return self.json_timed_out(answer, {"type": "approval_timeout", "answers": {}})
+        return json_timed_out(answer, {"type": "approval_timeout", "answers": {}})
 
 
 def _camel_case(index: int, question: object) -> object:
