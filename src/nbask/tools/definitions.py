@@ -96,11 +96,13 @@ def definitions(
     format: Format = "openai-chat",  # noqa: A002
     tool_names: Iterable[str] = (DEFAULT_TOOL_NAME,),
 ) -> list[dict[str, Any]]:
-    """The definitions of nbask's enabled tools, ready to add to a request's ``tools``.
+    """The definitions of the tools named in ``tool_names``, ready to add to a request's ``tools``.
 
-    Empty when the tool is switched off (``nbask.configure(enabled=False)``): the model does
-    not see it at all (the 002 switch). ``tool_names``: which dialects to list (one question
-    tool is usually what a model should see).
+    By default that is one tool, ``AskUserQuestion``: one question tool is usually what a model
+    should see; name other dialects (or several) to list those instead, in the same order.
+    Empty when nbask's tools are switched off (``nbask.configure(enabled=False)``): the model
+    does not see them at all (the 002 switch). An unknown tool name or format is a ValueError,
+    even while switched off.
     """
     names = [tool_names] if isinstance(tool_names, str) else list(tool_names)
     for name in names:
