@@ -21,9 +21,9 @@ import tracemalloc
 from collections.abc import Callable
 
 import nbask
-from nbask.api import build_question_set
-from nbask.manager import manager
-from nbask.transcript import Transcript, load
+from nbask.api import one_question_set
+from nbask.core.history import Recording, load
+from nbask.core.manager import manager
 
 QUESTION = "Which database should the app use?"
 OPTIONS = ["PostgreSQL (Recommended)", "SQLite", "DuckDB"]
@@ -50,7 +50,7 @@ def main() -> None:
     folder = pathlib.Path(tempfile.mkdtemp(prefix="nbask-bench-"))
 
     def validate() -> object:
-        return build_question_set(QUESTION, OPTIONS, header="DB")
+        return one_question_set(QUESTION, OPTIONS, header="DB")
 
     def ask() -> object:
         return nbask.ask_sync(QUESTION, OPTIONS, header="DB")
@@ -89,7 +89,7 @@ def main() -> None:
     entries = load(path)
     loaded_s = time.perf_counter() - start
     start = time.perf_counter()
-    Transcript(entries)
+    Recording(entries)
     indexed_s = time.perf_counter() - start
     nbask.configure(policy=None)
     manager().clear_history()

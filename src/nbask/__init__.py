@@ -4,7 +4,9 @@ continue with the answers.
     ans = await nbask.ask("Which database?", ["PostgreSQL (Recommended)", "SQLite"])
     ans.answers  # {"Which database?": "PostgreSQL (Recommended)"}
 
-This module only re-exports; each name lives in the module its docstring names.
+This module only re-exports, and loads each name when it is first used: ``import nbask`` costs
+next to nothing, and neither pydantic nor the widget nor the kernel machinery is imported
+before a call needs it. Each name lives in the module ``_PUBLIC`` names.
 """
 
 from __future__ import annotations
@@ -13,21 +15,59 @@ import importlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from .api import approve, approve_sync, ask, ask_questions, ask_sync, history
-from .approvals import requires_approval
-from .config import configure
-from .contract import NO_PREFERENCE
-from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer, ReplayMissing
-from .lifecycle import DEFAULT_TIMEOUT
-from .manager import HistoryEntry
-from .models import Answer, Approval, Decision, Option, Question, QuestionSet
-from .scope import QuestionsNotAllowed, no_questions
-from .transcript import save_history
-from .waiting import WaitingUnsupported
-from .widgets import ApprovalWidget, QuestionWidget
-
 if TYPE_CHECKING:
     from . import tools
+    from .api import (
+        HistoryEntry,
+        approve,
+        approve_sync,
+        ask,
+        ask_questions,
+        ask_sync,
+        history,
+        save_history,
+    )
+    from .approvals import requires_approval
+    from .config import configure
+    from .contract import NO_PREFERENCE
+    from .core.lifecycle import DEFAULT_TIMEOUT
+    from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer, ReplayMissing
+    from .kinds import ApprovalWidget, QuestionWidget
+    from .models import Answer, Approval, Decision, Option, Question, QuestionSet
+    from .scope import QuestionsNotAllowed, no_questions
+    from .waiting import WaitingUnsupported
+
+#: Public name -> the module (relative to this package) that defines or re-exports it.
+_PUBLIC: dict[str, str] = {
+    "DEFAULT_TIMEOUT": ".core.lifecycle",
+    "NO_PREFERENCE": ".contract",
+    "Answer": ".models",
+    "Approval": ".models",
+    "Decision": ".models",
+    "Option": ".models",
+    "Question": ".models",
+    "QuestionSet": ".models",
+    "ApprovalRejected": ".errors",
+    "InteractionPending": ".errors",
+    "NoOneCanAnswer": ".errors",
+    "ReplayMissing": ".errors",
+    "QuestionsNotAllowed": ".scope",
+    "no_questions": ".scope",
+    "WaitingUnsupported": ".waiting",
+    "ApprovalWidget": ".kinds",
+    "QuestionWidget": ".kinds",
+    # api imports the kinds, so a HistoryEntry read back knows every kind's outcome model.
+    "HistoryEntry": ".api",
+    "approve": ".api",
+    "approve_sync": ".api",
+    "ask": ".api",
+    "ask_questions": ".api",
+    "ask_sync": ".api",
+    "history": ".api",
+    "save_history": ".api",
+    "requires_approval": ".approvals",
+    "configure": ".config",
+}
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -66,9 +106,13 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 
 def __getattr__(name: str) -> Any:
-    # nbask.tools (dialects, schemas, SDK shapes) loads on first use: a notebook that only
-    # asks questions does not pay for it at import.
+    module = _PUBLIC.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(module, __name__), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
     if name == "tools":
+        # nbask.tools (dialects, schemas, SDK shapes) loads on first use, as everything else.
         return importlib.import_module(".tools", __name__)
     if name == "__version__":
         # Read from the installed metadata (pyproject.toml is the one source) when asked:
@@ -81,3 +125,7 @@ def __getattr__(name: str) -> Any:
             return "0+unknown"
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

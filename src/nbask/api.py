@@ -1,16 +1,55 @@
-"""The public calls: ask questions or ask for approval, awaiting or blocking, and the history."""
+"""The public calls: ask questions or ask for approval, awaiting or blocking, and the history.
+
+Each call turns its arguments into a request of its kind and has the manager run it with the
+policies' choice of resolver.
+"""
 
 from __future__ import annotations
 
+import os
+import pathlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from .lifecycle import DEFAULT_TIMEOUT, ApprovalRequest, QuestionRequest
-from .manager import HistoryEntry, manager
-from .models import Answer, Approval, Decision, Option, Question, QuestionSet
+from .core.history import HistoryEntry, write_jsonl
+from .core.lifecycle import DEFAULT_TIMEOUT, Request, Resolution
+from .core.manager import manager
+from .kinds import ApprovalRequest, QuestionRequest
+from .models import Answer, Approval, Decision, Option, Outcome, Question, QuestionSet
+from .resolvers.policies import choose_resolver
+
+__all__ = [
+    "HistoryEntry",
+    "approve",
+    "approve_sync",
+    "ask",
+    "ask_questions",
+    "ask_sync",
+    "history",
+    "one_question_set",
+    "run_request",
+    "run_request_sync",
+    "save_history",
+]
+
+OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 
-def build_question_set(
+async def run_request(request: Request[OutcomeT], *, queue: bool = False) -> OutcomeT:
+    """Run a request of any kind: the policy in force chooses who resolves it, the manager
+    keeps it the only one pending (or queues it) and records it in the history.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return await manager().run(Resolution(request), choose_resolver, queue=queue)
+
+
+def run_request_sync(request: Request[OutcomeT]) -> OutcomeT:
+    """The blocking twin of ``run_request``."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return manager().run_sync(Resolution(request), choose_resolver)
+
+
+def one_question_set(
     question: str,
     options: Sequence[str | Option | dict[str, Any]],
     *,
@@ -49,9 +88,9 @@ async def ask(
     of raising InteractionPending.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    question_set = build_question_set(question, options, header=header, multi_select=multi_select)
+    question_set = one_question_set(question, options, header=header, multi_select=multi_select)
     request = QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id)
-    return await manager().run(request, queue=queue)
+    return await run_request(request, queue=queue)
 
 
 async def ask_questions(
@@ -64,7 +103,7 @@ async def ask_questions(
     """Ask 1-4 questions at once (the schema of ``Question``) and wait for the answers."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = QuestionRequest(question_set=as_question_set(questions), timeout=timeout, tool_call_id=tool_call_id)
-    return await manager().run(request, queue=queue)
+    return await run_request(request, queue=queue)
 
 
 def ask_sync(
@@ -86,13 +125,14 @@ def ask_sync(
         if options is None:
             msg = "ask_sync(question, options): options are required with a question text"
             raise TypeError(msg)
-        question_set = build_question_set(question, options, header=header, multi_select=multi_select)
+        question_set = one_question_set(question, options, header=header, multi_select=multi_select)
     else:
         if options is not None:
             msg = "ask_sync(questions): pass options inside each question, not separately"
             raise TypeError(msg)
         question_set = as_question_set(question)
-    return manager().run_sync(QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id))
+    request = QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id)
+    return run_request_sync(request)
 
 
 async def approve(
@@ -111,7 +151,7 @@ async def approve(
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     approval = Approval(action=action, details=details)
     request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
-    return await manager().run(request, queue=queue)
+    return await run_request(request, queue=queue)
 
 
 def approve_sync(
@@ -125,9 +165,16 @@ def approve_sync(
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     approval = Approval(action=action, details=details)
     request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
-    return manager().run_sync(request)
+    return run_request_sync(request)
 
 
 def history() -> list[HistoryEntry]:
     """Every interaction that ended in this process, oldest first: what was asked and the outcome."""
     return manager().history()
+
+
+def save_history(path: str | os.PathLike[str]) -> pathlib.Path:
+    """Write every interaction of this process (``nbask.history()``) to ``path`` as JSONL, one
+    entry per line, oldest first; the ``replay`` policy reads it back. Returns the path.
+    """
+    return write_jsonl(manager().history(), path)

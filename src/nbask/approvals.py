@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
 from .api import approve, approve_sync
+from .core.lifecycle import DEFAULT_TIMEOUT
 from .errors import ApprovalRejected
-from .lifecycle import DEFAULT_TIMEOUT
 from .models import Decision
 
 F = TypeVar("F", bound=Callable[..., Any])

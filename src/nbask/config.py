@@ -1,4 +1,5 @@
-"""nbask's settings: the policy that decides who answers, the replay file, the tool switch.
+"""nbask's settings: the policy that decides who answers, the replay file, and whether the
+agent tools (``nbask.tools``) are offered.
 
 Set them with ``nbask.configure(...)`` or the environment (``NBASK_POLICY``,
 ``NBASK_REPLAY_FILE``); what ``configure`` sets wins, and passing ``None`` to it goes back
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import pathlib
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any, Final, Literal, cast, get_args
 
@@ -27,7 +29,8 @@ class Settings:
 
     policy: Policy
     replay_file: pathlib.Path | None
-    enabled: bool
+    #: Whether ``nbask.tools`` offers its tools to agents (``definitions()`` empty when not).
+    tools_enabled: bool
     #: Where the policy came from: "configure", the variable's name, or "default".
     policy_source: str
 
@@ -54,6 +57,7 @@ def configure(
     *,
     policy: str | _Unset | None = _UNSET,
     replay_file: str | os.PathLike[str] | _Unset | None = _UNSET,
+    tools_enabled: bool | _Unset | None = _UNSET,
     enabled: bool | _Unset | None = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
@@ -63,7 +67,8 @@ def configure(
     rejected), ``"replay"`` (answers recorded in ``replay_file``), ``"dismiss"`` or ``"error"``.
     ``replay_file``: a JSONL file written by ``nbask.save_history``, a saved ``.ipynb`` whose
     nbask outputs hold the answers, or a ``.json`` object of question text -> answer.
-    ``enabled=False`` turns the agent tool off.
+    ``tools_enabled=False`` takes nbask's agent tools away: ``nbask.tools.definitions()`` is
+    empty and a tool call is refused with a tool error (``enabled`` is its old name).
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
@@ -76,10 +81,14 @@ def configure(
         if not isinstance(replay_file, _Unset):
             updates["replay_file"] = None if replay_file is None else pathlib.Path(replay_file).expanduser()
         if not isinstance(enabled, _Unset):
-            if enabled is not None and not isinstance(enabled, bool):
-                msg = f"enabled must be True, False or None, got {enabled!r}"
+            warnings.warn("nbask.configure(enabled=...) is now tools_enabled=...", DeprecationWarning, stacklevel=2)
+            if isinstance(tools_enabled, _Unset):
+                tools_enabled = enabled
+        if not isinstance(tools_enabled, _Unset):
+            if tools_enabled is not None and not isinstance(tools_enabled, bool):
+                msg = f"tools_enabled must be True, False or None, got {tools_enabled!r}"
                 raise TypeError(msg)
-            updates["enabled"] = enabled
+            updates["tools_enabled"] = tools_enabled
         candidate = {**_configured, **updates}
         result = _settings_from(candidate)
         if result.policy == "replay" and result.replay_file is None:
@@ -113,11 +122,11 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
     if replay_file is None:
         env_file = os.environ.get(ENV_REPLAY_FILE, "").strip()
         replay_file = pathlib.Path(env_file).expanduser() if env_file else None
-    enabled = configured.get("enabled")
+    tools_enabled = configured.get("tools_enabled")
     return Settings(
         policy=policy,
         replay_file=replay_file,
-        enabled=True if enabled is None else enabled,
+        tools_enabled=True if tools_enabled is None else tools_enabled,
         policy_source=source,
     )
 

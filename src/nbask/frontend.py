@@ -185,7 +185,7 @@ def _program_of(argv: list[str]) -> tuple[str | None, list[str]]:
     return None, []
 
 
-def where() -> str:
+def describe_process() -> str:
     """Where this process runs, in a few words, for error messages."""
     if in_kernel():
         return "a Jupyter kernel"

@@ -30,6 +30,7 @@ __all__ = [
     "Approval",
     "Decision",
     "Option",
+    "Outcome",
     "Question",
     "QuestionSet",
     "Status",
@@ -152,7 +153,7 @@ class Approval(StrictModel):
     )
 
 
-class _Outcome(BaseModel):
+class Outcome(BaseModel):
     """What every outcome carries: how it ended, for which request, when, and who decided."""
 
     model_config = ConfigDict(extra="forbid")
@@ -169,7 +170,7 @@ class _Outcome(BaseModel):
         return max(0.0, self.resolved_at - self.asked_at)
 
 
-class Answer(_Outcome):
+class Answer(Outcome):
     """The outcome of a question: the answers keyed by question text."""
 
     answers: dict[str, str] = Field(default_factory=dict, description="Question text -> answer text.")
@@ -177,7 +178,7 @@ class Answer(_Outcome):
     note: str = ""
 
 
-class Decision(_Outcome):
+class Decision(Outcome):
     """The outcome of an approval. Anything but an explicit approval is a rejection."""
 
     decision: DecisionKind

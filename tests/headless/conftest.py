@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 import nbask
-from nbask.manager import manager
+from nbask.core.manager import manager
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
@@ -47,10 +47,10 @@ def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No policy from the environment or an earlier test, and an empty history."""
     monkeypatch.delenv("NBASK_POLICY", raising=False)
     monkeypatch.delenv("NBASK_REPLAY_FILE", raising=False)
-    nbask.configure(policy=None, replay_file=None, enabled=None)
+    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
     manager().clear_history()
     yield
-    nbask.configure(policy=None, replay_file=None, enabled=None)
+    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
     manager().clear_history()
 
 

@@ -25,7 +25,7 @@ from harness import KernelHarness, ensure_kernelspecs
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from nbask.transcript import RECORD_KEY, entries_in_notebook, load
+from nbask.core.history import RECORD_KEY, entries_in_notebook, load
 
 pytestmark = pytest.mark.kernel
 

@@ -12,7 +12,7 @@ from conftest import run_python
 from typing_extensions import Self
 
 import nbask
-from nbask.manager import HistoryEntry
+from nbask import HistoryEntry
 
 DB = "Which database should the app use?"
 
@@ -201,9 +201,9 @@ def test_configure_rejects_unknown_policies_and_replay_without_a_file():
 
 
 def test_the_tool_switch_is_a_setting():
-    assert nbask.configure().enabled is True
-    assert nbask.configure(enabled=False).enabled is False
-    assert nbask.configure(policy="dismiss").enabled is False, "other settings stay as they were"
+    assert nbask.configure().tools_enabled is True
+    assert nbask.configure(tools_enabled=False).tools_enabled is False
+    assert nbask.configure(policy="dismiss").tools_enabled is False, "other settings stay as they were"
 
 
 # -- history and replay in process ---------------------------------------------------------------
@@ -360,7 +360,7 @@ class ScriptedPerson:
 
     def __enter__(self) -> Self:
         self._patch = pytest.MonkeyPatch()
-        self._patch.setattr("nbask.policies.resolver_for", lambda request: self)
+        self._patch.setattr("nbask.api.choose_resolver", lambda request: self)
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -88,4 +88,4 @@ def test_headless_needs_a_runner_and_a_cell_without_stdin(monkeypatch, allow_std
 def test_no_kernel_is_not_a_headless_runner():
     assert frontend.running_kernel() is None
     assert frontend.headless_runner() is None
-    assert frontend.where() == "a plain Python process"
+    assert frontend.describe_process() == "a plain Python process"

@@ -11,7 +11,7 @@ import pytest
 
 import nbask
 from nbask.lifecycle import Request
-from nbask.manager import manager
+from nbask.core.manager import manager
 
 from .tool_helpers import Person
 
@@ -21,10 +21,10 @@ def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No policy from the environment or an earlier test, the tool on, an empty history."""
     monkeypatch.delenv("NBASK_POLICY", raising=False)
     monkeypatch.delenv("NBASK_REPLAY_FILE", raising=False)
-    nbask.configure(policy=None, replay_file=None, enabled=None)
+    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
     manager().clear_history()
     yield
-    nbask.configure(policy=None, replay_file=None, enabled=None)
+    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
     manager().clear_history()
 
 

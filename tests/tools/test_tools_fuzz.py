@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nbask.manager import manager
+from nbask.core.manager import manager
 from nbask.models import OTHER_LABELS, QuestionSet
 from nbask.tools import TOOL_NAMES, ToolResult, call
 

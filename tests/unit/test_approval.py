@@ -13,9 +13,10 @@ from pydantic import ValidationError
 
 import nbask
 from nbask.contract import MAX_REASON_CHARS
-from nbask.lifecycle import ApprovalRequest, Resolution
-from nbask.manager import manager
-from nbask.widgets import LATE_ANSWER_NOTE, ApprovalWidget
+from nbask.core.lifecycle import Resolution
+from nbask.core.manager import manager
+from nbask.kinds import ApprovalRequest, ApprovalWidget
+from nbask.widget import LATE_ANSWER_NOTE
 
 
 def respond(widget: ApprovalWidget, action: str, edited: str | None = None, reason: str = "") -> None:
@@ -140,7 +141,7 @@ class ScriptedPerson:
 def person(monkeypatch: pytest.MonkeyPatch):
     def script(*responses: dict[str, Any]) -> ScriptedPerson:
         resolver = ScriptedPerson(*responses)
-        monkeypatch.setattr(manager(), "resolver_for", lambda request: resolver)
+        monkeypatch.setattr("nbask.api.choose_resolver", lambda request: resolver)
         return resolver
 
     return script

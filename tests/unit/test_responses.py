@@ -7,7 +7,7 @@ import json
 import pytest
 
 from nbask.contract import MAX_OTHER_CHARS, NO_PREFERENCE
-from nbask.lifecycle import QuestionRequest
+from nbask.kinds import QuestionRequest
 from nbask.models import Answer, QuestionSet
 from nbask.responses import MalformedResponse
 

@@ -8,7 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 import nbask
-from nbask.widgets import LATE_ANSWER_NOTE, QuestionWidget
+from nbask.kinds import QuestionWidget
+from nbask.widget import LATE_ANSWER_NOTE
 
 QUESTIONS = [
     {

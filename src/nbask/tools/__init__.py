@@ -10,7 +10,7 @@ Dialects, picked by ``tool_name``: ``AskUserQuestion`` (kimi-cli, Claude Code; t
 ``ask_user_question`` (seed 001), ``ask_user`` (seed 002), ``ask_followup_question`` (Kilo
 Code) and ``request_user_input`` (OpenAI Codex); each reads its own arguments and answers in
 its own format. ``gate`` puts a tool behind the person's approval, with rejections the model can
-read. ``nbask.configure(enabled=False)`` hides the tool (``definitions`` is empty) and makes a
+read. ``nbask.configure(tools_enabled=False)`` hides the tool (``definitions`` is empty) and makes a
 call a tool error; ``nbask.no_questions()`` refuses questions from sub-agents.
 """
 

@@ -8,9 +8,10 @@ import logging
 from typing import Any
 
 from .. import config
+from ..api import run_request, run_request_sync
+from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import InteractionPending, NoOneCanAnswer
-from ..lifecycle import DEFAULT_TIMEOUT, QuestionRequest
-from ..manager import manager
+from ..kinds import QuestionRequest
 from ..models import Answer
 from ..scope import QuestionsNotAllowed
 from ..waiting import WaitingUnsupported
@@ -30,12 +31,12 @@ def _available(tool_name: str) -> Dialect | ToolResult:
     if dialect is None:
         return _error("invalid", f"there is no tool named {tool_name!r} here; the tools are: {', '.join(TOOL_NAMES)}")
     try:
-        enabled = config.settings().enabled
+        enabled = config.settings().tools_enabled
     except ValueError as error:  # NBASK_POLICY names no policy
         return _error("failed", f"{dialect.name} cannot run: {error}. Do not call it again in this run.")
     if not enabled:
         text = (
-            f"the {dialect.name} tool is switched off in this notebook (nbask.configure(enabled=False)). "
+            f"the {dialect.name} tool is switched off in this notebook (nbask.configure(tools_enabled=False)). "
             "Do not call it again; continue with what you know, or stop and say what you need."
         )
         return _error("disabled", text)
@@ -124,7 +125,7 @@ async def call(
         return prepared
     dialect, request, plan = prepared
     try:
-        answer = await manager().run(request)
+        answer = await run_request(request)
     except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
         return _failure(dialect, error, tool_call_id)
     return _finish(dialect, answer, plan, tool_call_id)
@@ -143,7 +144,7 @@ def call_sync(
         return prepared
     dialect, request, plan = prepared
     try:
-        answer = manager().run_sync(request)
+        answer = run_request_sync(request)
     except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
         return _failure(dialect, error, tool_call_id)
     return _finish(dialect, answer, plan, tool_call_id)

@@ -100,7 +100,7 @@ def definitions(
 
     By default that is one tool, ``AskUserQuestion``: one question tool is usually what a model
     should see; name other dialects (or several) to list those instead, in the same order.
-    Empty when nbask's tools are switched off (``nbask.configure(enabled=False)``): the model
+    Empty when nbask's tools are switched off (``nbask.configure(tools_enabled=False)``): the model
     does not see them at all (the 002 switch). An unknown tool name or format is a ValueError,
     even while switched off.
     """
@@ -110,6 +110,6 @@ def definitions(
     if format not in FORMATS:
         msg = f"unknown format {format!r}; use one of: {', '.join(FORMATS)}"
         raise ValueError(msg)
-    if not config.settings().enabled:
+    if not config.settings().tools_enabled:
         return []
     return [definition(name, format) for name in names]

@@ -13,8 +13,8 @@ from typing import Any, TypeVar, overload
 from pydantic_core import to_jsonable_python
 
 from ..approvals import requires_approval
+from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
-from ..lifecycle import DEFAULT_TIMEOUT
 from ..waiting import WaitingUnsupported
 from .call import call
 from .dialects import DEFAULT_TOOL_NAME, dialect_for

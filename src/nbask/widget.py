@@ -1,8 +1,12 @@
 """InteractionWidget: what every nbask widget shares — the synced traits, the response ->
-resolution step, the waits, and the Markdown summary.
+resolution step, the waits, and the Markdown summary. Each request kind (``nbask.kinds``)
+subclasses it.
 
 The synced traitlets here and in each subclass are mirrored by the ``Model`` interfaces in
 js/contract.ts: change both together. The kernel writes every trait except ``response``.
+
+A widget displayed by hand (``display(w); await w.await_answer()``) goes through the manager
+like ``nbask.ask``: one pending request per kernel, and its outcome in ``nbask.history()``.
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from typing import Any, Generic
 import anywidget
 import traitlets
 
-from ..lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
-from ..responses import MalformedResponse, is_response
+from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
+from .core.manager import manager
+from .responses import MalformedResponse, is_response
 
 log = logging.getLogger(__name__)
 
-STATIC = pathlib.Path(__file__).parent.parent / "static"
+STATIC = pathlib.Path(__file__).parent / "static"
 _ESM_PATH = STATIC / "widget.js"
 _CSS_PATH = STATIC / "widget.css"
 LATE_ANSWER_NOTE = "An answer arrived after the question had ended and was ignored."
@@ -45,7 +50,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     _esm = _ESM_PATH if _ESM_PATH.is_file() else "export default {};"
     _css = _CSS_PATH if _CSS_PATH.is_file() else ""
 
-    # Which form the front end renders: "question" or "approval".
+    # Which form the front end renders: the request's kind ("question", "approval").
     kind = traitlets.Unicode("question").tag(sync=True)
     request_id = traitlets.Unicode("").tag(sync=True)
     status = traitlets.Unicode("pending").tag(sync=True)
@@ -161,16 +166,50 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
 
         Returns an outcome with status "timeout" after ``timeout`` seconds (``None`` waits
         forever). A kernel interrupt marks the widget "Cancelled" and raises
-        KeyboardInterrupt. A response given before this call counts.
+        KeyboardInterrupt. A response given before this call counts. While it waits, no
+        other request may be pending (InteractionPending); the outcome joins the history.
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await self.resolution.wait(timeout, on_waiting=self._clock_starter(timeout))
+        return await manager().run(self.resolution, lambda _request: _ShownByHand(self, timeout))
+
+    def wait_answer_blocking(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
+        """The blocking twin of await_answer, for synchronous callers."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return manager().run_sync(self.resolution, lambda _request: _ShownByHand(self, timeout))
 
     async def until_resolved(self, timeout: float | None) -> OutcomeT:
         """Wait for the outcome without deciding it (raises TimeoutError / KeyboardInterrupt)."""
         return await self.resolution.until_settled(timeout)
 
-    def wait_answer_blocking(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
-        """The blocking twin of await_answer, for synchronous callers."""
+    async def wait(self, timeout: float | None) -> OutcomeT:
+        """Wait for the outcome of a request the manager already runs (the live resolver's wait)."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return await self.resolution.wait(timeout, on_waiting=self._clock_starter(timeout))
+
+    def wait_blocking(self, timeout: float | None) -> OutcomeT:
+        """The blocking twin of ``wait``."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return self.resolution.wait_blocking(timeout, on_waiting=self._clock_starter(timeout))
+
+
+class _ShownByHand:
+    """The resolver of a widget its caller displayed: it only waits for that widget."""
+
+    def __init__(self, widget: InteractionWidget[Any], timeout: float | None) -> None:
+        self.widget = widget
+        self.timeout = timeout
+
+    def check_available(self, request: Request[Any]) -> None:
+        """The caller displayed the widget; the wait itself says if no answer can arrive here."""
+
+    async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        del resolution  # the widget's own
+        outcome: OutcomeT = await self.widget.wait(self.timeout)
+        return outcome
+
+    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        del resolution
+        outcome: OutcomeT = self.widget.wait_blocking(self.timeout)
+        return outcome

@@ -1,11 +1,12 @@
-"""One interaction's lifecycle, with no widget in it: the request, and its resolution that
-happens exactly once.
+"""One interaction's lifecycle, with no widget and no kind in it: the request, its resolution
+that happens exactly once, and the ``Resolver`` that brings it about.
 
-A ``Request`` says what is asked (a QuestionSet or an Approval), carries the ids and the
-timeout, and decides the outcome of a parsed reply. A ``Resolution`` holds the one outcome:
-the first of answer, dismiss, timeout or cancel wins and anything later is ignored. Whoever
-resolves it (the live widget, a headless policy, a replay) only calls ``settle``; whoever
-waits uses ``wait`` (inside a running cell, through ``nbask.waiting``) or ``wait_blocking``.
+A ``Request`` says what is asked, carries the ids and the timeout, and decides the outcome of a
+parsed reply; each kind of request (``nbask.kinds``) subclasses it. A ``Resolution`` holds the
+one outcome: the first of answer, dismiss, timeout or cancel wins and anything later is
+ignored. Whoever resolves it (the live widget, a headless policy, a replay, the terminal) is a
+``Resolver`` and only calls ``settle``; whoever waits uses ``wait`` (inside a running cell,
+through ``nbask.waiting``) or ``wait_blocking``.
 """
 
 from __future__ import annotations
@@ -17,21 +18,14 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from . import waiting
-from .contract import ANSWER_SEPARATOR, NO_PREFERENCE
-from .models import Answer, AnsweredBy, Approval, Decision, QuestionSet
-from .responses import (
-    ApprovalResponse,
-    QuestionResponse,
-    parse_approval_response,
-    parse_question_response,
-)
+from .. import waiting
+from ..models import AnsweredBy, Outcome
 
 DEFAULT_TIMEOUT = 600.0
 Ending = Literal["timeout", "cancelled"]
-OutcomeT = TypeVar("OutcomeT", Answer, Decision)
+OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 
 def new_request_id() -> str:
@@ -58,7 +52,8 @@ def check_timeout(timeout: float | None) -> None:
 class Request(ABC, Generic[OutcomeT]):
     """What is asked, with its ids and time limit; subclasses decide outcomes for their kind."""
 
-    kind: ClassVar[Literal["question", "approval"]]
+    #: The registered name of the request's kind (``nbask.kinds``): "question", "approval".
+    kind: ClassVar[str]
     tool_call_id: str | None = None
     timeout: float | None = DEFAULT_TIMEOUT
     request_id: str = field(default_factory=new_request_id)
@@ -89,72 +84,6 @@ class Request(ABC, Generic[OutcomeT]):
         """The outcome when the interaction ends without an answer."""
 
 
-@dataclass
-class QuestionRequest(Request[Answer]):
-    """Asks a QuestionSet; decides an Answer."""
-
-    kind: ClassVar[Literal["question", "approval"]] = "question"
-    question_set: QuestionSet = field(kw_only=True)
-
-    def asked(self) -> dict[str, Any]:
-        return self.question_set.model_dump()
-
-    def parse_and_decide(self, raw: dict[str, Any]) -> Answer:
-        return self.decide(parse_question_response(raw, self.question_set))
-
-    def decide(self, response: QuestionResponse, answered_by: AnsweredBy = "person") -> Answer:
-        if response.action == "dismiss":
-            return self.ended("dismissed", "The person dismissed the questions without answering.", answered_by)
-        answers: dict[str, str] = {}
-        selections: dict[str, list[str]] = {}
-        skipped = 0
-        for question, reply in zip(self.question_set.questions, response.replies, strict=True):
-            values = [*reply.selected, *([reply.other] if reply.other is not None else [])]
-            selections[question.question] = values
-            answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
-            skipped += not values
-        return Answer(
-            status="answered",
-            answers=answers,
-            selections=selections,
-            note=f"{skipped} question(s) left without an answer." if skipped else "",
-            **self._ids(answered_by),
-        )
-
-    def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Answer:
-        return Answer(status=status, note=note, **self._ids(answered_by))
-
-
-@dataclass
-class ApprovalRequest(Request[Decision]):
-    """Asks to approve an action; decides a Decision."""
-
-    kind: ClassVar[Literal["question", "approval"]] = "approval"
-    approval: Approval = field(kw_only=True)
-
-    def asked(self) -> dict[str, Any]:
-        return self.approval.model_dump()
-
-    def parse_and_decide(self, raw: dict[str, Any]) -> Decision:
-        return self.decide(parse_approval_response(raw, self.approval))
-
-    def decide(self, response: ApprovalResponse, answered_by: AnsweredBy = "person") -> Decision:
-        if response.action == "dismiss":
-            return self.ended("dismissed", "The person dismissed the request without approving it.", answered_by)
-        if response.action == "reject":
-            return Decision(status="answered", decision="reject", reason=response.reason, **self._ids(answered_by))
-        edited = response.edited_details
-        if edited is not None and edited != self.approval.details:
-            return Decision(
-                status="answered", decision="edit", edited=edited, reason=response.reason, **self._ids(answered_by)
-            )
-        return Decision(status="answered", decision="approve", reason=response.reason, **self._ids(answered_by))
-
-    def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Decision:
-        # Silence is never consent: every ending without an explicit approval rejects.
-        return Decision(status=status, decision="reject", reason=note, **self._ids(answered_by))
-
-
 class Resolution(Generic[OutcomeT]):
     """The single outcome of one request, settled exactly once, safe across threads.
 
@@ -164,6 +93,8 @@ class Resolution(Generic[OutcomeT]):
 
     def __init__(self, request: Request[OutcomeT]) -> None:
         self.request: Request[OutcomeT] = request
+        #: Set by the manager once the outcome is in the history, so it is recorded once.
+        self.recorded = False
         self._lock = threading.Lock()
         self._outcome: OutcomeT | None = None
         self._settled = threading.Event()
@@ -260,3 +191,20 @@ class Resolution(Generic[OutcomeT]):
 def _set_result_if_pending(future: asyncio.Future[OutcomeT], outcome: OutcomeT) -> None:
     if not future.done():
         future.set_result(outcome)
+
+
+class Resolver(Protocol):
+    """Brings a request to its outcome: shows it to a person, or decides it by policy."""
+
+    def check_available(self, request: Request[Any]) -> None:
+        """Raise (before anything is shown or claimed) if this resolver cannot serve here."""
+
+    async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+        """Settle ``resolution`` and return its outcome, inside a running cell."""
+
+    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+        """The blocking twin of ``resolve``."""
+
+
+#: Who resolves a request: given to the manager with each request it runs.
+ResolverChooser = Callable[[Request[Any]], Resolver]

@@ -6,18 +6,19 @@ from typing import Any
 
 from IPython.display import display
 
-from . import waiting
-from .config import how_to_set_a_policy
-from .errors import NoFrontEnd
-from .frontend import headless_runner
-from .lifecycle import ApprovalRequest, OutcomeT, QuestionRequest, Request, Resolution
-from .transcript import RECORD_KEY, record_of
-from .waiting import WaitingUnsupported
-from .widgets import ApprovalWidget, InteractionWidget, QuestionWidget
+from .. import waiting
+from ..config import how_to_set_a_policy
+from ..core.history import RECORD_KEY, record_of
+from ..core.lifecycle import OutcomeT, Request, Resolution
+from ..errors import NoFrontEnd
+from ..frontend import headless_runner
+from ..kinds import kind_of
+from ..waiting import WaitingUnsupported
+from ..widget import InteractionWidget
 
 
 class LiveWidgetResolver:
-    """Resolves a request through its widget, displayed in the cell that asked."""
+    """Resolves a request through its kind's widget, displayed in the cell that asked."""
 
     def check_available(self, request: Request[Any]) -> None:
         # Every kind needs the same: a kernel whose running cell can receive messages, and a
@@ -38,34 +39,21 @@ class LiveWidgetResolver:
 
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        widget = widget_for(resolution)
+        widget: InteractionWidget[OutcomeT] = kind_of(resolution.request).widget(resolution)
         handle = _display(widget)
         try:
-            return await widget.await_answer(timeout=resolution.request.timeout)
+            return await widget.wait(resolution.request.timeout)
         finally:
             _show_summary(handle, widget)
 
     def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        widget = widget_for(resolution)
+        widget: InteractionWidget[OutcomeT] = kind_of(resolution.request).widget(resolution)
         handle = _display(widget)
         try:
-            return widget.wait_answer_blocking(timeout=resolution.request.timeout)
+            return widget.wait_blocking(resolution.request.timeout)
         finally:
             _show_summary(handle, widget)
-
-
-def widget_for(resolution: Resolution[OutcomeT]) -> InteractionWidget[OutcomeT]:
-    """The widget that shows ``resolution``'s request."""
-    widget: InteractionWidget[Any]
-    if isinstance(resolution.request, QuestionRequest):
-        widget = QuestionWidget(resolution=resolution)
-    elif isinstance(resolution.request, ApprovalRequest):
-        widget = ApprovalWidget(resolution=resolution)
-    else:
-        msg = f"no widget shows {type(resolution.request).__name__}"
-        raise TypeError(msg)
-    return widget
 
 
 def _display(widget: InteractionWidget[Any]) -> Any:
@@ -74,7 +62,7 @@ def _display(widget: InteractionWidget[Any]) -> Any:
 
 def _show_summary(handle: Any, widget: InteractionWidget[Any]) -> None:
     # Re-publishing the output adds the Markdown summary to what the notebook saves, and the
-    # record (nbask.transcript) to its metadata, so the saved notebook can be replayed;
+    # record (nbask.core.history) to its metadata, so the saved notebook can be replayed;
     # live front ends re-render the widget view, which now shows the resolved block.
     if handle is not None and widget.answer is not None:
         handle.update(widget, metadata={RECORD_KEY: record_of(widget.request, widget.answer)})

@@ -1,4 +1,5 @@
 """Who resolves a request, by policy (see ``nbask.config``), and the headless resolvers.
+What each policy decides for a request is its kind's to say (``nbask.kinds``).
 
 ``interactive`` picks the live widget in a kernel, the terminal prompt on a TTY, or fails
 with NoOneCanAnswer; the others decide at once, without a person: ``recommended`` answers
@@ -19,29 +20,22 @@ from typing import Any
 
 from IPython.display import display
 
-from . import config, frontend
-from .console import ConsoleResolver, terminal_streams
-from .errors import NoFrontEnd, NoOneCanAnswer
-from .lifecycle import ApprovalRequest, OutcomeT, QuestionRequest, Request, Resolution
+from .. import config, frontend
+from ..core.history import RECORD_KEY, Recording, load, record_of
+from ..core.lifecycle import OutcomeT, Request, Resolution, Resolver
+from ..errors import NoFrontEnd, NoOneCanAnswer
+from ..kinds import RequestKind, kind_of
+from ..models import Outcome
+from ..terminal import terminal_streams
+from .console import ConsoleResolver
 from .live import LiveWidgetResolver
-from .manager import Resolver
-from .models import Answer, Decision
-from .responses import ApprovalResponse, QuestionReply, QuestionResponse
-from .summary import approval_markdown, questions_markdown
-from .transcript import RECORD_KEY, Transcript, load, record_of
 
 log = logging.getLogger(__name__)
 
-UNATTENDED_REJECT = (
-    "Not approved: this run is unattended (policy 'recommended'), and an unattended run does not "
-    "approve actions on its own. Ask again where a person can decide, or replay a recorded decision."
-)
-DISMISS_NOTE = "Dismissed by the 'dismiss' policy: no one was asked, so do not assume an answer."
 
-
-def resolver_for(request: Request[Any]) -> Resolver:
+def choose_resolver(request: Request[Any]) -> Resolver:
     """The resolver the settings in force choose for ``request`` (not yet checked)."""
-    del request  # every kind follows the same policy; each resolver handles both kinds
+    del request  # every kind follows the same policy; each kind says what the policy decides
     settings = config.settings()
     if settings.policy == "interactive":
         return interactive_resolver()
@@ -66,7 +60,7 @@ def interactive_resolver() -> Resolver:
         return LiveWidgetResolver()
     if terminal_streams() is None:
         msg = (
-            f"nbask is running in {frontend.where()} with no Jupyter front end and no terminal "
+            f"nbask is running in {frontend.describe_process()} with no Jupyter front end and no terminal "
             "(stdin is not a TTY), so no one can answer its questions. " + config.how_to_set_a_policy()
         )
         raise NoFrontEnd(msg)
@@ -74,17 +68,14 @@ def interactive_resolver() -> Resolver:
 
 
 class PolicyResolver:
-    """Decides a request at once, without a person; subclasses say how."""
+    """Decides a request at once, without a person; subclasses say which of the kind's answers."""
 
     name = ""
 
     def check_available(self, request: Request[Any]) -> None:
         """A policy can always decide."""
 
-    def decide_question(self, request: QuestionRequest) -> Answer:
-        raise NotImplementedError
-
-    def decide_approval(self, request: ApprovalRequest) -> Decision:
+    def decide(self, kind: RequestKind[Any, Any], request: Request[Any]) -> Any:
         raise NotImplementedError
 
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
@@ -92,66 +83,46 @@ class PolicyResolver:
 
     def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         request = resolution.request
-        if isinstance(request, QuestionRequest):
-            outcome: Answer | Decision = self.decide_question(request)
-        elif isinstance(request, ApprovalRequest):
-            outcome = self.decide_approval(request)
-        else:
-            msg = f"the {self.name!r} policy cannot decide {type(request).__name__}"
-            raise TypeError(msg)
-        resolution.settle(outcome)  # type: ignore[arg-type]
+        kind = kind_of(request)
+        resolution.settle(self.decide(kind, request))
         final = resolution.outcome
         assert final is not None  # noqa: S101 - settled above
         # Only the request id: what was asked and answered may be private.
         log.debug("nbask request %s decided by the %s policy", request.request_id, self.name)
-        show_in_cell(request, final)
+        show_in_cell(kind, request, final)
         return final
 
 
 class RecommendedPolicy(PolicyResolver):
-    """Each question's "(Recommended)" option, else its first; approvals are never given."""
+    """What each kind recommends unattended: a question's "(Recommended)" option, never an approval."""
 
     name = "recommended"
 
-    def decide_question(self, request: QuestionRequest) -> Answer:
-        replies = tuple(
-            QuestionReply(selected=(question.recommended_label(),), other=None)
-            for question in request.question_set.questions
-        )
-        return request.decide(QuestionResponse(action="submit", replies=replies), answered_by="policy")
-
-    def decide_approval(self, request: ApprovalRequest) -> Decision:
-        return request.decide(ApprovalResponse(action="reject", reason=UNATTENDED_REJECT), answered_by="policy")
+    def decide(self, kind: RequestKind[Any, Any], request: Request[Any]) -> Any:
+        return kind.recommended(request)
 
 
 class DismissPolicy(PolicyResolver):
-    """Every question dismissed, every approval rejected (as a dismissal)."""
+    """Every request dismissed (an approval so rejected)."""
 
     name = "dismiss"
 
-    def decide_question(self, request: QuestionRequest) -> Answer:
-        return request.ended("dismissed", DISMISS_NOTE, "policy")
-
-    def decide_approval(self, request: ApprovalRequest) -> Decision:
-        return request.ended("dismissed", DISMISS_NOTE, "policy")
+    def decide(self, kind: RequestKind[Any, Any], request: Request[Any]) -> Any:
+        return kind.dismissed(request)
 
 
 class ReplayPolicy(PolicyResolver):
-    """Answers from a recording; what it lacks raises ReplayMissing naming the question."""
+    """Answers from a recording; what it lacks raises ReplayMissing naming what was asked."""
 
     name = "replay"
 
-    def __init__(self, transcript: Transcript) -> None:
-        self.transcript = transcript
+    def __init__(self, recording: Recording) -> None:
+        self.recording = recording
         self._lock = threading.Lock()
 
-    def decide_question(self, request: QuestionRequest) -> Answer:
+    def decide(self, kind: RequestKind[Any, Any], request: Request[Any]) -> Any:
         with self._lock:
-            return self.transcript.answer(request)
-
-    def decide_approval(self, request: ApprovalRequest) -> Decision:
-        with self._lock:
-            return self.transcript.decision(request)
+            return kind.replayed(request, self.recording)
 
 
 class ErrorPolicy(PolicyResolver):
@@ -192,22 +163,17 @@ def replay_policy(path: os.PathLike[str]) -> ReplayPolicy:
     with _replay_lock:
         policy = _replay_cache.get(key)
         if policy is None:
-            policy = ReplayPolicy(Transcript(load(resolved), source=str(resolved)))
+            policy = ReplayPolicy(Recording(load(resolved), source=str(resolved)))
             _replay_cache.clear()
             _replay_cache[key] = policy
         return policy
 
 
-def show_in_cell(request: Request[Any], outcome: Answer | Decision) -> None:
+def show_in_cell(kind: RequestKind[Any, Any], request: Request[Any], outcome: Outcome) -> None:
     """In a kernel: the outcome's Markdown summary as cell output, the record in its metadata."""
     if not frontend.in_kernel():
         return
-    if isinstance(request, QuestionRequest) and isinstance(outcome, Answer):
-        text = questions_markdown(request.question_set, outcome)
-    elif isinstance(request, ApprovalRequest) and isinstance(outcome, Decision):
-        text = approval_markdown(request.approval, outcome)
-    else:
-        return
+    text = kind.summary(request, outcome)
     display(  # type: ignore[no-untyped-call]
         {"text/markdown": text, "text/plain": text},
         raw=True,

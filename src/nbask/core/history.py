@@ -1,0 +1,229 @@
+"""The history's records and their files: ``HistoryEntry`` (what was asked next to how it
+ended), JSONL and saved notebooks as recordings, and ``Recording``, the store the ``replay``
+policy takes recorded outcomes from.
+
+A recording is a list of ``HistoryEntry``. ``write_jsonl`` writes one entry per line; a saved
+``.ipynb`` holds one entry per resolved nbask output, in the output's metadata under
+``"nbask"`` (the live widget and the headless policies both put it there), so a notebook a
+person answered in JupyterLab replays headless. How a kind finds its answer in a recording is
+the kind's own business (``nbask.kinds``); this module only hands out records in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any, Final, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, field_validator, model_validator
+
+from ..contract import ANSWER_SEPARATOR, NO_PREFERENCE
+from ..errors import NoOneCanAnswer
+from ..models import Answer, AnsweredBy, Outcome, Status
+from .lifecycle import Request
+
+#: The key of nbask's record in an output's metadata (``{"nbask": <HistoryEntry as JSON>}``).
+RECORD_KEY: Final = "nbask"
+
+#: Each request kind's outcome model, by kind name; filled by ``nbask.kinds.register``.
+OUTCOME_TYPES: dict[str, type[Outcome]] = {}
+
+
+def register_outcome_type(kind: str, outcome_type: type[Outcome]) -> None:
+    """Let history entries of ``kind`` be read back as ``outcome_type``."""
+    OUTCOME_TYPES[kind] = outcome_type
+
+
+class HistoryEntry(BaseModel):
+    """One ended interaction: what was asked next to how it ended."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="The request kind: 'question', 'approval', ...")
+    asked: dict[str, Any] = Field(description="What was asked (a QuestionSet, an Approval, ...) as JSON-ready data.")
+    outcome: SerializeAsAny[Outcome]
+    status: Status
+    request_id: str
+    tool_call_id: str | None
+    asked_at: float
+    resolved_at: float
+    seconds_waited: float
+    answered_by: AnsweredBy
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str) -> str:
+        if kind not in OUTCOME_TYPES:
+            msg = f"kind {kind!r} is not a request kind nbask knows (known: {', '.join(sorted(OUTCOME_TYPES))})"
+            raise ValueError(msg)
+        return kind
+
+    @model_validator(mode="before")
+    @classmethod
+    def _outcome_of_its_kind(cls, data: Any) -> Any:
+        # The outcome's model depends on the kind: read it as that model, not as the base.
+        if isinstance(data, dict):
+            outcome_type = OUTCOME_TYPES.get(str(data.get("kind")))
+            outcome = data.get("outcome")
+            if outcome_type is not None and isinstance(outcome, dict):
+                return {**data, "outcome": outcome_type.model_validate(outcome)}
+        return data
+
+    @classmethod
+    def of(cls, request: Request[Any], outcome: Outcome) -> HistoryEntry:
+        """The entry for ``request`` ended with ``outcome`` (both made by nbask: not re-validated)."""
+        return cls.model_construct(
+            kind=request.kind,
+            asked=request.asked(),
+            outcome=outcome,
+            status=outcome.status,
+            request_id=outcome.request_id,
+            tool_call_id=outcome.tool_call_id,
+            asked_at=outcome.asked_at,
+            resolved_at=outcome.resolved_at,
+            seconds_waited=outcome.seconds_waited,
+            answered_by=outcome.answered_by,
+        )
+
+
+def record_of(request: Request[Any], outcome: Outcome) -> dict[str, Any]:
+    """The machine-readable record of one ended interaction, as JSON-ready data."""
+    return HistoryEntry.of(request, outcome).model_dump(mode="json")
+
+
+def write_jsonl(entries: Iterable[HistoryEntry], path: str | os.PathLike[str]) -> pathlib.Path:
+    """Write ``entries`` to ``path`` as JSONL, one per line; returns the path."""
+    target = pathlib.Path(path).expanduser()
+    with target.open("w", encoding="utf-8") as out:
+        out.writelines(entry.model_dump_json() + "\n" for entry in entries)
+    return target
+
+
+def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
+    """The entries recorded in ``path``: a JSONL history (``nbask.save_history``), a saved
+    notebook (``.ipynb``), or a hand-written ``.json`` object mapping question text to its
+    answer (a string, or a list of strings for a multi-select question).
+    """
+    source = pathlib.Path(path).expanduser()
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as error:
+        msg = f"cannot read the replay file {source}: {error.strerror or error}"
+        raise NoOneCanAnswer(msg) from None
+    if source.suffix == ".ipynb":
+        try:
+            notebook = json.loads(text)
+        except json.JSONDecodeError as error:
+            msg = f"the replay file {source} is not a notebook (invalid JSON: {error})"
+            raise ValueError(msg) from None
+        return entries_in_notebook(notebook)
+    if source.suffix == ".json":
+        return _entries_from_mapping(text, source)
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                entries.append(HistoryEntry.model_validate_json(line))
+            except ValidationError as error:
+                msg = f"{source}, line {number}, is not an nbask history entry: {error.errors()[0]['msg']}"
+                raise ValueError(msg) from None
+    return entries
+
+
+def _entries_from_mapping(text: str, source: pathlib.Path) -> list[HistoryEntry]:
+    try:
+        mapping = json.loads(text)
+    except json.JSONDecodeError as error:
+        msg = f"the replay file {source} is not JSON ({error})"
+        raise ValueError(msg) from None
+    if not isinstance(mapping, dict) or not all(
+        isinstance(answer, str) or (isinstance(answer, list) and all(isinstance(v, str) for v in answer))
+        for answer in mapping.values()
+    ):
+        msg = f"the replay file {source} must be a JSON object of question text -> answer text (or list of texts)"
+        raise ValueError(msg)
+    entries = []
+    for number, (question, answer) in enumerate(mapping.items()):
+        values = [answer] if isinstance(answer, str) else list(answer)
+        outcome = Answer(
+            status="answered",
+            answers={question: ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE},
+            selections={question: values},
+            request_id=f"{source.name}:{number}",
+            asked_at=0.0,
+            resolved_at=0.0,
+            answered_by="person",
+        )
+        entries.append(
+            HistoryEntry(
+                kind="question",
+                asked={"questions": [{"question": question, "options": []}]},  # the options are not known
+                outcome=outcome,
+                status=outcome.status,
+                request_id=outcome.request_id,
+                tool_call_id=None,
+                asked_at=0.0,
+                resolved_at=0.0,
+                seconds_waited=0.0,
+                answered_by=outcome.answered_by,
+            )
+        )
+    return entries
+
+
+def entries_in_notebook(notebook: dict[str, Any]) -> list[HistoryEntry]:
+    """The nbask records in a notebook's outputs, in the order they were asked."""
+    found: dict[str, HistoryEntry] = {}
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []) if isinstance(cell, dict) else []:
+            metadata = output.get("metadata") if isinstance(output, dict) else None
+            record = metadata.get(RECORD_KEY) if isinstance(metadata, dict) else None
+            if not isinstance(record, dict):
+                continue
+            try:
+                entry = HistoryEntry.model_validate(record)
+            except ValidationError:
+                continue  # someone else's "nbask" metadata, or a damaged record: not an answer
+            found[entry.request_id] = entry  # one record per request, even if shown twice
+    return sorted(found.values(), key=lambda entry: entry.asked_at)
+
+
+IndexT = TypeVar("IndexT")
+RecordT = TypeVar("RecordT")
+
+
+class Recording:
+    """Recorded outcomes handed out in the order they were recorded.
+
+    Each kind builds its own index of the entries once (``index``) and takes records from it
+    with ``take``: asking the same thing again takes the next recorded outcome for it, then
+    keeps the last one, so a loop replays in order and a re-run cell still finds its answer.
+    """
+
+    def __init__(self, entries: list[HistoryEntry], source: str = "the recording") -> None:
+        self.source = source
+        self.size = len(entries)
+        # An interrupt ended the cell: nothing to reproduce.
+        self._entries = [entry for entry in entries if entry.status != "cancelled"]
+        self._indexes: dict[str, Any] = {}
+        self._taken: dict[object, int] = defaultdict(int)
+
+    def entries(self, kind: str) -> list[HistoryEntry]:
+        """The recorded entries of one kind, oldest first."""
+        return [entry for entry in self._entries if entry.kind == kind]
+
+    def index(self, kind: str, build: Callable[[list[HistoryEntry]], IndexT]) -> IndexT:
+        """``build(entries of kind)``, made once per recording."""
+        if kind not in self._indexes:
+            self._indexes[kind] = build(self.entries(kind))
+        index: IndexT = self._indexes[kind]
+        return index
+
+    def take(self, key: object, records: list[RecordT]) -> RecordT:
+        """The next record under ``key`` (the last one once all were taken)."""
+        position = min(self._taken[key], len(records) - 1)
+        self._taken[key] += 1
+        return records[position]

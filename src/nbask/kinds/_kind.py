@@ -1,0 +1,58 @@
+"""What a request kind declares, in one module each: its request, widget, Markdown summary,
+terminal prompt, and what the headless policies do with it.
+
+The resolvers (``nbask.resolvers``) look a request's kind up in the registry
+(``nbask.kinds.kind_of``) instead of testing its class, so a new kind is one module with a
+``RequestKind`` plus its registration in ``nbask.kinds``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar, Generic, TypeVar
+
+from ..core.history import Recording
+from ..core.lifecycle import Request, Resolution
+from ..models import Outcome
+from ..terminal import Terminal
+from ..widget import InteractionWidget
+
+RequestT = TypeVar("RequestT", bound=Request)  # type: ignore[type-arg]
+OutcomeT = TypeVar("OutcomeT", bound=Outcome)
+
+#: What the 'dismiss' policy says, for every kind.
+DISMISS_NOTE = "Dismissed by the 'dismiss' policy: no one was asked, so do not assume an answer."
+
+
+class RequestKind(ABC, Generic[RequestT, OutcomeT]):
+    """One kind of request: how it is shown, summarised, prompted for, and decided unattended."""
+
+    #: The name requests of this kind carry (``Request.kind``) and history entries record.
+    name: ClassVar[str]
+    request_type: ClassVar[type[Request]]  # type: ignore[type-arg]
+    outcome_type: ClassVar[type[Outcome]]
+
+    @abstractmethod
+    def widget(self, resolution: Resolution[OutcomeT]) -> InteractionWidget[OutcomeT]:
+        """The widget that shows ``resolution``'s request in a cell."""
+
+    @abstractmethod
+    def summary(self, request: RequestT, outcome: OutcomeT | None) -> str:
+        """The request and its outcome (None while pending) as plain Markdown."""
+
+    @abstractmethod
+    def console_prompt(self, term: Terminal, request: RequestT) -> OutcomeT:
+        """Ask at a terminal; raises TimedOut, or KeyboardInterrupt on Ctrl-C."""
+
+    @abstractmethod
+    def recommended(self, request: RequestT) -> OutcomeT:
+        """What the 'recommended' policy decides, unattended (``answered_by="policy"``)."""
+
+    def dismissed(self, request: RequestT) -> OutcomeT:
+        """What the 'dismiss' policy decides: the request dismissed, no one asked."""
+        outcome: OutcomeT = request.ended("dismissed", DISMISS_NOTE, "policy")
+        return outcome
+
+    @abstractmethod
+    def replayed(self, request: RequestT, recording: Recording) -> OutcomeT:
+        """The recorded outcome for ``request`` (``answered_by="replay"``); raises ReplayMissing."""

@@ -1,0 +1,326 @@
+"""The question kind: 1-4 questions with 2-4 options each and a free "Other" text, answered
+with an ``Answer``. Its request, widget, summary, terminal prompt, unattended answer and replay.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, cast
+
+import traitlets
+
+from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE
+from ..core.history import HistoryEntry, Recording
+from ..core.lifecycle import Ending, Request, Resolution
+from ..errors import ReplayMissing
+from ..models import Answer, AnsweredBy, Question, QuestionSet
+from ..responses import QuestionReply, QuestionResponse, parse_question_response
+from ..summary import by_whom, escape_markdown
+from ..terminal import Dismissed, Terminal, printable
+from ..widget import InteractionWidget
+from ._kind import RequestKind
+
+# -- the request ------------------------------------------------------------------------------
+
+
+@dataclass
+class QuestionRequest(Request[Answer]):
+    """Asks a QuestionSet; decides an Answer."""
+
+    kind: ClassVar[str] = "question"
+    question_set: QuestionSet = field(kw_only=True)
+
+    def asked(self) -> dict[str, Any]:
+        return self.question_set.model_dump()
+
+    def parse_and_decide(self, raw: dict[str, Any]) -> Answer:
+        return self.decide(parse_question_response(raw, self.question_set))
+
+    def decide(self, response: QuestionResponse, answered_by: AnsweredBy = "person") -> Answer:
+        if response.action == "dismiss":
+            return self.ended("dismissed", "The person dismissed the questions without answering.", answered_by)
+        answers: dict[str, str] = {}
+        selections: dict[str, list[str]] = {}
+        skipped = 0
+        for question, reply in zip(self.question_set.questions, response.replies, strict=True):
+            values = [*reply.selected, *([reply.other] if reply.other is not None else [])]
+            selections[question.question] = values
+            answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
+            skipped += not values
+        # Built from the request and a checked reply, so not validated again.
+        return Answer.model_construct(
+            status="answered",
+            answers=answers,
+            selections=selections,
+            note=f"{skipped} question(s) left without an answer." if skipped else "",
+            **self._ids(answered_by),
+        )
+
+    def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Answer:
+        return Answer(status=status, note=note, **self._ids(answered_by))
+
+
+# -- the widget -------------------------------------------------------------------------------
+
+
+class QuestionWidget(InteractionWidget[Answer]):
+    """Shows 1-4 questions and resolves with the person's answer.
+
+    Example::
+
+        w = nbask.QuestionWidget(questions=[{"question": "Proceed?",
+                                             "options": [{"label": "Yes"}, {"label": "No"}]}])
+        display(w)
+        answer = await w.await_answer(timeout=None)
+    """
+
+    # Mirrored by QuestionModel in js/contract.ts.
+    questions = traitlets.List(traitlets.Dict()).tag(sync=True)
+
+    def __init__(
+        self,
+        *,
+        questions: list[Question] | list[dict[str, Any]] | QuestionSet | None = None,
+        tool_call_id: str | None = None,
+        resolution: Resolution[Answer] | None = None,
+        **traits: Any,
+    ) -> None:
+        if resolution is None:
+            if questions is None:
+                msg = "QuestionWidget needs questions=[...] (or a resolution of a QuestionRequest)"
+                raise TypeError(msg)
+            question_set = questions if isinstance(questions, QuestionSet) else QuestionSet(questions=questions)
+            resolution = Resolution(QuestionRequest(question_set=question_set, tool_call_id=tool_call_id))
+        if not isinstance(resolution.request, QuestionRequest):
+            msg = "QuestionWidget shows question requests only"
+            raise TypeError(msg)
+        self.question_set = resolution.request.question_set
+        super().__init__(resolution, questions=[q.model_dump() for q in self.question_set.questions], **traits)
+
+    def summary_markdown(self) -> str:
+        return questions_markdown(self.question_set, self.answer)
+
+    def result_for(self, outcome: Answer) -> dict[str, Any]:
+        return {"answers": outcome.answers, "note": outcome.note}
+
+
+# -- the summary ------------------------------------------------------------------------------
+
+
+def questions_markdown(question_set: QuestionSet, answer: Answer | None) -> str:
+    """Each question with its answer (or the status it ended with)."""
+    status = answer.status + by_whom(answer) if answer else "pending"
+    lines = [f"**nbask** ({status})", ""]
+    for question in question_set.questions:
+        given = answer.answers.get(question.question) if answer else None
+        line = f"- {escape_markdown(question.question)}"
+        lines.append(line + (f" — **{escape_markdown(given)}**" if given else ""))
+    if answer and answer.note:
+        lines += ["", escape_markdown(answer.note)]
+    return "\n".join(lines)
+
+
+# -- the terminal prompt ----------------------------------------------------------------------
+
+
+def ask_at_terminal(term: Terminal, request: QuestionRequest) -> Answer:
+    """Numbered options, then Other (a typed answer) and Skip (no preference); a multi-select
+    question takes several numbers (``1,3``); ``d`` or Ctrl-D dismisses the whole set.
+    """
+    questions = request.question_set.questions
+    term.say("")
+    term.say(
+        f"nbask: the agent asks {len(questions)} question{'s' * (len(questions) > 1)}"
+        + term.tool_call(request.tool_call_id)
+    )
+    replies = []
+    try:
+        for number, question in enumerate(questions, start=1):
+            replies.append(_ask_one(term, question, number, len(questions)))
+    except (Dismissed, EOFError):
+        term.say("(dismissed)")
+        return request.decide(QuestionResponse(action="dismiss"))
+    answer = request.decide(QuestionResponse(action="submit", replies=tuple(replies)))
+    for text, given in answer.answers.items():
+        term.say(f"  {printable(text)} -> {printable(given)}")
+    return answer
+
+
+def _ask_one(term: Terminal, question: Question, number: int, count: int) -> QuestionReply:
+    header = f" [{printable(question.header)}]" if question.header else ""
+    term.say("")
+    term.say(f"({number}/{count}){header} {printable(question.question)}")
+    for index, option in enumerate(question.options, start=1):
+        description = f" - {printable(option.description)}" if option.description else ""
+        term.say(f"  {index}. {printable(option.label)}{description}")
+    other, skip = len(question.options) + 1, len(question.options) + 2
+    term.say(f"  {other}. Other (type your own answer)")
+    term.say(f"  {skip}. Skip (no preference)")
+    how = f"one or more of 1-{skip}, e.g. 1,{other}" if question.multi_select else f"1-{skip}"
+    while True:
+        raw = term.line(f"Choose {how} (d dismisses): ").strip().lower()
+        if raw in ("d", "dismiss"):
+            raise Dismissed
+        picks = _numbers(raw)
+        if picks is None or not picks or any(not 1 <= pick <= skip for pick in picks):
+            term.say(f"Please type {'numbers' if question.multi_select else 'a number'} from 1 to {skip}, or d.")
+            continue
+        if skip in picks:
+            if len(picks) > 1:
+                term.say("Skip cannot be combined with other choices.")
+                continue
+            return QuestionReply(selected=(), other=None)
+        if not question.multi_select and len(picks) > 1:
+            term.say("This question takes one choice.")
+            continue
+        text = (term.limited_line("Your answer: ", MAX_OTHER_CHARS) or None) if other in picks else None
+        chosen = {question.options[pick - 1].label for pick in picks if pick != other}
+        selected = tuple(option.label for option in question.options if option.label in chosen)
+        if other in picks and text is None and not selected:
+            continue  # an empty Other and nothing else: ask again
+        return QuestionReply(selected=selected, other=text)
+
+
+def _numbers(raw: str) -> list[int] | None:
+    parts = [part for part in raw.replace(",", " ").split() if part]
+    if not all(part.isdigit() for part in parts):
+        return None
+    return sorted({int(part) for part in parts})
+
+
+# -- replay -----------------------------------------------------------------------------------
+# A question is found by its text and its option labels, falling back to its text alone when
+# the recorded choices are still options of the question as it is asked now.
+
+
+@dataclass(frozen=True)
+class _Record:
+    status: str
+    #: The options chosen (labels of the question as it was recorded) and the free text(s).
+    chosen: tuple[str, ...]
+    written: tuple[str, ...]
+    note: str
+
+
+@dataclass
+class _Index:
+    by_question: dict[tuple[str, frozenset[str]], list[_Record]] = field(default_factory=lambda: defaultdict(list))
+    by_text: dict[str, list[_Record]] = field(default_factory=lambda: defaultdict(list))
+
+
+def _labels(question: Question | dict[str, Any]) -> frozenset[str]:
+    if isinstance(question, Question):
+        return frozenset(option.label for option in question.options)
+    return frozenset(str(option.get("label", "")) for option in question.get("options", []))
+
+
+def _index(entries: list[HistoryEntry]) -> _Index:
+    index = _Index()
+    for entry in entries:
+        outcome = entry.outcome
+        if not isinstance(outcome, Answer):
+            continue
+        for question in entry.asked.get("questions", []):
+            text = str(question.get("question", ""))
+            values = outcome.selections.get(text)
+            if values is None:  # a hand-written recording may only have the joined answers
+                given = outcome.answers.get(text, NO_PREFERENCE)
+                values = [] if given == NO_PREFERENCE else given.split(ANSWER_SEPARATOR)
+            labels = _labels(question)
+            record = _Record(
+                outcome.status,
+                chosen=tuple(value for value in values if value in labels),
+                written=tuple(value for value in values if value not in labels),
+                note=outcome.note,
+            )
+            index.by_question[text, labels].append(record)
+            index.by_text[text].append(record)
+    return index
+
+
+def replay_answer(request: QuestionRequest, recording: Recording) -> Answer:
+    """The recorded outcome for ``request``'s questions (answered_by "replay")."""
+    index = recording.index(QuestionKind.name, _index)
+    records = [_record_for(question, index, recording) for question in request.question_set.questions]
+    ended = next((record for record in records if record.status != "answered"), None)
+    if ended is not None:
+        note = ended.note or f"Recorded as {ended.status} in {recording.source}."
+        return request.ended(cast("Ending | Literal['dismissed']", ended.status), note, "replay")
+    replies = tuple(
+        _reply(question, record) for question, record in zip(request.question_set.questions, records, strict=True)
+    )
+    return request.decide(QuestionResponse(action="submit", replies=replies), answered_by="replay")
+
+
+def _record_for(question: Question, index: _Index, recording: Recording) -> _Record:
+    labels = _labels(question)
+    exact = index.by_question.get((question.question, labels))
+    if exact:
+        return recording.take(("question", question.question, labels), exact)
+    fits = [record for record in index.by_text.get(question.question, []) if _fits(record, labels, question)]
+    if fits:
+        return recording.take(("text", question.question), fits)
+    known = "has a record of it with other options" if question.question in index.by_text else "has no record of it"
+    msg = (
+        f"replay: no recorded answer for the question {question.question!r}; {recording.source} {known} "
+        f"({recording.size} recorded interactions). Record it first: answer it once (interactively or with "
+        "NBASK_POLICY=recommended) and save nbask.save_history(...) or the answered notebook."
+    )
+    raise ReplayMissing(msg, asked=question.question)
+
+
+def _fits(record: _Record, labels: frozenset[str], question: Question) -> bool:
+    """A record made with other options still fits if every option it chose is still one
+    (and a single-select question gets one choice).
+    """
+    if record.status != "answered":
+        return True
+    reply = _reply(question, record)
+    count = len(reply.selected) + (reply.other is not None)
+    return all(label in labels for label in record.chosen) and (question.multi_select or count <= 1)
+
+
+def _reply(question: Question, record: _Record) -> QuestionReply:
+    """The recorded reply for ``question`` as it is now: a written answer that is exactly one
+    of its options counts as choosing it (so a hand-written "question -> answer" file works).
+    """
+    values = {*record.chosen, *record.written}
+    selected = tuple(option.label for option in question.options if option.label in values)
+    labels = {option.label for option in question.options}
+    others = [text for text in record.written if text not in labels]
+    other = ANSWER_SEPARATOR.join(others) if others else None
+    if not question.multi_select and selected:
+        return QuestionReply(selected=selected[:1], other=None)
+    return QuestionReply(selected=selected, other=other)
+
+
+# -- the kind ---------------------------------------------------------------------------------
+
+
+class QuestionKind(RequestKind[QuestionRequest, Answer]):
+    """Questions: the widget, the summary, the prompt; unattended, each "(Recommended)" option."""
+
+    name = "question"
+    request_type = QuestionRequest
+    outcome_type = Answer
+
+    def widget(self, resolution: Resolution[Answer]) -> QuestionWidget:
+        return QuestionWidget(resolution=resolution)
+
+    def summary(self, request: QuestionRequest, outcome: Answer | None) -> str:
+        return questions_markdown(request.question_set, outcome)
+
+    def console_prompt(self, term: Terminal, request: QuestionRequest) -> Answer:
+        return ask_at_terminal(term, request)
+
+    def recommended(self, request: QuestionRequest) -> Answer:
+        """Each question's "(Recommended)" option, else its first."""
+        replies = tuple(
+            QuestionReply(selected=(question.recommended_label(),), other=None)
+            for question in request.question_set.questions
+        )
+        return request.decide(QuestionResponse(action="submit", replies=replies), answered_by="policy")
+
+    def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
+        return replay_answer(request, recording)
