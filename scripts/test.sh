@@ -73,19 +73,14 @@ npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2
 code=$?
 record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || echo 'stale: run npm run build and commit src/nbask/static')"
 
-step "the wheel ships the front end"
+step "the wheel: ships the front end and py.typed, and works alone in a fresh venv (no Jupyter)"
 WHEEL_DIR=$(mktemp -d)
+rm -f "$ARTIFACTS/package.log"
 "$PY" -m pip wheel -q --no-deps --disable-pip-version-check -w "$WHEEL_DIR" . >/dev/null 2>&1 \
-  && "$PY" - "$WHEEL_DIR" <<'PY'
-import pathlib, sys, zipfile
-wheel = next(pathlib.Path(sys.argv[1]).glob("nbask-*.whl"))
-names = set(zipfile.ZipFile(wheel).namelist())
-missing = {"nbask/static/widget.js", "nbask/static/widget.css", "nbask/contract.json"} - names
-sys.exit(f"{wheel.name} lacks {sorted(missing)}" if missing else 0)
-PY
-code=$?
+  && "$PY" scripts/check_wheel.py "$WHEEL_DIR" 2>&1 | tee "$ARTIFACTS/package.log"
+code=${PIPESTATUS[0]}  # the wheel build's, or check_wheel.py's when the build worked
 rm -rf "$WHEEL_DIR"
-record package $code "$( [ $code = 0 ] && echo 'wheel contains nbask/static/widget.{js,css} and nbask/contract.json' || echo 'wheel build failed or lacks the bundle')"
+record package $code "$(tail -1 "$ARTIFACTS/package.log" 2>/dev/null || echo 'wheel build failed')"
 
 step "front end (vitest)"
 { npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
