@@ -78,7 +78,8 @@ def main() -> None:
         if seen["tool error"] or "Yes (Recommended)" not in seen["tool output"]:
             sys.exit(f"unexpected tool result: {seen}")
     print(
-        f"{wheel.name}: ships the bundle, contract.json and py.typed; alone in a fresh venv it asks, approves and answers a tool call headless"
+        f"{wheel.name}: ships the bundle, contract.json and py.typed; alone in a fresh venv "
+        "(no pyzmq, no ipykernel) it asks, approves and answers a tool call headless"
     )
 
 
