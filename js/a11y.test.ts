@@ -61,13 +61,33 @@ describe("axe", () => {
 
 const css = readFileSync(join(here, "widget.css"), "utf8");
 
-function palette(selectorStart: string): Record<string, string> {
+/** The declarations of the first rule whose text starts with selectorStart. */
+function block(selectorStart: string): string {
   const start = css.indexOf(selectorStart);
   if (start < 0) throw new Error(`no block starting with ${selectorStart}`);
-  const body = css.slice(css.indexOf("{", start) + 1, css.indexOf("}", start));
-  const colours: Record<string, string> = {};
-  for (const match of body.matchAll(/--nbask-([\w-]+):\s*(#[0-9a-f]{6})\s*;/gi)) colours[match[1] as string] = match[2] as string;
-  return colours;
+  return css.slice(css.indexOf("{", start) + 1, css.indexOf("}", start));
+}
+
+/** The palette, each entry written `var(--nbask-when-light, #light) var(--nbask-when-dark, #dark)`. */
+function palettes(): { light: Record<string, string>; dark: Record<string, string> } {
+  const light: Record<string, string> = {};
+  const dark: Record<string, string> = {};
+  const entry = /--nbask-([\w-]+):\s*var\(--nbask-when-light,\s*(#[0-9a-f]{6})\)\s*var\(--nbask-when-dark,\s*(#[0-9a-f]{6})\)\s*;/gi;
+  for (const match of block(".nbask {").matchAll(entry)) {
+    const name = match[1] as string;
+    light[name] = match[2] as string;
+    dark[name] = match[3] as string;
+  }
+  return { light, dark };
+}
+
+/** The theme switch's two settings in a rule: { "when-light": ..., "when-dark": ... }. */
+function themeSwitch(selectorStart: string): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const match of block(selectorStart).matchAll(/--nbask-(when-(?:light|dark)):([^;]*);/g)) {
+    settings[match[1] as string] = (match[2] as string).trim();
+  }
+  return settings;
 }
 
 function luminance(hex: string): number {
@@ -94,9 +114,7 @@ const PAIRS: [string, string, number][] = [
 ];
 
 describe("palette contrast", () => {
-  const light = palette(".nbask {");
-  const dark = palette('[data-jp-theme-light="false"] .nbask');
-  const osDark = palette("html:not([data-theme])");
+  const { light, dark } = palettes();
 
   it.each(PAIRS)("light %s on %s reaches %s:1", (fg, bg, min) => {
     expect(contrast(light[fg] ?? "", light[bg] ?? "")).toBeGreaterThanOrEqual(min);
@@ -107,7 +125,13 @@ describe("palette contrast", () => {
   });
 
   it("uses the same dark palette when only the OS is dark", () => {
-    expect(osDark).toEqual(Object.fromEntries(Object.entries(dark)));
+    const toDark = { "when-light": "", "when-dark": "initial" };
+    expect(themeSwitch(".nbask {")).toEqual({ "when-light": "initial", "when-dark": "" });
+    expect(themeSwitch('[data-jp-theme-light="false"] .nbask')).toEqual(toDark);
+    expect(themeSwitch("html:not([data-theme])")).toEqual(toDark);
+    // Every pair above reads a colour that the palette defines.
+    for (const [fg, bg] of PAIRS) expect([light[fg], light[bg], dark[fg], dark[bg]]).not.toContain(undefined);
+    expect(Object.keys(dark)).toEqual(Object.keys(light));
   });
 
   it("computes contrast like WCAG", () => {
