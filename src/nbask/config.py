@@ -74,6 +74,7 @@ def configure(
 
         nbask.configure(policy="replay", replay_file="answers.jsonl")
     """
+    global _configured  # noqa: PLW0603 - the one module-level store of what configure set
     with _lock:
         updates: dict[str, Any] = {}
         if not isinstance(policy, _Unset):
@@ -97,8 +98,8 @@ def configure(
                 f"nbask.save_history, or a saved .ipynb) or set {ENV_REPLAY_FILE}"
             )
             raise ValueError(msg)
-        _configured.clear()
-        _configured.update({key: value for key, value in candidate.items() if value is not None})
+        # Replaced whole, never changed in place: readers take the dict without the lock.
+        _configured = {key: value for key, value in candidate.items() if value is not None}
         return result
 
 
@@ -107,17 +108,26 @@ def settings() -> Settings:
 
     Raises ValueError when ``NBASK_POLICY`` names no policy.
     """
-    with _lock:
-        return _settings_from(dict(_configured))
+    return _settings_from(_configured)
+
+
+def policy_in_force() -> tuple[Policy, str]:
+    """(the policy in force, where it came from): ``settings()``'s two fields, read on every
+    request, without the rest.
+    """
+    return _policy_from(_configured)
+
+
+def _policy_from(configured: dict[str, Any]) -> tuple[Policy, str]:
+    policy: Policy | None = configured.get("policy")
+    if policy is not None:
+        return policy, "configure"
+    env = os.environ.get(ENV_POLICY, "").strip()
+    return (_check_policy(env, ENV_POLICY), ENV_POLICY) if env else (DEFAULT_POLICY, "default")
 
 
 def _settings_from(configured: dict[str, Any]) -> Settings:
-    policy = configured.get("policy")
-    if policy is not None:
-        source = "configure"
-    else:
-        env = os.environ.get(ENV_POLICY, "").strip()
-        policy, source = (_check_policy(env, ENV_POLICY), ENV_POLICY) if env else (DEFAULT_POLICY, "default")
+    policy, source = _policy_from(configured)
     replay_file = configured.get("replay_file")
     if replay_file is None:
         env_file = os.environ.get(ENV_REPLAY_FILE, "").strip()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-import uuid
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +30,7 @@ OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 def new_request_id() -> str:
     """A fresh random id; logs name requests by it, never by what was asked."""
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()
 
 
 def timeout_note(timeout: float | None) -> str:
@@ -97,7 +97,8 @@ class Resolution(Generic[OutcomeT]):
         self.recorded = False
         self._lock = threading.Lock()
         self._outcome: OutcomeT | None = None
-        self._settled = threading.Event()
+        # Made when a blocking wait needs it: most requests (policies, awaits) never do.
+        self._settled: threading.Event | None = None
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[OutcomeT]]] = []
         self._listeners: list[Callable[[OutcomeT], None]] = []
 
@@ -108,7 +109,16 @@ class Resolution(Generic[OutcomeT]):
 
     @property
     def done(self) -> bool:
-        return self._settled.is_set()
+        return self._outcome is not None
+
+    def _settled_event(self) -> threading.Event:
+        """An Event set once settled, for the blocking wait."""
+        with self._lock:
+            if self._settled is None:
+                self._settled = threading.Event()
+                if self._outcome is not None:
+                    self._settled.set()
+            return self._settled
 
     def on_settled(self, listener: Callable[[OutcomeT], None]) -> None:
         """Call ``listener(outcome)`` once settled (at once if it already is)."""
@@ -125,7 +135,8 @@ class Resolution(Generic[OutcomeT]):
             if self._outcome is not None:
                 return False
             self._outcome = outcome
-            self._settled.set()
+            if self._settled is not None:
+                self._settled.set()
             waiters, self._waiters = self._waiters, []
             listeners, self._listeners = self._listeners, []
         for listener in listeners:
@@ -178,7 +189,7 @@ class Resolution(Generic[OutcomeT]):
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         check_timeout(timeout)
         try:
-            finished = waiting.wait_blocking(self._settled, timeout, on_waiting)
+            finished = waiting.wait_blocking(self._settled_event(), timeout, on_waiting)
         except KeyboardInterrupt:
             self.end("cancelled", INTERRUPTED_NOTE)
             raise

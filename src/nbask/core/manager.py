@@ -14,7 +14,8 @@ from typing import Any
 from ..errors import InteractionPending
 from ..scope import check_questions_allowed
 from .history import HistoryEntry
-from .lifecycle import OutcomeT, Resolution, Resolver, ResolverChooser
+from ..models import Outcome
+from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser
 
 log = logging.getLogger("nbask.manager")
 
@@ -25,17 +26,19 @@ class InteractionManager:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pending: Resolution[Any] | None = None
-        self._history: list[HistoryEntry] = []
+        # What was asked and how it ended; made into HistoryEntry records when asked for, so
+        # a request costs no serialisation while it is being answered.
+        self._ended: list[tuple[Request[Any], Outcome]] = []
 
     @property
     def pending(self) -> Resolution[Any] | None:
         return self._pending
 
     def history(self) -> list[HistoryEntry]:
-        return list(self._history)
+        return [HistoryEntry.of(request, outcome) for request, outcome in list(self._ended)]
 
     def clear_history(self) -> None:
-        self._history.clear()
+        self._ended.clear()
 
     # -- running a request -------------------------------------------------------
 
@@ -97,7 +100,7 @@ class InteractionManager:
             resolution.recorded = resolution.recorded or record
         if record:
             assert outcome is not None  # noqa: S101 - checked just above
-            self._history.append(HistoryEntry.of(resolution.request, outcome))
+            self._ended.append((resolution.request, outcome))
             # Only the request id is logged: what was asked and answered may be private.
             log.info("nbask request %s ended: %s by %s", outcome.request_id, outcome.status, outcome.answered_by)
 

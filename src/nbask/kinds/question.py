@@ -48,8 +48,7 @@ class QuestionRequest(Request[Answer]):
             selections[question.question] = values
             answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
             skipped += not values
-        # Built from the request and a checked reply, so not validated again.
-        return Answer.model_construct(
+        return Answer(
             status="answered",
             answers=answers,
             selections=selections,

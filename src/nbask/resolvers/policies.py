@@ -36,22 +36,23 @@ log = logging.getLogger(__name__)
 def choose_resolver(request: Request[Any]) -> Resolver:
     """The resolver the settings in force choose for ``request`` (not yet checked)."""
     del request  # every kind follows the same policy; each kind says what the policy decides
-    settings = config.settings()
-    if settings.policy == "interactive":
+    policy, source = config.policy_in_force()
+    if policy == "interactive":
         return interactive_resolver()
-    if settings.policy == "recommended":
+    if policy == "recommended":
         return RECOMMENDED
-    if settings.policy == "dismiss":
+    if policy == "dismiss":
         return DISMISS
-    if settings.policy == "error":
-        return ErrorPolicy(settings.policy_source)
-    if settings.replay_file is None:
+    if policy == "error":
+        return ErrorPolicy(source)
+    replay_file = config.settings().replay_file
+    if replay_file is None:
         msg = (
-            f"the 'replay' policy (from {settings.policy_source}) needs a recording: set "
+            f"the 'replay' policy (from {source}) needs a recording: set "
             f"{config.ENV_REPLAY_FILE} or nbask.configure(replay_file=...)"
         )
         raise ValueError(msg)
-    return replay_policy(settings.replay_file)
+    return replay_policy(replay_file)
 
 
 def interactive_resolver() -> Resolver:
