@@ -12,9 +12,9 @@ through ``nbask.waiting``) or ``wait_blocking``.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field

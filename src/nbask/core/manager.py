@@ -12,9 +12,9 @@ import threading
 from typing import Any
 
 from ..errors import InteractionPending
+from ..models import Outcome
 from ..scope import check_questions_allowed
 from .history import HistoryEntry
-from ..models import Outcome
 from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser
 
 log = logging.getLogger("nbask.manager")
