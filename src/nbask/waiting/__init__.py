@@ -50,33 +50,37 @@ Threads:
   forwarded to the main thread before the wait began is handled once that thread is free.
 - Known limit: on 7.0-7.3 (and in ``wait_blocking`` on 7.4) a comm message the kernel
   already read during an *earlier* await of the same cell is handled after the cell.
+
+Modules: this one holds the contract and the choice of strategy and imports neither pyzmq
+nor ipykernel (the rest is loaded once a running kernel is found); ``_waits`` the waits
+themselves; ``_threads`` waiting on one thread while another receives; ``_base`` comm
+routing, stream takeover and the blocking pump; ``_interrupt`` SIGINT; ``_strategy_base``
+the strategy interface, then one module per strategy.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import socket
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._base import WaitingUnsupported, installed_takeovers, pump_socket, shell_parent, taken_over
-from ._interrupt import HUB
-from ._strategy import Strategy
-from .concurrent_dispatch import ConcurrentDispatch
-from .shell_pipe import ShellPipe
-from .shell_stream import ShellStream
+from ._unsupported import WaitingUnsupported
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from ._strategy_base import Strategy
 
 __all__ = ["WaitingUnsupported", "strategy_name", "wait_blocking", "wait_for"]
 
 T = TypeVar("T")
 
-#: Most specific first: the first whose capability check passes is used.
-STRATEGIES: tuple[type[Strategy], ...] = (ConcurrentDispatch, ShellPipe, ShellStream)
+
+# This module imports neither ipykernel nor pyzmq: the strategies and the machinery they
+# share are loaded by ``_strategy`` once a running ipykernel kernel has been found (so both
+# are importable then), and ``import nbask`` stays cheap and works without them. (No
+# submodule may be named like a function here: importing it would replace the function.)
 
 _cache: dict[int, Strategy] = {}
 
@@ -104,12 +108,22 @@ def _find_kernel() -> Any:
     return kernel
 
 
+def _strategies() -> tuple[type[Strategy], ...]:
+    """The strategies, most specific first: the first whose capability check passes is used."""
+    # Imported here, not at the top: they need pyzmq, there whenever a kernel runs.
+    from .concurrent_dispatch import ConcurrentDispatch  # noqa: PLC0415
+    from .shell_pipe import ShellPipe  # noqa: PLC0415
+    from .shell_stream import ShellStream  # noqa: PLC0415
+
+    return (ConcurrentDispatch, ShellPipe, ShellStream)
+
+
 def _strategy() -> Strategy:
     kernel = _find_kernel()
     strategy = _cache.get(id(kernel))
     if strategy is not None and strategy.kernel is kernel:
         return strategy
-    for cls in STRATEGIES:
+    for cls in _strategies():
         if cls.fits(kernel):
             strategy = cls(kernel)
             _cache.clear()
@@ -127,7 +141,7 @@ def strategy_name() -> str:
     return _strategy().name
 
 
-# -- awaiting -------------------------------------------------------------------------------
+# -- waiting --------------------------------------------------------------------------------
 
 
 async def wait_for(
@@ -136,48 +150,9 @@ async def wait_for(
     """Await ``future`` inside a running cell while comm messages keep flowing."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     strategy = _strategy()
-    loop = asyncio.get_running_loop()
-    if future.get_loop() is not loop:
-        raise ValueError("wait_for needs a future of the running event loop")
-    on_main = threading.current_thread() is strategy.main_thread
-    if on_main and loop is not strategy.main_loop:
-        raise WaitingUnsupported(
-            "the cell runs its own event loop on the kernel's main thread, which blocks the "
-            "kernel's loop; await nbask directly in the cell instead"
-        )
-    waiter = loop.create_future()
-    interrupted = False
+    from ._waits import await_future  # noqa: PLC0415 - needs pyzmq: loaded once a kernel is found
 
-    def wake(*_: object) -> None:
-        if not waiter.done():
-            waiter.set_result(None)
-
-    def on_interrupt() -> None:  # signal context: only a flag and a thread-safe wake-up
-        nonlocal interrupted
-        interrupted = True
-        loop.call_soon_threadsafe(wake)
-
-    with ExitStack() as stack:
-        if on_main:
-            stack.enter_context(strategy.receiving_on_main(shell_parent(strategy.kernel)))
-            stack.enter_context(_interrupts(strategy, on_interrupt))
-        else:
-            stack.enter_context(_receiving_off_main(strategy, on_interrupt))
-        if on_waiting is not None:
-            on_waiting()
-        future.add_done_callback(wake)
-        timer = loop.call_later(timeout, wake) if timeout is not None else None
-        try:
-            await waiter
-        finally:
-            future.remove_done_callback(wake)
-            if timer is not None:
-                timer.cancel()
-    if interrupted:
-        raise _interruption()
-    if future.done():
-        return future.result()
-    raise TimeoutError(f"no answer within {timeout} seconds")
+    return await await_future(strategy, future, timeout, on_waiting)
 
 
 def wait_blocking(
@@ -186,297 +161,17 @@ def wait_blocking(
     """Block until ``done`` is set; False on timeout, KeyboardInterrupt on interrupt."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     strategy = _strategy()
-    deadline = None if timeout is None else time.monotonic() + timeout
-    if threading.current_thread() is strategy.main_thread:
-        return _pump_on_main(strategy, done, deadline, on_waiting)
-    return _wait_off_main(strategy, done, deadline, on_waiting)
+    from ._waits import block_until  # noqa: PLC0415 - needs pyzmq: loaded once a kernel is found
 
-
-def _pump_on_main(
-    strategy: Strategy, done: threading.Event, deadline: float | None, on_waiting: Callable[[], None] | None
-) -> bool:
-    # The kernel's loop is blocked by our caller, so nothing reads the shell for us:
-    # measured on 7.4, a plain Event wait here deadlocks even with concurrent dispatch.
-    interrupted = False
-
-    def on_interrupt() -> None:  # the wakeup fd already woke the poll below
-        nonlocal interrupted
-        interrupted = True
-
-    wake_r, wake_w = socket.socketpair()
-    wake_r.setblocking(False)
-    wake_w.setblocking(False)
-    # ``done`` may be set on another thread (a comm handled on a subshell thread): a watcher
-    # thread turns that into a readable socket for the poll.
-    watcher = _EventWatcher(done, lambda: _poke(wake_w))
-    try:
-        with _interrupts(strategy, on_interrupt):
-            router = strategy.router(shell_parent(strategy.kernel))
-            for frames in strategy.queued_comms():
-                router.dispatch(frames)
-            if on_waiting is not None:
-                on_waiting()
-            watcher.start()
-            hub_socket = HUB.wake_socket
-            wake_sockets = [wake_r] + ([hub_socket] if hub_socket is not None else [])
-            pump_socket(
-                strategy.main_stream(),
-                router,
-                finished=lambda: interrupted or done.is_set(),
-                deadline=deadline,
-                wake_sockets=wake_sockets,
-                on_wake=lambda s: HUB.drain() if s is hub_socket else _empty(s),
-            )
-    finally:
-        watcher.stop()
-        wake_r.close()
-        wake_w.close()
-    if interrupted:
-        raise _interruption()
-    return done.is_set()
-
-
-def _wait_off_main(
-    strategy: Strategy, done: threading.Event, deadline: float | None, on_waiting: Callable[[], None] | None
-) -> bool:
-    interrupted = False
-
-    def on_interrupt() -> None:
-        nonlocal interrupted
-        interrupted = True
-        # Runs in signal context on the main thread: taking ``done``'s lock here could
-        # deadlock with a set() in progress, so wake this thread from the main loop instead.
-        strategy.main_loop.call_soon_threadsafe(_notify, done)
-
-    with _receiving_off_main(strategy, on_interrupt):
-        if on_waiting is not None:
-            on_waiting()
-        while not interrupted and not done.is_set():
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                break
-            _wait_until(done, lambda: interrupted, left)
-    if interrupted:
-        raise KeyboardInterrupt
-    return done.is_set()
-
-
-# -- pieces ---------------------------------------------------------------------------------
-
-
-@contextmanager
-def _interrupts(strategy: Strategy, on_interrupt: Callable[[], None]) -> Iterator[None]:
-    token = HUB.subscribe(on_interrupt, strategy.main_loop, strategy.kernel)
-    try:
-        yield
-    finally:
-        HUB.unsubscribe(token)
-
-
-@contextmanager
-def _receiving_off_main(strategy: Strategy, on_interrupt: Callable[[], None]) -> Iterator[None]:
-    """From a thread other than the main one: keep comm messages flowing while we wait."""
-    parent = shell_parent(strategy.kernel)
-    if strategy.current_subshell() is None:
-        install = _MainLoopInstall(strategy, on_interrupt, parent)
-        if install.start():
-            try:
-                yield
-            finally:
-                install.remove()
-            return
-    off_main = strategy.off_main_stream()
-    if off_main is None:
-        raise WaitingUnsupported(
-            "nbask cannot wait from this thread: the kernel's main thread is busy running "
-            "code (for example thread.join()), and on ipykernel 6 only that thread may receive "
-            "widget messages. Await the question in the cell (await nbask.ask(...)), or keep "
-            "the main thread free while the worker runs (await asyncio.to_thread(...)), or "
-            "use ipykernel 7"
-        )
-    stream, io_loop, handler_stream = off_main
-    with _taken_over_on(io_loop, stream, lambda: strategy.router(parent, handler_stream)):
-        yield
-
-
-class _MainLoopInstall:
-    """Installs the main-thread side of a wait from another thread, if the main loop is free."""
-
-    def __init__(self, strategy: Strategy, on_interrupt: Callable[[], None], parent: Any) -> None:
-        self.strategy = strategy
-        self.on_interrupt = on_interrupt
-        self.parent = parent
-        self.lock = threading.Lock()
-        self.state = "pending"  # -> installed | failed | abandoned
-        self.answered = threading.Event()
-        self.stack: ExitStack | None = None
-        self.error: BaseException | None = None
-
-    def start(self) -> bool:
-        try:
-            self.strategy.main_loop.call_soon_threadsafe(self._install)
-        except RuntimeError:  # the loop is closed: the kernel is shutting down
-            return False
-        self.answered.wait(self.strategy.main_loop_grace)
-        with self.lock:
-            if self.state == "pending":  # the main thread is blocked; a late run does nothing
-                self.state = "abandoned"
-                return False
-            if self.state == "failed":
-                assert self.error is not None
-                raise self.error
-            return True
-
-    def _install(self) -> None:  # on the main loop
-        with self.lock:
-            if self.state != "pending":
-                return
-            stack = ExitStack()
-            try:
-                stack.enter_context(self.strategy.receiving_on_main(self.parent))
-                stack.enter_context(_interrupts(self.strategy, self.on_interrupt))
-            except BaseException as err:
-                stack.close()
-                self.error, self.state = err, "failed"
-            else:
-                self.stack, self.state = stack, "installed"
-        self.answered.set()
-
-    def remove(self) -> None:
-        # Not waited for: if the main thread is about to block on us (join), it must not
-        # wait for its own loop. The loop runs this as soon as it is free again.
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing left to undo
-            self.strategy.main_loop.call_soon_threadsafe(self._remove)
-
-    def _remove(self) -> None:
-        if self.stack is not None:
-            self.stack.close()
-            self.stack = None
-
-
-@contextmanager
-def _taken_over_on(io_loop: Any, stream: Any, make_router: Callable[[], Any]) -> Iterator[None]:
-    """A StreamTakeover of ``stream`` installed and removed on ``io_loop``'s own thread."""
-    cm = taken_over(stream, make_router)
-    lock = threading.Lock()
-    state = ["pending"]  # -> installed | failed | abandoned
-    error: list[BaseException] = []
-    answered = threading.Event()
-
-    def install() -> None:
-        with lock:
-            if state[0] != "pending":  # we gave up waiting for this thread
-                return
-            try:
-                cm.__enter__()
-            except BaseException as err:
-                error.append(err)
-                state[0] = "failed"
-            else:
-                state[0] = "installed"
-        answered.set()
-
-    io_loop.add_callback(install)
-    answered.wait(5.0)
-    with lock:
-        if state[0] == "pending":
-            state[0] = "abandoned"
-            raise WaitingUnsupported("the kernel's shell-channel thread does not respond")
-    if error:
-        raise error[0]
-    try:
-        yield
-    finally:
-        io_loop.add_callback(lambda: cm.__exit__(None, None, None))
-
-
-class _EventWatcher:
-    """A helper thread that calls ``on_set`` once ``event`` is set (unless stopped first)."""
-
-    def __init__(self, event: threading.Event, on_set: Callable[[], None]) -> None:
-        self.event = event
-        self.on_set = on_set
-        self.stopping = False
-        self.thread = threading.Thread(target=self._run, name="nbask-event-watcher", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def _run(self) -> None:
-        while not self.stopping and not self.event.is_set():
-            _wait_until(self.event, lambda: self.stopping, None)
-        if not self.stopping:
-            self.on_set()
-
-    def stop(self) -> None:
-        self.stopping = True
-        if self.thread.is_alive():
-            _notify(self.event)
-            self.thread.join(1.0)
-
-
-def _wait_until(event: threading.Event, stop: Callable[[], bool], timeout: float | None) -> None:
-    """Block until ``event`` is set, or ``stop()`` holds at a ``_notify(event)``, or timeout.
-
-    ``stop()`` is checked while holding the event's own condition lock, the lock
-    ``_notify`` takes after the flag behind ``stop()`` was raised: a notification can never
-    fall between the check and the wait. This waits on "answer OR interrupt OR stop"
-    without polling.
-    """
-    cond = getattr(event, "_cond", None)
-    if cond is None:  # not CPython's Event: fall back to waking up now and then
-        if not stop():
-            event.wait(0.25 if timeout is None else min(timeout, 0.25))
-        return
-    with cond:
-        if not event.is_set() and not stop():
-            cond.wait(timeout)
-
-
-def _notify(event: threading.Event) -> None:
-    """Wake the threads blocked in ``_wait_until(event, ...)`` so they re-check ``stop()``."""
-    cond = getattr(event, "_cond", None)
-    if cond is not None:
-        with cond:
-            cond.notify_all()
-
-
-def _poke(sock: socket.socket) -> None:
-    with contextlib.suppress(OSError):
-        sock.send(b"x")
-
-
-def _empty(sock: socket.socket) -> None:
-    try:
-        while sock.recv(4096):
-            pass
-    except OSError:
-        pass
-
-
-def _interruption() -> BaseException:
-    """KeyboardInterrupt where IPython catches it, CancelledError inside user-made tasks.
-
-    asyncio's Task.__step re-raises a KeyboardInterrupt out of the event loop, which would
-    stop the kernel. The cell itself runs in a task whose coroutine is IPython's
-    (``run_cell_async``: ipykernel wraps an async cell in ``asyncio.ensure_future``) or
-    ipykernel's own (a sync cell runs inside ``dispatch_queue`` in 6.x, ``shell_main`` in
-    7.x); there IPython's ``run_code`` catches the KeyboardInterrupt and reports it.
-    """
-    interrupt = KeyboardInterrupt("the wait for an answer was interrupted")
-    try:
-        task = asyncio.current_task()
-    except RuntimeError:  # no running loop in this thread
-        return interrupt
-    if task is None:
-        return interrupt
-    frame = getattr(task.get_coro(), "cr_frame", None)
-    module = frame.f_globals.get("__name__", "") if frame is not None else ""
-    if module.startswith(("IPython.", "ipykernel.")):
-        return interrupt
-    return asyncio.CancelledError("the wait for an answer was interrupted by the kernel")
+    return block_until(strategy, done, timeout, on_waiting)
 
 
 def _installed() -> dict[str, Any]:
     """What the engine has installed right now (for tests and diagnostics)."""
-    return {"stream_takeovers": installed_takeovers(), "interrupt_hub": HUB.installed}
+    # Nothing can be installed before the machinery was loaded; do not load it just to ask.
+    base = sys.modules.get(f"{__name__}._base")
+    interrupt = sys.modules.get(f"{__name__}._interrupt")
+    return {
+        "stream_takeovers": base.installed_takeovers() if base is not None else 0,
+        "interrupt_hub": interrupt.HUB.installed if interrupt is not None else False,
+    }

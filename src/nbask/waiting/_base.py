@@ -29,6 +29,8 @@ from typing import Any
 
 import zmq
 
+from ._unsupported import WaitingUnsupported
+
 log = logging.getLogger("nbask.waiting")
 
 COMM_MSG_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
@@ -40,10 +42,6 @@ _tasks: set[asyncio.Future[Any]] = set()
 def _keep(task: asyncio.Future[Any]) -> None:
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
-
-
-class WaitingUnsupported(RuntimeError):
-    """No strategy can receive widget messages here, so waiting would hang."""
 
 
 def peek_msg_type(session: Any, frames: list[Any]) -> str | None:

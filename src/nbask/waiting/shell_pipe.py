@@ -21,7 +21,7 @@ import inspect
 import threading
 from typing import Any
 
-from ._strategy import Strategy
+from ._strategy_base import Strategy
 
 
 def _accepts_concurrent(kernel: Any) -> bool:

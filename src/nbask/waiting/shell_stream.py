@@ -20,7 +20,7 @@ from typing import Any
 from zmq.eventloop.zmqstream import ZMQStream
 
 from ._base import COMM_MSG_TYPES, peek_msg_type
-from ._strategy import Strategy
+from ._strategy_base import Strategy
 
 
 class ShellStream(Strategy):
