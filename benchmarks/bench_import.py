@@ -1,9 +1,12 @@
 """Import cost of nbask beside anywidget (its floor), and the size of the shipped front end.
 
-    python benchmarks/bench_import.py [--runs 15]
+    python benchmarks/bench_import.py [--runs 21]
 
-Each import runs in a fresh interpreter; the table shows the median and best wall time of
-`import X`, measured inside the child so interpreter start-up is excluded.
+Each import runs in a fresh interpreter, the modules taking turns (anywidget, nbask,
+anywidget, ...) so a busy moment of the machine falls on both alike. The time is measured
+inside the child, so interpreter start-up is excluded. The ratio is the median of the
+per-round ratios nbask / anywidget. A second table times what a first call loads:
+``nbask.ask`` (the public calls, pydantic and the widget) and ``nbask.tools``.
 """
 
 from __future__ import annotations
@@ -20,36 +23,42 @@ STATIC = pathlib.Path(__file__).resolve().parents[1] / "src" / "nbask" / "static
 CHILD = """
 import time
 t0 = time.perf_counter()
-import {module}
+{code}
 print(time.perf_counter() - t0)
 """
 
+CASES = {
+    "anywidget": "import anywidget",
+    "nbask": "import nbask",
+    "nbask + nbask.ask": "import nbask; nbask.ask",
+    "nbask + nbask.tools": "import nbask; nbask.tools.definition",
+}
 
-def time_import(module: str, runs: int) -> list[float]:
-    """Time ``import module`` in ``runs`` fresh interpreters, in milliseconds."""
-    samples = []
-    for _ in range(runs):
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD.format(module=module)], check=True, capture_output=True, text=True
-        ).stdout
-        samples.append(float(out.strip()) * 1000)
-    return samples
+
+def time_once(code: str) -> float:
+    """Milliseconds ``code`` takes in a fresh interpreter."""
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD.format(code=code)], check=True, capture_output=True, text=True
+    ).stdout
+    return float(out.strip()) * 1000
 
 
 def main() -> None:
-    """Print the import-time table and the bundle sizes."""
+    """Print the import-time table, the ratio, and the bundle sizes."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--runs", type=int, default=21)
     runs = parser.parse_args().runs
 
-    print(f"import time, {runs} fresh interpreters each (ms)")
-    print(f"{'module':<12} {'median':>8} {'best':>8}")
-    results = {}
-    for module in ("anywidget", "ipywidgets", "nbask"):
-        samples = time_import(module, runs)
-        results[module] = statistics.median(samples)
-        print(f"{module:<12} {statistics.median(samples):8.1f} {min(samples):8.1f}")
-    print(f"nbask - anywidget: {results['nbask'] - results['anywidget']:+.1f} ms (median)")
+    samples: dict[str, list[float]] = {name: [] for name in CASES}
+    for _ in range(runs):
+        for name, code in CASES.items():
+            samples[name].append(time_once(code))
+    print(f"import time, {runs} rounds of fresh interpreters, interleaved (ms)")
+    print(f"{'what':<22} {'median':>8} {'best':>8}")
+    for name, values in samples.items():
+        print(f"{name:<22} {statistics.median(values):8.1f} {min(values):8.1f}")
+    ratios = [n / a for n, a in zip(samples["nbask"], samples["anywidget"], strict=True)]
+    print(f"import nbask / import anywidget: {statistics.median(ratios):.2f}x (median of per-round ratios)")
 
     print("\nfront-end bundle (minified)")
     for name in ("widget.js", "widget.css"):
