@@ -9,13 +9,13 @@ import type { Response } from "./contract";
 afterEach(unmountAll);
 
 function radio(root: HTMLElement, name: string): HTMLInputElement {
-  return getByRole(root, "radio", { name }) as HTMLInputElement;
+  return getByRole<HTMLInputElement>(root, "radio", { name });
 }
 function checkbox(root: HTMLElement, name: string): HTMLInputElement {
-  return getByRole(root, "checkbox", { name }) as HTMLInputElement;
+  return getByRole<HTMLInputElement>(root, "checkbox", { name });
 }
 function otherChoice(root: HTMLElement, question: string, role: "radio" | "checkbox"): HTMLInputElement {
-  return within(getByRole(root, "group", { name: question })).getByRole(role, { name: "Other" }) as HTMLInputElement;
+  return within(getByRole(root, "group", { name: question })).getByRole<HTMLInputElement>(role, { name: "Other" });
 }
 
 describe("submit", () => {
@@ -28,14 +28,15 @@ describe("submit", () => {
     const before = Date.now();
     await user.click(getByRole(root, "button", { name: "Submit" }));
     const response = sent(model);
+    // vitest types its asymmetric matchers as `any`; each stands for a field of that type.
     expect(response).toEqual({
       action: "submit",
       answers: [
         { selected: ["SQLite"], other: null },
         { selected: ["Auth", "Export"], other: null },
       ],
-      view_id: expect.stringMatching(/^[0-9a-f]{12}$/),
-      sent_at_ms: expect.any(Number),
+      view_id: expect.stringMatching(/^[0-9a-f]{12}$/) as string,
+      sent_at_ms: expect.any(Number) as number,
     });
     expect(response.sent_at_ms).toBeGreaterThanOrEqual(before);
     expect(response.sent_at_ms).toBeLessThanOrEqual(Date.now());
@@ -191,8 +192,8 @@ describe("dismiss", () => {
     expect(sent(model)).toEqual({
       action: "dismiss",
       answers: [],
-      view_id: expect.any(String),
-      sent_at_ms: expect.any(Number),
+      view_id: expect.any(String) as string,
+      sent_at_ms: expect.any(Number) as number,
     });
   });
 });
@@ -220,7 +221,7 @@ describe("after sending", () => {
     const response = { action: "submit", answers: [{ selected: ["SQLite"], other: null }], view_id: "x", sent_at_ms: 1 } as const;
     const { root } = view(new FakeModel({ questions: [DB], response: response as unknown as Response }));
     expect(root.getAttribute("data-sending")).toBe("true");
-    expect((getByRole(root, "button", { name: "Submit" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Submit" }).disabled).toBe(true);
   });
 });
 
@@ -246,7 +247,7 @@ describe("several views of one model", () => {
     expect(sent(model).answers).toEqual([{ selected: ["SQLite"], other: null }]);
     for (const { root } of [a, b]) {
       expect(root.getAttribute("data-sending")).toBe("true");
-      expect((getByRole(root, "button", { name: "Dismiss" }) as HTMLButtonElement).disabled).toBe(true);
+      expect(getByRole<HTMLButtonElement>(root, "button", { name: "Dismiss" }).disabled).toBe(true);
     }
     model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" }, note: "" } });
     for (const { root } of [a, b]) {

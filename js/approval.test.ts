@@ -49,13 +49,13 @@ describe("approval form", () => {
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(response(model)).toMatchObject({ action: "approve", edited_details: null, reason: "" });
     expect(root.dataset.sending).toBe("true");
-    expect((getByRole(root, "button", { name: "Reject" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Reject" }).disabled).toBe(true);
   });
 
   it("Edit turns the details into a textbox; Approve then sends the edited text", async () => {
     const { user, root, model } = openApproval();
     await user.click(getByRole(root, "button", { name: "Edit" }));
-    const box = getByRole(root, "textbox", { name: "Details" }) as HTMLTextAreaElement;
+    const box = getByRole<HTMLTextAreaElement>(root, "textbox", { name: "Details" });
     expect(box.value).toBe(DETAILS);
     expect(document.activeElement).toBe(box);
     expect(queryByRole(root, "button", { name: "Edit" })).toBeNull();
@@ -94,14 +94,14 @@ describe("approval form", () => {
     expect(root.dataset.sending).toBe("true");
     model.kernelUpdate({ response: {} });
     expect(root.dataset.sending).toBeUndefined();
-    const box = getByRole(root, "textbox", { name: "Details" }) as HTMLTextAreaElement;
+    const box = getByRole<HTMLTextAreaElement>(root, "textbox", { name: "Details" });
     expect(box.disabled).toBe(false);
     expect(box.value).toBe(`${DETAILS} --dry-run`);
   });
 
   it("caps the reason with a visible count", async () => {
     const { user, root } = openApproval();
-    const reason = getByRole(root, "textbox", { name: "Reason" }) as HTMLTextAreaElement;
+    const reason = getByRole<HTMLTextAreaElement>(root, "textbox", { name: "Reason" });
     expect(reason.maxLength).toBe(2000);
     reason.focus();
     await user.paste("x".repeat(2500));

@@ -8,7 +8,7 @@ import { DECISION_TEXT, MAX_OTHER_CHARS, NO_PREFERENCE, STATUS_TEXT, isRecommend
 import { TEXT } from "./question";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const contract = JSON.parse(readFileSync(join(here, "..", "src", "nbask", "contract.json"), "utf8"));
+const contract = JSON.parse(readFileSync(join(here, "..", "src", "nbask", "contract.json"), "utf8")) as Record<string, unknown>;
 
 describe("wire contract", () => {
   it("takes statuses, decisions and fixed texts from contract.json", () => {

@@ -55,7 +55,7 @@ describe("countdown", () => {
     const { root } = view(model);
     vi.advanceTimersByTime(2_000);
     expect(timer(root).textContent).toBe("Time left 0:01");
-    expect((getByRole(root, "button", { name: "Submit" }) as HTMLButtonElement).disabled).toBe(false);
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Submit" }).disabled).toBe(false);
     vi.advanceTimersByTime(1_000);
     expect(timer(root).textContent).toBe("Time is up");
     expect(root.getAttribute("data-expired")).toBe("true");
@@ -76,11 +76,11 @@ describe("countdown", () => {
     const { root } = view(model);
     expect(timer(root).hidden).toBe(true);
     expect(activeTimers()).toBe(0);
-    (getByRole(root, "radio", { name: "SQLite" }) as HTMLInputElement).click();
+    getByRole<HTMLInputElement>(root, "radio", { name: "SQLite" }).click();
     model.kernelUpdate({ deadline_ms: NOW + 90_000 });
     expect(timer(root).hidden).toBe(false);
     expect(timer(root).textContent).toBe("Time left 1:30");
-    expect((getByRole(root, "radio", { name: "SQLite" }) as HTMLInputElement).checked).toBe(true);
+    expect(getByRole<HTMLInputElement>(root, "radio", { name: "SQLite" }).checked).toBe(true);
     expect(activeTimers()).toBe(1);
   });
 
@@ -111,8 +111,8 @@ describe("countdown", () => {
   it("keeps counting while a response is on its way", () => {
     const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
     const { root } = view(model);
-    (getByRole(root, "radio", { name: "SQLite" }) as HTMLInputElement).click();
-    (getByRole(root, "button", { name: "Submit" }) as HTMLButtonElement).click();
+    getByRole<HTMLInputElement>(root, "radio", { name: "SQLite" }).click();
+    getByRole<HTMLButtonElement>(root, "button", { name: "Submit" }).click();
     expect(root.getAttribute("data-sending")).toBe("true");
     vi.advanceTimersByTime(1_000);
     expect(timer(root).textContent).toBe("Time left 0:59");

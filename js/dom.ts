@@ -52,14 +52,18 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 export function asText(value: unknown): string {
   if (typeof value === "string") return value;
-  return value === null || value === undefined ? "" : String(value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  // An object or array where text belongs (model values are JSON): shown as its JSON.
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : "";
 }
 
 /** Random hex id. getRandomValues works on plain-http Jupyter servers, randomUUID does not. */
 export function randomId(): string {
   const bytes = new Uint8Array(6);
-  if (globalThis.crypto?.getRandomValues) {
-    globalThis.crypto.getRandomValues(bytes);
+  // The DOM types promise Web Crypto; a host without it still gets an id.
+  const crypto = globalThis.crypto as Crypto | undefined;
+  if (crypto !== undefined) {
+    crypto.getRandomValues(bytes);
   } else {
     bytes.forEach((_, i) => (bytes[i] = Math.floor(Math.random() * 256)));
   }

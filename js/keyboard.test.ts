@@ -23,7 +23,7 @@ const PLAIN: Question = {
 };
 
 function input(root: HTMLElement, role: "radio" | "checkbox", name: string): HTMLInputElement {
-  return getByRole(root, role, { name }) as HTMLInputElement;
+  return getByRole<HTMLInputElement>(root, role, { name });
 }
 function checkedLabels(root: HTMLElement): string[] {
   return [...root.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.closest(".nbask-option")?.textContent ?? "");
@@ -114,7 +114,7 @@ describe("arrow keys", () => {
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(other);
     expect((other as HTMLInputElement).checked).toBe(true);
-    expect((later as HTMLInputElement).checked).toBe(false);
+    expect(later.checked).toBe(false);
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(yes);
     expect(checkedLabels(root)).toEqual(["Yes"]);
@@ -233,7 +233,7 @@ describe("digits", () => {
     input(root, "radio", "Yes").focus();
     await user.keyboard("2");
     expect(input(root, "radio", "No").checked).toBe(true);
-    expect((within(getByRole(root, "group", { name: "Proceed?" })).getByRole("radio", { name: "Other" }) as HTMLInputElement).checked).toBe(false);
+    expect(within(getByRole(root, "group", { name: "Proceed?" })).getByRole<HTMLInputElement>("radio", { name: "Other" }).checked).toBe(false);
   });
 
   it("are plain typing in the Other textbox", async () => {

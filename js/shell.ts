@@ -112,7 +112,9 @@ export abstract class InteractionView<M extends BaseModel> {
   }
 
   private deadline(): number {
-    const value = Number(this.model.get("deadline_ms"));
+    // Read defensively: the type says number, but the model holds whatever the kernel sent.
+    const raw: unknown = this.model.get("deadline_ms");
+    const value = Number(raw);
     return Number.isFinite(value) && value > 0 ? value : 0;
   }
 
@@ -246,7 +248,7 @@ export abstract class InteractionView<M extends BaseModel> {
   /** Writes the response for the kernel; every view of the model then shows "Sending…". */
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
-    this.model.set("response", response as M["response"]);
+    this.model.set("response", response);
     this.model.save_changes();
     // model.set already notifies every view of this model; this covers hosts that do not
     // echo a view's own change back to it.
@@ -291,6 +293,8 @@ export abstract class InteractionView<M extends BaseModel> {
     // JupyterLab handles its shortcuts from keydown events that reach the document.
     event.stopPropagation();
     // Keys that finish an IME composition (keyCode 229 in Safari) are the input method's.
+    // Safari reports that key with isComposing false, and only keyCode tells it apart.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- no standard property says this
     if (event.isComposing || event.keyCode === 229) return;
     if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
     if (this.form === null || this.isLocked()) return;

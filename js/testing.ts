@@ -20,7 +20,7 @@ export class FakeModel {
 
   readonly set = vi.fn(<K extends keyof Model>(key: K, value: Model[K]): void => {
     this.data[key] = value;
-    this.emit(`change:${String(key)}`);
+    this.emit(`change:${key}`);
   });
   readonly save_changes = vi.fn();
   readonly send = vi.fn();
@@ -70,7 +70,7 @@ export class FakeModel {
   kernelUpdate(patch: Partial<Model>): void {
     const keys = Object.keys(patch) as (keyof Model)[];
     Object.assign(this.data, structuredClone(patch));
-    for (const key of keys) this.emit(`change:${String(key)}`);
+    for (const key of keys) this.emit(`change:${key}`);
     this.emit("change");
   }
 
@@ -157,7 +157,7 @@ export function pendingView(questions?: Question[]): Mounted & { user: UserEvent
 
 /** The Other textbox of a question. */
 export function otherText(root: HTMLElement, question: string): HTMLInputElement {
-  return within(getByRole(root, "group", { name: question })).getByRole("textbox", { name: "Other" }) as HTMLInputElement;
+  return within(getByRole(root, "group", { name: question })).getByRole<HTMLInputElement>("textbox", { name: "Other" });
 }
 
 /** The one response the front end sent: written once to `response`, then saved once. */

@@ -73,7 +73,7 @@ describe("pending form", () => {
 
   it("badges a (Recommended) option without choosing it", () => {
     const { root } = view(pendingModel());
-    const recommended = getByRole(root, "radio", { name: "PostgreSQL (Recommended)" }) as HTMLInputElement;
+    const recommended = getByRole<HTMLInputElement>(root, "radio", { name: "PostgreSQL (Recommended)" });
     expect(recommended.checked).toBe(false);
     const badges = root.querySelectorAll(".nbask-badge");
     expect(badges).toHaveLength(1);
@@ -95,7 +95,7 @@ describe("pending form", () => {
       const group = getByRole(root, "group", { name: question.question });
       const role = question.multi_select ? "checkbox" : "radio";
       within(group).getByRole(role, { name: "Other" });
-      const text = within(group).getByRole("textbox", { name: "Other" }) as HTMLInputElement;
+      const text = within(group).getByRole<HTMLInputElement>("textbox", { name: "Other" });
       expect(text.getAttribute("aria-label")).toBe("Other");
       expect(text.placeholder).toBe("Type your own answer");
     }
@@ -277,8 +277,8 @@ function accessibleName(element: Element): string {
   const ariaLabel = element.getAttribute("aria-label");
   if (ariaLabel) return ariaLabel;
   const input = element as HTMLInputElement;
-  if (input.labels && input.labels.length > 0) return [...input.labels].map((l) => l.textContent ?? "").join(" ");
-  return element.textContent ?? "";
+  if (input.labels && input.labels.length > 0) return [...input.labels].map((l) => l.textContent).join(" ");
+  return element.textContent;
 }
 
 describe("header chip", () => {

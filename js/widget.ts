@@ -3,16 +3,16 @@
 //
 // One view per rendered output. The kernel owns the model; a view keeps only the person's
 // unsent draft, so every view of one model (and a reloaded page) shows the same state.
-import type { AnyModel, RenderProps } from "@anywidget/types";
+import type { RenderProps } from "@anywidget/types";
 import { ApprovalView } from "./approval";
-import type { ApprovalModel, Model, QuestionModel } from "./contract";
+import type { Model } from "./contract";
 import { QuestionView } from "./question";
 
 function render({ model, el }: RenderProps<Model>): () => void {
   const view =
     model.get("kind") === "approval"
-      ? new ApprovalView(model as unknown as AnyModel<ApprovalModel>, el)
-      : new QuestionView(model as unknown as AnyModel<QuestionModel>, el);
+      ? new ApprovalView(model, el)
+      : new QuestionView(model, el);
   return () => view.destroy();
 }
 

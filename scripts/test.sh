@@ -68,6 +68,17 @@ code=${PIPESTATUS[0]}
 detail=$(grep -E '^(Found|Success)' "$ARTIFACTS/types.log" | tail -1)
 record types $code "mypy: ${detail:-did not run, see test-artifacts/types.log}"
 
+step "tslint: eslint (typescript-eslint, type-checked) over js/"
+npm run --silent lint 2>&1 | tee "$ARTIFACTS/tslint.log"
+code=${PIPESTATUS[0]}
+problems=$(sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/tslint.log" | grep -oE '[0-9]+ problems? \([^)]*\)' | tail -1)
+if [ "$code" -gt 1 ]; then
+  detail="could not run, see test-artifacts/tslint.log"
+else
+  detail="${problems:-0 problems}"
+fi
+record tslint $code "eslint: $detail"
+
 step "front-end bundle is up to date"
 npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2>/dev/null
 code=$?
