@@ -13,10 +13,9 @@ from typing import Any, Final
 
 _CONTRACT: Final[dict[str, Any]] = json.loads((pathlib.Path(__file__).parent / "contract.json").read_text("utf-8"))
 
+#: The kinds of request the front end can render (every registered kind must be one).
 KINDS: Final[tuple[str, ...]] = tuple(_CONTRACT["kinds"])
-STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["statuses"])
 DECISIONS: Final[tuple[str, ...]] = tuple(_CONTRACT["decisions"])
-ANSWERED_BY: Final[tuple[str, ...]] = tuple(_CONTRACT["answered_by"])
 STATUS_TEXT: Final[dict[str, str]] = dict(_CONTRACT["status_text"])
 DECISION_TEXT: Final[dict[str, str]] = dict(_CONTRACT["decision_text"])
 NO_PREFERENCE: Final[str] = _CONTRACT["no_preference"]

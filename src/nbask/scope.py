@@ -44,11 +44,6 @@ def no_questions(reason: str = DEFAULT_REASON) -> Iterator[None]:
         _REASON.reset(token)
 
 
-def questions_allowed() -> bool:
-    """False inside ``no_questions()``."""
-    return _REASON.get() is None
-
-
 def check_questions_allowed(kind: str = "question") -> None:
     """Raise QuestionsNotAllowed inside ``no_questions()``; ``kind`` names what was refused."""
     reason = _REASON.get()

@@ -177,10 +177,6 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return manager().run_sync(self.resolution, lambda _request: _ShownByHand(self, timeout))
 
-    async def until_resolved(self, timeout: float | None) -> OutcomeT:
-        """Wait for the outcome without deciding it (raises TimeoutError / KeyboardInterrupt)."""
-        return await self.resolution.until_settled(timeout)
-
     async def wait(self, timeout: float | None) -> OutcomeT:
         """Wait for the outcome of a request the manager already runs (the live resolver's wait)."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks

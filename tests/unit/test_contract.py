@@ -8,6 +8,7 @@ import typing
 
 import nbask
 from nbask import contract, models
+from nbask.kinds import KINDS
 
 CONTRACT = json.loads((pathlib.Path(nbask.__file__).parent / "contract.json").read_text("utf-8"))
 
@@ -26,3 +27,7 @@ def test_constants_come_from_the_contract():
     assert models.Question.model_fields["header"].metadata[0].max_length == CONTRACT["max_header_chars"]
     assert contract.is_recommended("Use JWT (recommended) ")
     assert not contract.is_recommended("Recommended: JWT")
+
+
+def test_every_registered_kind_is_one_the_front_end_renders():
+    assert set(KINDS) == set(contract.KINDS) == set(CONTRACT["kinds"])
