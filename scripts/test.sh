@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every suite: lint, types, example notebooks,
-# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host. Prints one summary line per suite and a total line at the end.
-# Usage: bash scripts/test.sh [--no-install]
+# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host. Prints
+# one summary line per suite and a total line at the end.
+# Usage: bash scripts/test.sh [--no-install] [--quick]
+#   --no-install  skip the installs (they must have run once)
+#   --quick       the fast path, a minute or two: lint, types, eslint, vitest and the unit tests
+#                 (installs only .venv and npm packages)
 # Python packages go into the project environment .venv/ (made from $PYTHON, default python3,
 # 3.10+; see scripts/_env.sh); Chromium comes from apt, the front-end tools from npm ci.
 set -uo pipefail
@@ -9,13 +13,29 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 ARTIFACTS="$ROOT/test-artifacts"
 mkdir -p "$ARTIFACTS"
+rm -f "$ARTIFACTS"/*.xml  # the total line counts only this run's suites
 # shellcheck source=scripts/_env.sh
 . scripts/_env.sh
 
 step() { printf '\n== %s\n' "$*"; }
 die() { printf 'test.sh: %s\n' "$*" >&2; exit 1; }
 
-if [ "${1:-}" != "--no-install" ]; then
+INSTALL=1
+QUICK=0
+for arg in "$@"; do
+  case "$arg" in
+    --no-install) INSTALL=0 ;;
+    --quick) QUICK=1 ;;
+    *) die "unknown option $arg (use --no-install and/or --quick)" ;;
+  esac
+done
+
+if [ "$INSTALL" = 1 ] && [ "$QUICK" = 1 ]; then
+  step "install: Python packages (.venv), npm packages"
+  command -v npm >/dev/null 2>&1 || die "the front-end build and tests need Node 20+ and npm on PATH"
+  nbask_venv test    # sets PY=.venv/bin/python
+  npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
+elif [ "$INSTALL" = 1 ]; then
   step "install: Chromium (Debian package), Python packages (.venv), npm packages, kernel environments"
   if [ ! -x /usr/bin/chromium ]; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -84,26 +104,30 @@ npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2
 code=$?
 record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || echo 'stale: run npm run build and commit src/nbask/static')"
 
-step "the wheel: ships the front end and py.typed, and works alone in a fresh venv (no Jupyter)"
-WHEEL_DIR=$(mktemp -d)
-rm -f "$ARTIFACTS/package.log"
-"$PY" -m pip wheel -q --no-deps --disable-pip-version-check -w "$WHEEL_DIR" . >/dev/null 2>&1 \
-  && "$PY" scripts/check_wheel.py "$WHEEL_DIR" 2>&1 | tee "$ARTIFACTS/package.log"
-code=${PIPESTATUS[0]}  # the wheel build's, or check_wheel.py's when the build worked
-rm -rf "$WHEEL_DIR"
-record package $code "$(tail -1 "$ARTIFACTS/package.log" 2>/dev/null || echo 'wheel build failed')"
-
 step "front end (vitest)"
 { npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
 code=${PIPESTATUS[0]}
 record frontend $code "$(sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/frontend.log" | grep -E 'Tests +[0-9]' | tail -1 | xargs)"
 
-step "notebooks: every notebooks/*.ipynb headless under policy recommended (nbclient)"
-"$PY" scripts/run_notebooks.py --out "$ARTIFACTS/notebooks" 2>&1 | tee "$ARTIFACTS/notebooks.log"
-code=${PIPESTATUS[0]}
-record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
+if [ "$QUICK" = 0 ]; then
+  step "the wheel: ships the front end and py.typed, and works alone in a fresh venv (no Jupyter)"
+  WHEEL_DIR=$(mktemp -d)
+  rm -f "$ARTIFACTS/package.log"
+  "$PY" -m pip wheel -q --no-deps --disable-pip-version-check -w "$WHEEL_DIR" . >/dev/null 2>&1 \
+    && "$PY" scripts/check_wheel.py "$WHEEL_DIR" 2>&1 | tee "$ARTIFACTS/package.log"
+  code=${PIPESTATUS[0]}  # the wheel build's, or check_wheel.py's when the build worked
+  rm -rf "$WHEEL_DIR"
+  record package $code "$(tail -1 "$ARTIFACTS/package.log" 2>/dev/null || echo 'wheel build failed')"
 
-for suite in unit headless tools kernel browser vscode; do
+  step "notebooks: every notebooks/*.ipynb headless under policy recommended (nbclient)"
+  "$PY" scripts/run_notebooks.py --out "$ARTIFACTS/notebooks" 2>&1 | tee "$ARTIFACTS/notebooks.log"
+  code=${PIPESTATUS[0]}
+  record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
+fi
+
+SUITES=(unit headless tools kernel browser vscode)
+[ "$QUICK" = 1 ] && SUITES=(unit)
+for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"
   "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q
   code=$?
