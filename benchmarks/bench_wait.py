@@ -20,7 +20,7 @@ Methods: ``nbask await`` (``await waiting.wait_for``), ``nbask blocking``
 ``jupyter-ui-poll sync`` (``run_ui_poll_loop``, default 20 ms sleep) and
 ``jupyter-ui-poll async`` (``async with ui_events() as poll``: ``await poll(10)`` then a
 20 ms ``asyncio.sleep``).
-Prints a table and writes benchmarks/RESULTS.md.
+Prints a table and writes its section of benchmarks/RESULTS.md (other sections are kept).
 """
 
 from __future__ import annotations
@@ -486,8 +486,25 @@ Targets for nbask: p50 <= {TARGETS["p50_ms"]:g} ms, p99 <= {TARGETS["p99_ms"]:g}
 CPU <= {TARGETS["cpu_pct"]:g} % -- {"met" if ok else "NOT met"}.
 
 {FAILURE_NOTES}"""
-    (REPO / "benchmarks" / "RESULTS.md").write_text(text)
-    print("wrote benchmarks/RESULTS.md")
+    write_section(REPO / "benchmarks" / "RESULTS.md", text)
+    print("wrote the waiting section of benchmarks/RESULTS.md")
+
+
+def write_section(path: Path, section: str) -> None:
+    """Replace this benchmark's section of ``path`` (from its heading to the next top-level
+    heading), or append it; other benchmarks' sections stay as they are.
+    """
+    heading = section.splitlines()[0]
+    lines = path.read_text().splitlines(keepends=True) if path.exists() else []
+    start = next((i for i, line in enumerate(lines) if line.rstrip("\n") == heading.rstrip()), None)
+    if start is None:
+        before, after = "".join(lines).rstrip("\n"), ""
+        before = f"{before}\n\n" if before else ""
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("# ")), len(lines))
+        before, after = "".join(lines[:start]), "".join(lines[end:])
+    body = section.rstrip("\n") + "\n"
+    path.write_text(before + body + ("\n" + after if after else ""))
 
 
 if __name__ == "__main__":
