@@ -5,12 +5,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 import nbask
-from nbask.lifecycle import Request
 from nbask.core.manager import manager
 
 from .tool_helpers import Person
@@ -32,10 +30,5 @@ def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def person(monkeypatch: pytest.MonkeyPatch) -> Person:
     """The scripted person answering every request of this test."""
     fake = Person()
-
-    def resolver_for(request: Request[Any]) -> Person:
-        fake.check_available(request)
-        return fake
-
-    monkeypatch.setattr(manager(), "resolver_for", resolver_for)
+    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: fake)
     return fake

@@ -234,7 +234,7 @@ def test_invalid_timeout_from_the_caller_is_a_tool_error():
 
 @pytest.mark.parametrize("tool_name", nbask.tools.TOOL_NAMES)
 def test_switched_off_tool_refuses(person: Person, tool_name: str):
-    nbask.configure(enabled=False)
+    nbask.configure(tools_enabled=False)
     result = run({}, tool_name=tool_name)
     assert (result.is_error, result.status) == (True, "disabled")
     assert "switched off" in result.output

@@ -158,11 +158,11 @@ def test_definitions_lists_the_enabled_tool_and_the_switch_empties_it():
         definition("ask_user", "anthropic"),
         definition("request_user_input", "anthropic"),
     ]
-    nbask.configure(enabled=False)
+    nbask.configure(tools_enabled=False)
     for fmt in FORMATS:
         assert definitions(fmt) == []
     assert definition()["function"]["name"] == "AskUserQuestion"  # asked for by name, still given
-    nbask.configure(enabled=True)
+    nbask.configure(tools_enabled=True)
     assert len(definitions("mcp")) == 1
 
 
@@ -171,7 +171,7 @@ def test_unknown_names_and_formats_are_refused_at_once():
         definition("ask")
     with pytest.raises(ValueError, match="unknown format 'gemini'"):
         definition(format="gemini")  # type: ignore[arg-type]
-    nbask.configure(enabled=False)
+    nbask.configure(tools_enabled=False)
     with pytest.raises(ValueError, match="no tool named"):
         definitions(tool_names=["nope"])
     with pytest.raises(ValueError, match="unknown format"):

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import time
+import unittest.mock
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nbask.core.manager import manager
 from nbask.models import OTHER_LABELS, QuestionSet
 from nbask.tools import TOOL_NAMES, ToolResult, call
 
@@ -38,17 +38,12 @@ FUZZ = settings(
 
 @contextlib.contextmanager
 def scripted_person(decide) -> Iterator[Person]:
-    """The scripted person as the manager's resolver, for one example (not a fixture: hypothesis
-    runs many examples per test).
+    """The scripted person as every request's resolver, for one example (not a fixture:
+    hypothesis runs many examples per test).
     """
     person = Person().answers(decide)
-    target = manager()
-    original = target.resolver_for
-    target.resolver_for = lambda request: person  # type: ignore[method-assign]
-    try:
+    with unittest.mock.patch("nbask.api.choose_resolver", return_value=person):
         yield person
-    finally:
-        target.resolver_for = original  # type: ignore[method-assign]
 
 
 HOSTILE = [

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nbask.lifecycle import ApprovalRequest, QuestionRequest, Request, Resolution, timeout_note
+from nbask.core.lifecycle import Request, Resolution, timeout_note
+from nbask.kinds import ApprovalRequest, QuestionRequest
 from nbask.models import Answer
 from nbask.responses import ApprovalResponse, QuestionReply, QuestionResponse
 
@@ -88,8 +89,8 @@ def raises(error: BaseException) -> Decide:
 class Person:
     """A scripted person: each request is decided by the next script entry (the last one repeats).
 
-    Installed as the manager's resolver, so everything from ``nbask.tools.call`` down to the
-    Resolution is the real code; only the widget is replaced.
+    Chosen as every request's resolver (``nbask.api.choose_resolver``), so everything from
+    ``nbask.tools.call`` down to the Resolution is the real code; only the widget is replaced.
     """
 
     script: list[Decide] = field(default_factory=list)
