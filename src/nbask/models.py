@@ -13,10 +13,8 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     StringConstraints,
     field_validator,
-    model_serializer,
 )
 from pydantic.json_schema import SkipJsonSchema
 
@@ -62,6 +60,10 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+def _is_empty(text: str) -> bool:
+    return not text
+
+
 class Option(StrictModel):
     """One choice of a question."""
 
@@ -86,15 +88,8 @@ class Question(StrictModel):
     multi_select: bool = Field(default=False, description="Allow choosing several options.")
     # Not part of what a model may send (left out of the JSON Schema): a tool dialect whose
     # seed allows longer headers shortens the chip and keeps the whole text here, for its tooltip.
-    header_tooltip: SkipJsonSchema[str] = Field(default="", max_length=MAX_ACTION_CHARS)
-
-    @model_serializer(mode="wrap")
-    def _omit_empty_tooltip(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        # Only dialect-shortened headers carry it; everything else serialises as before.
-        data: dict[str, object] = handler(self)
-        if not data.get("header_tooltip"):
-            data.pop("header_tooltip", None)
-        return data
+    # Only dialect-shortened headers carry it; everything else serialises without it.
+    header_tooltip: SkipJsonSchema[str] = Field(default="", max_length=MAX_ACTION_CHARS, exclude_if=_is_empty)
 
     @field_validator("options")
     @classmethod

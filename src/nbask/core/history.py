@@ -89,6 +89,35 @@ class HistoryEntry(BaseModel):
         )
 
 
+#: An ended interaction as the manager keeps it: (kind, what was asked, outcome), both as JSON
+#: text. Text is not tracked by the garbage collector, so a long history costs no collection
+#: time per request, as thousands of live models would.
+CompactRecord = tuple[str, str, str]
+
+
+def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
+    """The compact record of ``request`` ended with ``outcome``."""
+    return (request.kind, request.asked_json(), outcome.model_dump_json())
+
+
+def expand(record: CompactRecord) -> HistoryEntry:
+    """The HistoryEntry of a compact record."""
+    kind, asked_json, outcome_json = record
+    outcome = OUTCOME_TYPES[kind].model_validate_json(outcome_json)
+    return HistoryEntry.model_construct(
+        kind=kind,
+        asked=json.loads(asked_json),
+        outcome=outcome,
+        status=outcome.status,
+        request_id=outcome.request_id,
+        tool_call_id=outcome.tool_call_id,
+        asked_at=outcome.asked_at,
+        resolved_at=outcome.resolved_at,
+        seconds_waited=outcome.seconds_waited,
+        answered_by=outcome.answered_by,
+    )
+
+
 def record_of(request: Request[Any], outcome: Outcome) -> dict[str, Any]:
     """The machine-readable record of one ended interaction, as JSON-ready data."""
     return HistoryEntry.of(request, outcome).model_dump(mode="json")

@@ -12,6 +12,7 @@ through ``nbask.waiting``) or ``wait_blocking``.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 import time
@@ -74,6 +75,10 @@ class Request(ABC, Generic[OutcomeT]):
     @abstractmethod
     def asked(self) -> dict[str, Any]:
         """What was asked, as JSON-ready data (kept in the history beside the outcome)."""
+
+    def asked_json(self) -> str:
+        """``asked()`` as JSON text (a kind whose payload is a pydantic model dumps it directly)."""
+        return json.dumps(self.asked(), ensure_ascii=False)
 
     @abstractmethod
     def parse_and_decide(self, raw: dict[str, Any]) -> OutcomeT:

@@ -12,10 +12,9 @@ import threading
 from typing import Any
 
 from ..errors import InteractionPending
-from ..models import Outcome
 from ..scope import check_questions_allowed
-from .history import HistoryEntry
-from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser
+from .history import CompactRecord, HistoryEntry, compact, expand
+from .lifecycle import OutcomeT, Resolution, Resolver, ResolverChooser
 
 log = logging.getLogger("nbask.manager")
 
@@ -26,16 +25,15 @@ class InteractionManager:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pending: Resolution[Any] | None = None
-        # What was asked and how it ended; made into HistoryEntry records when asked for, so
-        # a request costs no serialisation while it is being answered.
-        self._ended: list[tuple[Request[Any], Outcome]] = []
+        # What was asked and how it ended, kept compact; HistoryEntry records when read.
+        self._ended: list[CompactRecord] = []
 
     @property
     def pending(self) -> Resolution[Any] | None:
         return self._pending
 
     def history(self) -> list[HistoryEntry]:
-        return [HistoryEntry.of(request, outcome) for request, outcome in list(self._ended)]
+        return [expand(record) for record in list(self._ended)]
 
     def clear_history(self) -> None:
         self._ended.clear()
@@ -100,7 +98,7 @@ class InteractionManager:
             resolution.recorded = resolution.recorded or record
         if record:
             assert outcome is not None  # noqa: S101 - checked just above
-            self._ended.append((resolution.request, outcome))
+            self._ended.append(compact(resolution.request, outcome))
             # Only the request id is logged: what was asked and answered may be private.
             log.info("nbask request %s ended: %s by %s", outcome.request_id, outcome.status, outcome.answered_by)
 

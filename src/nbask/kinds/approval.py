@@ -40,6 +40,9 @@ class ApprovalRequest(Request[Decision]):
     def asked(self) -> dict[str, Any]:
         return self.approval.model_dump()
 
+    def asked_json(self) -> str:
+        return self.approval.model_dump_json()
+
     def parse_and_decide(self, raw: dict[str, Any]) -> Decision:
         return self.decide(parse_approval_response(raw, self.approval))
 

@@ -34,6 +34,9 @@ class QuestionRequest(Request[Answer]):
     def asked(self) -> dict[str, Any]:
         return self.question_set.model_dump()
 
+    def asked_json(self) -> str:
+        return self.question_set.model_dump_json()
+
     def parse_and_decide(self, raw: dict[str, Any]) -> Answer:
         return self.decide(parse_question_response(raw, self.question_set))
 
