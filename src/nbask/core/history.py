@@ -89,21 +89,20 @@ class HistoryEntry(BaseModel):
         )
 
 
-#: An ended interaction as the manager keeps it: (kind, what was asked, outcome), both as JSON
-#: text. Text is not tracked by the garbage collector, so a long history costs no collection
-#: time per request, as thousands of live models would.
-CompactRecord = tuple[str, str, str]
+#: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, outcome).
+#: What was asked is the larger part (every question and option as live models); as text it
+#: is not walked by the garbage collector, so a long history costs little time per request.
+CompactRecord = tuple[str, str, Outcome]
 
 
 def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
     """The compact record of ``request`` ended with ``outcome``."""
-    return (request.kind, request.asked_json(), outcome.model_dump_json())
+    return (request.kind, request.asked_json(), outcome)
 
 
 def expand(record: CompactRecord) -> HistoryEntry:
     """The HistoryEntry of a compact record."""
-    kind, asked_json, outcome_json = record
-    outcome = OUTCOME_TYPES[kind].model_validate_json(outcome_json)
+    kind, asked_json, outcome = record
     return HistoryEntry.model_construct(
         kind=kind,
         asked=json.loads(asked_json),
