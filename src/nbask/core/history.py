@@ -75,9 +75,16 @@ class HistoryEntry(BaseModel):
     @classmethod
     def of(cls, request: Request[Any], outcome: Outcome) -> HistoryEntry:
         """The entry for ``request`` ended with ``outcome`` (both made by nbask: not re-validated)."""
+        return cls.ended(request.kind, request.asked(), outcome)
+
+    @classmethod
+    def ended(cls, kind: str, asked: dict[str, Any], outcome: Outcome) -> HistoryEntry:
+        """The entry of a ``kind`` request that asked ``asked`` and ended with ``outcome``; the
+        ids, times and who answered are the outcome's (made by nbask: not re-validated).
+        """
         return cls.model_construct(
-            kind=request.kind,
-            asked=request.asked(),
+            kind=kind,
+            asked=asked,
             outcome=outcome,
             status=outcome.status,
             request_id=outcome.request_id,
@@ -103,18 +110,7 @@ def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
 def expand(record: CompactRecord) -> HistoryEntry:
     """The HistoryEntry of a compact record."""
     kind, asked_json, outcome = record
-    return HistoryEntry.model_construct(
-        kind=kind,
-        asked=json.loads(asked_json),
-        outcome=outcome,
-        status=outcome.status,
-        request_id=outcome.request_id,
-        tool_call_id=outcome.tool_call_id,
-        asked_at=outcome.asked_at,
-        resolved_at=outcome.resolved_at,
-        seconds_waited=outcome.seconds_waited,
-        answered_by=outcome.answered_by,
-    )
+    return HistoryEntry.ended(kind, json.loads(asked_json), outcome)
 
 
 def record_of(request: Request[Any], outcome: Outcome) -> dict[str, Any]:
@@ -185,20 +181,9 @@ def _entries_from_mapping(text: str, source: pathlib.Path) -> list[HistoryEntry]
             resolved_at=0.0,
             answered_by="person",
         )
-        entries.append(
-            HistoryEntry(
-                kind="question",
-                asked={"questions": [{"question": question, "options": []}]},  # the options are not known
-                outcome=outcome,
-                status=outcome.status,
-                request_id=outcome.request_id,
-                tool_call_id=None,
-                asked_at=0.0,
-                resolved_at=0.0,
-                seconds_waited=0.0,
-                answered_by=outcome.answered_by,
-            )
-        )
+        # The options are not known: only the question text and its answer were written.
+        asked = {"questions": [{"question": question, "options": []}]}
+        entries.append(HistoryEntry.ended("question", asked, outcome))
     return entries
 
 
