@@ -9,7 +9,7 @@ The resolvers (``nbask.resolvers``) look a request's kind up in the registry
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..core.history import Recording
 from ..core.lifecycle import Request, Resolution
@@ -17,7 +17,7 @@ from ..models import Outcome
 from ..terminal import Terminal
 from ..widget import InteractionWidget
 
-RequestT = TypeVar("RequestT", bound=Request)  # type: ignore[type-arg]
+RequestT = TypeVar("RequestT", bound="Request[Any]")
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 #: What the 'dismiss' policy says, for every kind.
@@ -29,7 +29,7 @@ class RequestKind(ABC, Generic[RequestT, OutcomeT]):
 
     #: The name requests of this kind carry (``Request.kind``) and history entries record.
     name: ClassVar[str]
-    request_type: ClassVar[type[Request]]  # type: ignore[type-arg]
+    request_type: ClassVar[type[Request[Any]]]
     outcome_type: ClassVar[type[Outcome]]
 
     @abstractmethod
