@@ -16,12 +16,14 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from . import tools
+    from . import mcp, tools
     from .api import (
         HistoryEntry,
         approve,
         approve_sync,
         ask,
+        ask_form,
+        ask_form_sync,
         ask_questions,
         ask_sync,
         history,
@@ -32,8 +34,9 @@ if TYPE_CHECKING:
     from .contract import NO_PREFERENCE
     from .core.lifecycle import DEFAULT_TIMEOUT
     from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer, ReplayMissing
-    from .kinds import ApprovalWidget, QuestionWidget
-    from .models import Answer, Approval, Decision, Option, Question, QuestionSet
+    from .forms import FormSchemaError
+    from .kinds import ApprovalWidget, FormWidget, QuestionWidget
+    from .models import Answer, Approval, Decision, FormAnswer, Option, Question, QuestionSet
     from .scope import QuestionsNotAllowed, no_questions
     from .waiting import WaitingUnsupported
 
@@ -44,6 +47,8 @@ _PUBLIC: dict[str, str] = {
     "Answer": ".models",
     "Approval": ".models",
     "Decision": ".models",
+    "FormAnswer": ".models",
+    "FormSchemaError": ".forms",
     "Option": ".models",
     "Question": ".models",
     "QuestionSet": ".models",
@@ -56,11 +61,14 @@ _PUBLIC: dict[str, str] = {
     "WaitingUnsupported": ".waiting",
     "ApprovalWidget": ".kinds",
     "QuestionWidget": ".kinds",
+    "FormWidget": ".kinds",
     # api imports the kinds, so a HistoryEntry read back knows every kind's outcome model.
     "HistoryEntry": ".api",
     "approve": ".api",
     "approve_sync": ".api",
     "ask": ".api",
+    "ask_form": ".api",
+    "ask_form_sync": ".api",
     "ask_questions": ".api",
     "ask_sync": ".api",
     "history": ".api",
@@ -77,6 +85,9 @@ __all__ = [
     "ApprovalRejected",
     "ApprovalWidget",
     "Decision",
+    "FormAnswer",
+    "FormSchemaError",
+    "FormWidget",
     "HistoryEntry",
     "InteractionPending",
     "NoOneCanAnswer",
@@ -91,10 +102,13 @@ __all__ = [
     "approve",
     "approve_sync",
     "ask",
+    "ask_form",
+    "ask_form_sync",
     "ask_questions",
     "ask_sync",
     "configure",
     "history",
+    "mcp",
     "no_questions",
     "requires_approval",
     "save_history",
@@ -111,9 +125,9 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(module, __name__), name)
         globals()[name] = value  # later look-ups skip this function
         return value
-    if name == "tools":
-        # nbask.tools (dialects, schemas, SDK shapes) loads on first use, as everything else.
-        return importlib.import_module(".tools", __name__)
+    if name in ("tools", "mcp"):
+        # nbask.tools (dialects, schemas, SDK shapes) and nbask.mcp (elicitation) load on first use.
+        return importlib.import_module(f".{name}", __name__)
     if name == "__version__":
         # Read from the installed metadata (pyproject.toml is the one source) when asked:
         # importlib.metadata costs ~50 ms, too much to pay on every import.

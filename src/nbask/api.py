@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import os
 import pathlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from .core.history import HistoryEntry, write_jsonl
 from .core.lifecycle import DEFAULT_TIMEOUT, Request, Resolution
 from .core.manager import manager
-from .kinds import ApprovalRequest, QuestionRequest
-from .models import Answer, Approval, Decision, Option, Outcome, Question, QuestionSet
+from .forms import Form, read_schema
+from .kinds import ApprovalRequest, FormRequest, QuestionRequest
+from .models import Answer, Approval, Decision, FormAnswer, Option, Outcome, Question, QuestionSet
 from .resolvers.policies import choose_resolver
 
 __all__ = [
@@ -23,6 +26,8 @@ __all__ = [
     "approve",
     "approve_sync",
     "ask",
+    "ask_form",
+    "ask_form_sync",
     "ask_questions",
     "ask_sync",
     "history",
@@ -166,6 +171,61 @@ def approve_sync(
     approval = Approval(action=action, details=details)
     request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
     return run_request_sync(request)
+
+
+def form_request(
+    message: str,
+    schema: Mapping[str, Any] | type[BaseModel],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+) -> FormRequest:
+    """A form request, its schema read (FormSchemaError names the property and the rule)."""
+    model = schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
+    form = Form(message=message, fields=read_schema(schema))
+    return FormRequest(form=form, model=model, timeout=timeout, tool_call_id=tool_call_id)
+
+
+def url_request(
+    message: str, url: str, *, timeout: float | None = DEFAULT_TIMEOUT, tool_call_id: str | None = None
+) -> FormRequest:
+    """A request to open ``url`` (MCP's URL mode): Open accepts, Decline declines."""
+    if not url.strip():
+        msg = "url must not be empty"
+        raise ValueError(msg)
+    return FormRequest(form=Form(message=message, url=url), timeout=timeout, tool_call_id=tool_call_id)
+
+
+async def ask_form(
+    message: str,
+    schema: Mapping[str, Any] | type[BaseModel],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+    queue: bool = False,
+) -> FormAnswer:
+    """Ask the person to fill in a typed form and wait for the values.
+
+    ``schema`` is a flat JSON Schema object in MCP's form subset, or a flat pydantic model
+    class (then ``answer.data`` is the validated instance). A schema outside the subset is
+    refused before anything is shown. ``answer.values`` are typed as the schema says;
+    ``answer.action`` is "accept", "decline" (dismissed) or "cancel" (timeout, interrupt).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id)
+    return await run_request(request, queue=queue)
+
+
+def ask_form_sync(
+    message: str,
+    schema: Mapping[str, Any] | type[BaseModel],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+) -> FormAnswer:
+    """The blocking twin of ``ask_form``."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return run_request_sync(form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id))
 
 
 def history() -> list[HistoryEntry]:

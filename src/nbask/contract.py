@@ -26,6 +26,14 @@ MAX_OTHER_CHARS: Final[int] = _CONTRACT["max_other_chars"]
 MAX_REASON_CHARS: Final[int] = _CONTRACT["max_reason_chars"]
 MAX_DETAILS_CHARS: Final[int] = _CONTRACT["max_details_chars"]
 
+FIELD_TYPES: Final[tuple[str, ...]] = tuple(_CONTRACT["field_types"])
+STRING_FORMATS: Final[tuple[str, ...]] = tuple(_CONTRACT["string_formats"])
+MAX_FORM_FIELDS: Final[int] = _CONTRACT["max_form_fields"]
+MAX_FIELD_CHARS: Final[int] = _CONTRACT["max_field_chars"]
+MAX_CHOICE_OPTIONS: Final[int] = _CONTRACT["max_choice_options"]
+MAX_TITLE_CHARS: Final[int] = _CONTRACT["max_title_chars"]
+MAX_DESCRIPTION_CHARS: Final[int] = _CONTRACT["max_description_chars"]
+
 
 def is_recommended(label: str) -> bool:
     """A label ending in "(Recommended)" marks the option the model suggests."""

@@ -7,7 +7,7 @@ an error that names the field and the rule.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -27,6 +27,8 @@ __all__ = [
     "AnsweredBy",
     "Approval",
     "Decision",
+    "FieldValue",
+    "FormAnswer",
     "Option",
     "Outcome",
     "Question",
@@ -48,6 +50,8 @@ Status = Literal["answered", "dismissed", "timeout", "cancelled"]
 #: Who decided an outcome: a person (a click, a console prompt), a headless policy, or a recording.
 AnsweredBy = Literal["person", "policy", "replay"]
 DecisionKind = Literal["approve", "edit", "reject"]
+#: A form field's value, typed as its schema says (see ``nbask.forms``).
+FieldValue = str | int | float | bool | list[str]
 
 
 class StrictModel(BaseModel):
@@ -184,3 +188,24 @@ class Decision(Outcome):
     def approved(self) -> bool:
         """True for "approve" and "edit": the action may go ahead."""
         return self.decision != "reject"
+
+
+class FormAnswer(Outcome):
+    """The outcome of a form: the values typed as the schema says, keyed by field name.
+
+    ``action`` is what an MCP server hears: accept (answered), decline (dismissed) or cancel.
+    """
+
+    # pydantic's "smart" union keeps each value's exact type: an int stays int, a bool bool.
+    values: dict[str, FieldValue] = Field(
+        default_factory=dict, description="Field name -> value (blank optional fields left out)."
+    )
+    note: str = ""
+    #: The validated model instance, when the form was asked with a pydantic model class.
+    data: SkipJsonSchema[Any] = Field(default=None, exclude=True)
+
+    @property
+    def action(self) -> Literal["accept", "decline", "cancel"]:
+        if self.status == "answered":
+            return "accept"
+        return "decline" if self.status == "dismissed" else "cancel"

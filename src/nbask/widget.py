@@ -124,12 +124,16 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         try:
             outcome = self.request.parse_and_decide(raw)
         except MalformedResponse as error:
-            log.warning("nbask request %s: malformed response ignored: %s", self.request_id, error)
-            # Clearing it takes every view out of "Sending…", so the person can try again.
-            self.response = {}
+            self.refuse(error)
             return
         if not self.resolution.settle(outcome):
             self._note_late_response()
+
+    def refuse(self, error: MalformedResponse) -> None:
+        """Leave the request open after a reply that does not fit it."""
+        log.warning("nbask request %s: malformed response ignored: %s", self.request_id, error)
+        # Clearing it takes every view out of "Sending…", so the person can try again.
+        self.response = {}
 
     def _note_late_response(self) -> None:
         outcome = self.resolution.outcome

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nbask.contract",
             "nbask.errors",
             "nbask.models",
+            "nbask.forms",
             "nbask.responses",
             "nbask.config",
             "nbask.scope",
@@ -37,7 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("request kinds", ("nbask.kinds",)),
     ("resolvers", ("nbask.resolvers",)),
     ("public calls", ("nbask.api", "nbask.approvals")),
-    ("agent tools", ("nbask.tools",)),
+    ("agent tools and integrations", ("nbask.tools", "nbask.mcp")),
     ("package", ("nbask",)),
 ]
 

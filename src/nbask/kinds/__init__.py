@@ -12,12 +12,15 @@ from ..core.history import register_outcome_type
 from ..core.lifecycle import Request
 from ._kind import RequestKind
 from .approval import ApprovalKind, ApprovalRequest, ApprovalWidget
+from .form import FormKind, FormRequest, FormWidget
 from .question import QuestionKind, QuestionRequest, QuestionWidget
 
 __all__ = [
     "KINDS",
     "ApprovalRequest",
     "ApprovalWidget",
+    "FormRequest",
+    "FormWidget",
     "QuestionRequest",
     "QuestionWidget",
     "RequestKind",
@@ -45,3 +48,4 @@ def kind_of(request: Request[Any]) -> RequestKind[Any, Any]:
 
 register(QuestionKind())
 register(ApprovalKind())
+register(FormKind())
