@@ -105,6 +105,8 @@ def _read_property(name: str, prop: object, *, required: bool) -> FormField:
         raise _fail(name[:40], f"property names must be 1-{MAX_TITLE_CHARS} characters")
     if not isinstance(prop, Mapping):
         raise _fail(name, "must be an object (a property schema)")
+    if prop.get("type") == "object" or "properties" in prop:
+        raise _fail(name, "a nested object is outside the form subset (a form is one flat object)")
     for key in _STRUCTURAL_KEYS:
         if key in prop:
             raise _fail(name, f"{key!r} is outside the form subset")
