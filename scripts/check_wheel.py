@@ -29,6 +29,8 @@ SCRIPT = textwrap.dedent(
     nbask.configure(policy="recommended")
     answer = nbask.ask_sync("Which database?", ["SQLite", "Postgres (Recommended)"])
     decision = nbask.approve_sync("Drop table", "users")
+    form = nbask.ask_form_sync("Settings?", {"type": "object", "required": ["n"],
+                               "properties": {"n": {"type": "integer", "default": 3}}})
     arguments = {"questions": [{"question": "Go on?", "header": "Go",
                  "options": [{"label": "Yes (Recommended)"}, {"label": "No"}], "multiSelect": False}]}
     result = nbask.tools.call_sync(json.dumps(arguments))
@@ -37,6 +39,7 @@ SCRIPT = textwrap.dedent(
         "not installed": missing_kernel,
         "answer": answer.answers,
         "decision": decision.decision,
+        "form": form.values,
         "tool error": result.is_error,
         "tool output": result.output,
         "tool name": definition["name"],
@@ -73,13 +76,17 @@ def main() -> None:
         seen = json.loads(run.stdout)
         if seen["not installed"] != ["zmq", "ipykernel", "jupyter_client"]:
             sys.exit(f"the declared dependencies now bring kernel packages, so this proves nothing: {seen}")
-        if seen["answer"] != {"Which database?": "Postgres (Recommended)"} or seen["decision"] != "reject":
+        if (
+            seen["answer"] != {"Which database?": "Postgres (Recommended)"}
+            or seen["decision"] != "reject"
+            or seen["form"] != {"n": 3}
+        ):
             sys.exit(f"unexpected headless outcome: {seen}")
         if seen["tool error"] or "Yes (Recommended)" not in seen["tool output"]:
             sys.exit(f"unexpected tool result: {seen}")
     print(
         f"{wheel.name}: ships the bundle, contract.json and py.typed; alone in a fresh venv "
-        "(no pyzmq, no ipykernel) it asks, approves and answers a tool call headless"
+        "(no pyzmq, no ipykernel) it asks, approves, fills a form and answers a tool call headless"
     )
 
 
