@@ -1,13 +1,13 @@
 // The wire contract with the kernel: the model each widget kind syncs, what the front end
 // writes back, and the constants both sides share.
 //
-// The interfaces mirror the synced traitlets of src/nbask/widgets/_base.py (every kind),
-// src/nbask/widgets/question.py and src/nbask/widgets/approval.py: change them together.
+// The interfaces mirror the synced traitlets of src/nbask/widget.py (every kind) and of each
+// kind's widget (question, approval, form): change them together.
 // The kernel writes every field except `response`. Statuses, fixed texts and limits come from
 // src/nbask/contract.json, which the Python side reads too.
 import contract from "../src/nbask/contract.json";
 
-export type Kind = "question" | "approval";
+export type Kind = "question" | "approval" | "form";
 export type Status = "pending" | "answered" | "dismissed" | "timeout" | "cancelled";
 export type DecisionKind = "approve" | "edit" | "reject";
 
@@ -51,8 +51,64 @@ export interface ApprovalModel extends BaseModel {
   details: string;
 }
 
+/** The types a form field may have (contract.json `field_types`). */
+export type FieldType = "string" | "number" | "integer" | "boolean" | "choice" | "multi_choice";
+/** What a string field's text must look like (contract.json `string_formats`); "" = free text. */
+export type StringFormat = "" | "email" | "uri" | "date" | "date-time";
+/** A field's value as sent and as the kernel reports it: a date-time is the text of the
+ *  browser's datetime-local input (e.g. "2026-11-23T10:30"). */
+export type FieldValue = string | number | boolean | string[];
+
+/** One choice of a choice or multi_choice field. */
+export interface FieldOption {
+  /** What is sent in `values`. */
+  value: string;
+  /** What the person sees. */
+  title: string;
+}
+
+/** One field of a form (src/nbask/forms.py, FormField). */
+export interface FormField {
+  /** The property key: the field's key in `values`. */
+  name: string;
+  /** The label text; the kernel already falls back to the key. */
+  title: string;
+  /** "" if none; shown under the label as the control's accessible description. */
+  description: string;
+  type: FieldType;
+  required: boolean;
+  /** Strings only. */
+  format: StringFormat;
+  /** Strings, in code points. */
+  min_length: number | null;
+  max_length: number | null;
+  /** Numbers and integers, inclusive. */
+  minimum: number | null;
+  maximum: number | null;
+  /** Multi choices. */
+  min_items: number | null;
+  max_items: number | null;
+  /** Choices and multi choices. */
+  options: FieldOption[];
+  /** Prefilled; null = none. */
+  default: FieldValue | null;
+}
+
+/** FormWidget's model: a typed form (fields) or, in URL mode, a page to open (url). */
+export interface FormModel extends BaseModel {
+  /** What the agent asks: plain text, may be long and multiline. */
+  message: string;
+  /** The fields, in order; [] in URL mode. */
+  fields: FormField[];
+  /** "" in form mode; non-empty means URL mode. */
+  url: string;
+  /** The kernel's refusal of the last reply ("" = none). The kernel sets it and clears
+   *  `response` together, so the form unlocks and shows why. */
+  error: string;
+}
+
 /** Every field any kind syncs; what render() receives. */
-export type Model = QuestionModel & ApprovalModel;
+export type Model = QuestionModel & ApprovalModel & FormModel;
 
 /** One entry per question, in question order. */
 export interface QuestionAnswer {
@@ -82,6 +138,16 @@ export interface ApprovalResponse {
   sent_at_ms: number;
 }
 
+/** A form's response (parsed by the kernel, which checks the values again). */
+export interface FormResponse {
+  /** URL mode: "submit" = Open was pressed, "dismiss" = Decline. */
+  action: "submit" | "dismiss";
+  /** Field name -> typed value; empty optional fields are left out. {} on dismiss and in URL mode. */
+  values: Record<string, FieldValue>;
+  view_id: string;
+  sent_at_ms: number;
+}
+
 /** A question's result: question text -> answer text, and a note. */
 export interface QuestionResult {
   answers?: Record<string, string>;
@@ -96,12 +162,25 @@ export interface ApprovalResult {
   note?: string;
 }
 
+/** A form's result: the values as the kernel accepted them, and a note. */
+export interface FormResult {
+  values?: Record<string, FieldValue>;
+  note?: string;
+}
+
 export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_text;
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
 export const NO_PREFERENCE: string = contract.no_preference;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;
 export const MAX_REASON_CHARS: number = contract.max_reason_chars;
 export const MAX_DETAILS_CHARS: number = contract.max_details_chars;
+export const FIELD_TYPES: readonly string[] = contract.field_types;
+export const STRING_FORMATS: readonly string[] = contract.string_formats;
+export const MAX_FORM_FIELDS: number = contract.max_form_fields;
+export const MAX_FIELD_CHARS: number = contract.max_field_chars;
+export const MAX_CHOICE_OPTIONS: number = contract.max_choice_options;
+export const MAX_TITLE_CHARS: number = contract.max_title_chars;
+export const MAX_DESCRIPTION_CHARS: number = contract.max_description_chars;
 export const RECOMMENDED = new RegExp(contract.recommended_suffix_pattern, "i");
 
 export function isRecommended(label: string): boolean {
