@@ -367,11 +367,41 @@ export class FormView extends InteractionView<FormModel> {
   private errorHidden = false;
   private lastError = "";
   private wasSending = false;
+  /** A pointer is pressed inside the form: checks of fields it left wait for its release. */
+  private pointerHeld = false;
+  private readonly leftWhileHeld = new Set<string>();
 
   constructor(model: AnyModel<FormModel>, host: HTMLElement) {
     super(model, host, "form", ["message", "fields", "url", "error"]);
+    this.root.addEventListener("pointerdown", this.onPointerDown, true);
+    window.addEventListener("pointerup", this.onPointerUp, true);
+    window.addEventListener("pointercancel", this.onPointerUp, true);
     this.start();
   }
+
+  override destroy(): void {
+    this.root.removeEventListener("pointerdown", this.onPointerDown, true);
+    window.removeEventListener("pointerup", this.onPointerUp, true);
+    window.removeEventListener("pointercancel", this.onPointerUp, true);
+    super.destroy();
+  }
+
+  private readonly onPointerDown = (): void => {
+    this.pointerHeld = true;
+  };
+
+  /** A check shown on blur would push the fields below it down between the press and the
+   *  release, so the release would land beside the control pressed and the click be lost:
+   *  such checks are shown once the click is over. */
+  private readonly onPointerUp = (): void => {
+    if (!this.pointerHeld) return;
+    this.pointerHeld = false;
+    setTimeout(() => {
+      const names = [...this.leftWhileHeld];
+      this.leftWhileHeld.clear();
+      for (const name of names) this.showCheck(name);
+    }, 0);
+  };
 
   private url(): string {
     return asText(this.model.get("url"));
@@ -716,13 +746,15 @@ export class FormView extends InteractionView<FormModel> {
       this.errorHidden = true;
       this.showKernelError();
     }
-    this.showCheck(name);
+    if (this.pointerHeld) this.leftWhileHeld.add(name);
+    else this.showCheck(name);
   }
 
   private leave(name: string): void {
     if (!this.draft.dirty.has(name) || this.draft.touched.has(name)) return;
     this.draft.touched.add(name);
-    this.showCheck(name);
+    if (this.pointerHeld) this.leftWhileHeld.add(name);
+    else this.showCheck(name);
   }
 
   private setDescribedBy(controls: FieldControls, invalid: boolean): void {

@@ -107,6 +107,10 @@ class JupyterServer:
             "JUPYTERLAB_WORKSPACES_DIR",
             "JUPYTER_TOKEN",
             "JUPYTER_PREFER_ENV_PATH",
+            # ipykernel leaves its stdout/stderr without a file descriptor when it sees this
+            # (so a subprocess such as an MCP stdio server could not inherit stderr); a kernel
+            # a person starts never sees it.
+            "PYTEST_CURRENT_TEST",
         ):
             env.pop(leaky, None)
         env.update({key: str(value) for key, value in dirs.items()})
