@@ -260,6 +260,29 @@ describe("client checks", () => {
     expect(describedText(name)).toBe("As on your badge.");
   });
 
+  it("wait for the click that left a field before showing its message, so nothing moves under it", () => {
+    vi.useFakeTimers();
+    try {
+      const { root } = openForm();
+      const name = textbox(root, "Your name");
+      name.focus();
+      name.value = "A";
+      name.dispatchEvent(new Event("input", { bubbles: true }));
+      const small = getByRole(root, "radio", { name: "Small" });
+      small.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+      name.dispatchEvent(new Event("change", { bubbles: true }));
+      name.blur();
+      expect(name.hasAttribute("aria-invalid")).toBe(false);
+      window.dispatchEvent(new PointerEvent("pointerup"));
+      small.click();
+      expect((small as HTMLInputElement).checked).toBe(true);
+      vi.runAllTimers();
+      expect(name.getAttribute("aria-invalid")).toBe("true");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("say nothing about a field merely tabbed through", async () => {
     const { user, root } = openForm();
     await user.tab();
