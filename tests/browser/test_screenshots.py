@@ -125,3 +125,44 @@ def test_approval_light_and_dark_screenshots(open_notebook, page):
         _set_theme(page, "JupyterLab Light", light=True)
     view.button("Reject").click()
     view.expect_status("answered")
+
+
+FORM = {
+    "type": "object",
+    "properties": {
+        "service": {"type": "string", "title": "Service", "default": "checkout-api"},
+        "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 20, "default": 2},
+        "region": {"type": "string", "title": "Region", "enum": ["eu-west", "us-east"], "default": "eu-west"},
+        "checks": {
+            "type": "array",
+            "title": "Checks before traffic",
+            "items": {"anyOf": [{"const": "smoke", "title": "Smoke test"}, {"const": "load", "title": "Load test"}]},
+            "default": ["smoke"],
+        },
+        "canary": {"type": "boolean", "title": "Canary first", "default": True},
+        "notify": {"type": "string", "title": "Notify", "format": "email", "description": "Who hears about it."},
+    },
+    "required": ["service", "replicas", "region"],
+}
+
+
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
+def test_form_light_and_dark_screenshots(open_notebook, page):
+    nb = open_notebook(
+        ["import nbask", f"f = await nbask.ask_form('How should it be deployed?', {FORM!r}, timeout=None)"]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    view = AskWidget(nb.widget(1))
+    view.expect_status("pending")
+    label = view.root.get_by_text("Replicas", exact=True)
+    assert label.evaluate(LUMINANCE) < 0.5, "the field label is not dark in the light theme"
+    _shoot(nb, view, DOCS / "form-light.png")
+    try:
+        _set_theme(page, "JupyterLab Dark", light=False)
+        page.wait_for_function(f"el => ({LUMINANCE})(el) > 0.5", arg=label.element_handle(), timeout=10_000)
+        _shoot(nb, view, DOCS / "form-dark.png")
+    finally:
+        _set_theme(page, "JupyterLab Light", light=True)
+    view.button("Submit").click()
+    view.expect_status("answered")
