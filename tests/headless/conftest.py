@@ -58,6 +58,9 @@ def clean_env(**extra: str) -> dict[str, str]:
     """The environment of this process without NBASK_* (plus ``extra``)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("NBASK_")}
     env.pop("JPY_PARENT_PID", None)
+    # ipykernel leaves its stdout/stderr without a file descriptor when it sees this, so an MCP
+    # stdio server started from a notebook could not inherit stderr; a person's kernel never sees it.
+    env.pop("PYTEST_CURRENT_TEST", None)
     return {**env, **extra}
 
 
