@@ -16,6 +16,7 @@ property and the rule, and nothing is shown. Needs the ``mcp`` package.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -52,18 +53,44 @@ async def elicitation_callback(context: Any, params: Any) -> ElicitResult | Erro
         log.warning("nbask: MCP elicitation refused: %s", error)
         return ErrorData(code=INVALID_PARAMS, message=f"nbask cannot show this elicitation: {error}")
     try:
-        answer = await run_request(request)
+        # queue: a 2026-07-28 round may carry several elicitations, which the client dispatches
+        # concurrently; each is asked in turn.
+        answer = await run_request(request, queue=True)
     except KeyboardInterrupt:
         # The person stopped the wait: the server hears "cancel", as MCP asks of a dismissal
         # without a choice. The wait already marked the request cancelled.
         return ElicitResult(action="cancel")
+    except asyncio.CancelledError:
+        if not _interrupted():
+            raise
+        return ElicitResult(action="cancel")
+    if request.form.url:
+        return ElicitResult(action=answer.action)  # URL mode: MCP omits the content
     return result_of(answer)
 
 
-async def fastmcp_handler(message: str, response_type: Any, params: Any, context: Any) -> ElicitResult | ErrorData:
+def _interrupted() -> bool:
+    """Whether the CancelledError being handled is a kernel interrupt, not this task's cancellation.
+
+    The MCP client calls the callback in a task of its own (its handler of the server's request,
+    or its dispatch of a round's requests), where nbask's wait raises an interrupt as
+    CancelledError; nobody asked that task to stop, so its ``cancelling()`` count is 0.
+    """
+    task = asyncio.current_task()
+    cancelling = getattr(task, "cancelling", None)  # Python 3.11+; on 3.10 the error propagates
+    return cancelling is not None and cancelling() == 0
+
+
+async def fastmcp_handler(message: str, response_type: Any, params: Any, context: Any) -> ElicitResult:
     """Fastmcp's ``ElicitationHandler`` (``fastmcp.Client(elicitation_handler=...)``,
     pydantic-ai's ``MCPToolset(elicitation_handler=...)``): the same as ``elicitation_callback``.
+
+    A refused schema raises FormSchemaError, which fastmcp sends to the server as an error: an
+    ErrorData returned to fastmcp would be taken for the accepted content.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     del message, response_type  # both are read from params, which carries the schema itself
-    return await elicitation_callback(context, params)
+    result = await elicitation_callback(context, params)
+    if isinstance(result, ErrorData):
+        raise FormSchemaError(result.message)
+    return result
