@@ -10,7 +10,8 @@ import axe from "axe-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FormField, FormResponse, Model } from "./contract";
 import { MAX_FIELD_CHARS } from "./contract";
-import { FIELD_ERRORS, FORM_TEXT, collectValues, fieldError, readFields, showValue, toDateTimeLocal } from "./form";
+import { FIELD_ERRORS, collectValues, fieldError, readFields, toDateTimeLocal } from "./fields";
+import { FORM_TEXT, showValue } from "./form";
 import { FakeModel, keydown, unmountAll, view } from "./testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
