@@ -16,7 +16,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from . import mcp, tools
+    from . import integrations, mcp, tools
     from .api import (
         HistoryEntry,
         approve,
@@ -108,6 +108,7 @@ __all__ = [
     "ask_sync",
     "configure",
     "history",
+    "integrations",
     "mcp",
     "no_questions",
     "requires_approval",
@@ -125,8 +126,9 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(module, __name__), name)
         globals()[name] = value  # later look-ups skip this function
         return value
-    if name in ("tools", "mcp"):
-        # nbask.tools (dialects, schemas, SDK shapes) and nbask.mcp (elicitation) load on first use.
+    if name in ("tools", "mcp", "integrations"):
+        # nbask.tools (dialects, schemas, SDK shapes), nbask.mcp (elicitation) and
+        # nbask.integrations (frameworks' own pauses) load on first use.
         return importlib.import_module(f".{name}", __name__)
     if name == "__version__":
         # Read from the installed metadata (pyproject.toml is the one source) when asked:
