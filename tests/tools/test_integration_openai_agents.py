@@ -6,13 +6,17 @@ context, so the context passed to ``run`` must reach the resumed runs too).
 
 Headless: the "recommended" policy, a scripted person (approve, edit, reject, dismiss, no one to
 ask), a question from nbask's ask tool, a hosted MCP approval, and ``resolve`` for callers who run
-the loop themselves.
+the loop themselves. In a real kernel (one for the module, ipykernel 7.4, whose python has the SDK)
+the test plays the front end: it answers the question widget, then approves, edits or rejects in
+the approval widget as the browser does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +24,7 @@ import pytest
 import nbask
 from nbask.errors import NoFrontEnd
 
-from .tool_helpers import Person, approve, dismiss, edit, pick, reject
+from .tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject
 
 agents = pytest.importorskip("agents")
 from agents.items import ModelResponse  # noqa: E402
@@ -306,3 +310,129 @@ def test_hosted_mcp_approval_request(person: Person):
     (asked,) = person.approvals
     assert asked.approval.details == '{\n  "service": "checkout"\n}'
     assert not result.interruptions
+
+
+# -- in a real kernel, through the widget -------------------------------------------------------
+
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json  # noqa: E402
+
+KERNEL = "nbask-ipykernel-7.4"  # its python is the project's, where the Agents SDK is installed
+QUESTION = "Which database should the app use?"
+
+KERNEL_SETUP = r'''
+import json, agents, nbask
+from agents.items import ModelResponse
+from agents.models.interface import Model
+from agents.usage import Usage
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+from nbask.integrations import openai_agents
+agents.set_tracing_disabled(disabled=True)
+RETRY = "Call drop_table again with these arguments instead: "
+ASK = {"questions": [{"question": "Which database should the app use?", "header": "DB",
+                      "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]}]}
+
+class Scripted(Model):
+    """Asks, then drops events_2023 (or what an edit asks for), then says what it read."""
+    def __init__(self):
+        self.read, self.turn = [], 0
+    async def get_response(self, system_instructions, input, *args, **kwargs):
+        self.turn += 1
+        outputs = [i["output"] for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+        if outputs and len(outputs) > len(self.read):
+            self.read.append(outputs[-1])
+        if self.turn == 1:
+            return self.call("AskUserQuestion", ASK)
+        if self.turn == 2:
+            return self.call("drop_table", {"name": "events_2023"})
+        if RETRY in self.read[-1]:
+            return self.call("drop_table", json.loads(self.read[-1].split(RETRY, 1)[1]))
+        text = ResponseOutputText(text="done", type="output_text", annotations=[])
+        message = ResponseOutputMessage(id="m", content=[text], role="assistant", status="completed", type="message")
+        return ModelResponse(output=[message], usage=Usage(), response_id=None)
+    def call(self, name, arguments):
+        call = ResponseFunctionToolCall(id=f"fc_{self.turn}", call_id=f"call_{self.turn}", name=name,
+                                        arguments=json.dumps(arguments), type="function_call", status="completed")
+        return ModelResponse(output=[call], usage=Usage(), response_id=None)
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+ran = []
+
+@agents.function_tool(needs_approval=True)
+async def drop_table(name: str) -> str:
+    """Drop a warehouse table (irreversible).
+
+    Args:
+        name: The table to drop.
+    """
+    ran.append(name)
+    return f"dropped {name}"
+'''
+
+KERNEL_RUN = """\
+ran.clear()
+model = Scripted()
+agent = agents.Agent(name="janitor", model=model, tools=[agents.function_tool(nbask.tools.function()), drop_table])
+result = await openai_agents.run(agent, "Set up storage, then clean up the warehouse.")
+print(json.dumps({"read": model.read, "ran": ran, "output": result.final_output}, ensure_ascii=False))
+"""
+
+
+@pytest.fixture(scope="module")
+def k() -> Iterator[KernelHarness]:
+    kernels = DEFAULT_DATA_DIR / "kernels"
+    if not (kernels / KERNEL / "kernel.json").exists():
+        kernels = ensure_kernelspecs()
+    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
+        harness.run_ok(KERNEL_SETUP, timeout=60)
+        yield harness
+
+
+def approval_widget(k: KernelHarness, table: str) -> CommInfo:
+    """The approval widget for dropping ``table``."""
+
+    def shows(comm: CommInfo) -> bool:
+        state = comm.state
+        return state.get("kind") == "approval" and json.loads(state.get("details") or "{}") == {"name": table}
+
+    return k.wait_for_comm_open(predicate=shows, timeout=30)
+
+
+def respond(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = None, reason: str = "") -> None:
+    response = {"action": action, "edited_details": edited, "reason": reason, "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(comm.comm_id, {"response": response})
+
+
+ANSWERED = '{"answers": {"Which database should the app use?": "SQLite"}}'
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("decision", ["approve", "edit", "reject"])
+def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, decision: str):
+    k.drain(0.1)
+    k.iopub_log.clear()  # the widgets of earlier tests are not this run's
+    cell = k.execute(KERNEL_RUN)
+    question = k.wait_for_comm_open(
+        predicate=lambda comm: any(q.get("question") == QUESTION for q in comm.state.get("questions", [])), timeout=30
+    )
+    answer = {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}], "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(question.comm_id, {"response": answer})
+    approval = approval_widget(k, "events_2023")
+    assert approval.state["title"] == TITLE
+    assert approval.state["details"] == '{\n  "name": "events_2023"\n}'
+    if decision == "approve":
+        respond(k, approval, "approve")
+        expected = {"read": [ANSWERED, "dropped events_2023"], "ran": ["events_2023"]}
+    elif decision == "edit":
+        respond(k, approval, "approve", edited='{\n  "name": "events_2022"\n}')
+        respond(k, approval_widget(k, "events_2022"), "approve")
+        retry = (
+            "Not run: the person did not approve these arguments and edited them. "
+            'Call drop_table again with these arguments instead: {"name": "events_2022"}'
+        )
+        expected = {"read": [ANSWERED, retry, "dropped events_2022"], "ran": ["events_2022"]}
+    else:
+        respond(k, approval, "reject", reason="keep it for the audit")
+        expected = {"read": [ANSWERED, rejected("keep it for the audit")], "ran": []}
+    assert printed_json(k.result(cell, 60)) == {**expected, "output": "done"}
