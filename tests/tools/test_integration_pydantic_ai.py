@@ -1,0 +1,459 @@
+"""nbask.integrations.pydantic_ai inside pydantic-ai's own agent loop, offline: an ``Agent`` driven
+by ``FunctionModel`` calls a ``requires_approval=True`` tool or one raising ``ApprovalRequired``,
+and the deferred call is answered through ``HandleDeferredToolCalls(handler=handle_deferred)`` or
+through ``resolve`` and a resumed run. Each test checks what the model read back (the
+ToolReturnPart), and what the tool ran with, or that it never ran.
+
+Headless under the recommended policy and a scripted person; then in a real kernel whose
+approvals the test answers through the widget's comm, as the browser does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+import nbask
+
+from .tool_helpers import REPO, Person, approve, edit, reject
+
+pydantic_ai = pytest.importorskip("pydantic_ai")
+from pydantic_ai import Agent, Tool  # noqa: E402
+from pydantic_ai.capabilities import HandleDeferredToolCalls  # noqa: E402
+from pydantic_ai.exceptions import ApprovalRequired, CallDeferred  # noqa: E402
+from pydantic_ai.messages import (  # noqa: E402
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
+from pydantic_ai.tools import DeferredToolRequests, RunContext, ToolApproved, ToolDenied  # noqa: E402
+
+from nbask.errors import NoOneCanAnswer  # noqa: E402
+from nbask.integrations.pydantic_ai import approval_result, handle_deferred, resolve  # noqa: E402
+from nbask.models import Decision  # noqa: E402
+
+DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
+POLICY_DENIAL = (
+    "It was rejected by policy, not by a person. Reason: Not approved: this run is unattended (policy "
+    "'recommended'), and an unattended run does not approve actions on its own. Ask again where a person "
+    "can decide, or replay a recorded decision."
+)
+
+
+@dataclass
+class Warehouse:
+    """The tools, and a record of every call that really ran."""
+
+    ran: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def tools(self) -> list[Tool[Any]]:
+        def drop_table(name: str) -> str:
+            """Drop a warehouse table (irreversible).
+
+            Args:
+                name: The table to drop.
+
+            """
+            self.ran.append(("drop_table", {"name": name}))
+            return f"dropped {name}"
+
+        def refund(ctx: RunContext[None], order: str, amount: int) -> str:
+            """Refund an order; refunds over 100 need approval.
+
+            Args:
+                ctx: The run's context.
+                order: The order id.
+                amount: The amount to refund.
+
+            """
+            if amount > 100 and not ctx.tool_call_approved:
+                raise ApprovalRequired(metadata={"why": "over 100"})
+            self.ran.append(("refund", {"order": order, "amount": amount}))
+            return f"refunded {amount} on {order}"
+
+        def ship(order: str) -> str:
+            """Ship an order (done by the warehouse system, outside the agent).
+
+            Args:
+                order: The order id.
+
+            """
+            raise CallDeferred(metadata={"queue": "shipping"})
+
+        return [Tool(drop_table, requires_approval=True), Tool(refund), Tool(ship)]
+
+
+@dataclass
+class Script:
+    """A FunctionModel that makes one response of tool calls, then answers with what it read."""
+
+    calls: list[tuple[str, dict[str, Any]]]
+    seen: list[ToolReturnPart | RetryPromptPart] = field(default_factory=list)
+
+    def respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        del info
+        last = messages[-1]
+        assert isinstance(last, ModelRequest)
+        results = [p for p in last.parts if isinstance(p, ToolReturnPart | RetryPromptPart)]
+        if not results:
+            parts = [ToolCallPart(name, args, tool_call_id=f"call_{i}") for i, (name, args) in enumerate(self.calls, 1)]
+            return ModelResponse(parts=parts)
+        self.seen.extend(results)
+        return ModelResponse(parts=[TextPart("done")])
+
+    def contents(self) -> list[Any]:
+        return [p.content if isinstance(p, ToolReturnPart) else p.model_response() for p in self.seen]
+
+
+DROP = ("drop_table", {"name": "events_2023"})
+REFUND = ("refund", {"order": "A-1", "amount": 500})
+
+
+def handler_agent(script: Script, warehouse: Warehouse, **kwargs: Any) -> Agent[None, Any]:
+    return Agent(
+        FunctionModel(script.respond),
+        tools=warehouse.tools(),
+        capabilities=[HandleDeferredToolCalls(handler=handle_deferred)],
+        **kwargs,
+    )
+
+
+def run_handler_style(script: Script, warehouse: Warehouse) -> Any:
+    return handler_agent(script, warehouse).run_sync("Clean up.").output
+
+
+def run_resolve_style(script: Script, warehouse: Warehouse) -> Any:
+    agent = Agent(FunctionModel(script.respond), tools=warehouse.tools(), output_type=[str, DeferredToolRequests])
+    first = agent.run_sync("Clean up.")
+    assert isinstance(first.output, DeferredToolRequests)
+    assert script.seen == []  # nothing ran and nothing was read back before the decision
+    results = asyncio.run(resolve(first.output))
+    return agent.run_sync(message_history=first.all_messages(), deferred_tool_results=results).output
+
+
+STYLES = {"handler": run_handler_style, "resolve": run_resolve_style}
+
+
+def rejected(tool: str, reason: str) -> str:
+    return f"Not approved: Call {tool} did not run. The person rejected it. Reason: {reason}. {DO_NOT_RETRY}"
+
+
+# -- headless: the recommended policy -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("call", [DROP, REFUND], ids=["requires_approval", "ApprovalRequired"])
+def test_recommended_policy_denies_and_the_tool_never_runs(style: str, call: tuple[str, dict[str, Any]]):
+    nbask.configure(policy="recommended")
+    script, warehouse = Script([call]), Warehouse()
+    assert STYLES[style](script, warehouse) == "done"
+    assert warehouse.ran == []
+    (part,) = script.seen
+    assert isinstance(part, ToolReturnPart)
+    assert (part.tool_name, part.tool_call_id, part.outcome) == (call[0], "call_1", "denied")
+    assert part.content == f"Not approved: Call {call[0]} did not run. {POLICY_DENIAL} {DO_NOT_RETRY}"
+    (entry,) = nbask.history()
+    assert (entry.answered_by, entry.tool_call_id) == ("policy", "call_1")
+
+
+def test_a_refund_under_the_limit_runs_without_asking(person: Person):
+    script, warehouse = Script([("refund", {"order": "A-1", "amount": 50})]), Warehouse()
+    run_handler_style(script, warehouse)
+    assert person.asked == []
+    assert warehouse.ran == [("refund", {"order": "A-1", "amount": 50})]
+    assert script.contents() == ["refunded 50 on A-1"]
+
+
+# -- headless: a scripted person -----------------------------------------------------------------
+
+DECISIONS = {
+    "drop_table": [
+        (approve(), ("drop_table", {"name": "events_2023"}), "dropped events_2023"),
+        (edit({"name": "events_2022"}), ("drop_table", {"name": "events_2022"}), "dropped events_2022"),
+        (reject("keep it for the audit"), None, rejected("drop_table", "keep it for the audit")),
+    ],
+    "refund": [
+        (approve(), ("refund", {"order": "A-1", "amount": 500}), "refunded 500 on A-1"),
+        (edit({"order": "A-1", "amount": 120}), ("refund", {"order": "A-1", "amount": 120}), "refunded 120 on A-1"),
+        (reject("too much"), None, rejected("refund", "too much")),
+    ],
+}
+CASES = [
+    pytest.param((call, decide, ran, seen), id=f"{call[0]}-{kind}")
+    for call in (DROP, REFUND)
+    for (decide, ran, seen), kind in zip(DECISIONS[call[0]], ("approve", "edit", "reject"), strict=True)
+]
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("case", CASES)
+def test_person_decides(person: Person, style: str, case: Any):
+    call, decide, ran, seen = case
+    person.answers(decide)
+    script, warehouse = Script([call]), Warehouse()
+    assert STYLES[style](script, warehouse) == "done"
+    assert warehouse.ran == ([ran] if ran else [])
+    assert script.contents() == [seen]
+    assert script.seen[0].tool_call_id == "call_1"
+    (asked,) = person.approvals
+    assert asked.approval.action == f"Call {call[0]}"
+    assert asked.approval.details == json.dumps(call[1], indent=2)
+    assert asked.tool_call_id == "call_1"
+
+
+@pytest.mark.parametrize(
+    ("edited", "why"),
+    [
+        ('{"name": ', "the edited arguments are not valid JSON (Expecting value: line 1 column 10 (char 9))"),
+        ('["events_2022"]', "the edited arguments are not a JSON object of parameter names"),
+    ],
+    ids=["not-json", "not-an-object"],
+)
+def test_an_edit_that_is_not_a_json_object_is_a_denial(person: Person, edited: str, why: str):
+    person.answers(edit(edited))
+    script, warehouse = Script([DROP]), Warehouse()
+    run_handler_style(script, warehouse)
+    assert warehouse.ran == []
+    (part,) = script.seen
+    assert isinstance(part, ToolReturnPart)
+    assert part.outcome == "denied"
+    assert part.content == (
+        f"Not approved: Call drop_table did not run. The person edited its arguments, but {why}. {DO_NOT_RETRY}"
+    )
+
+
+def test_an_edit_that_does_not_fit_the_tool_is_sent_back_for_a_retry(person: Person):
+    """pydantic-ai validates ``override_args`` against the tool's schema: the tool does not run."""
+    person.answers(edit({"table": "events_2022"}))
+    script, warehouse = Script([DROP]), Warehouse()
+    run_handler_style(script, warehouse)
+    assert warehouse.ran == []
+    (part,) = script.seen
+    assert part.outcome == "retried"  # a validation error the model is asked to fix
+    assert "Field required" in json.dumps(part.content)
+
+
+def test_no_one_to_ask_is_a_denial(person: Person):
+    person.unavailable = NoOneCanAnswer("no front end here")
+    script, warehouse = Script([DROP]), Warehouse()
+    run_handler_style(script, warehouse)
+    assert warehouse.ran == []
+    assert script.contents() == [
+        (
+            "Not approved: Call drop_table did not run, because no one could be asked to approve it: "
+            f"no front end here {DO_NOT_RETRY}"
+        )
+    ]
+
+
+def test_the_handler_leaves_external_calls_as_the_runs_output(person: Person):
+    person.answers(approve())
+    script, warehouse = Script([DROP, ("ship", {"order": "A-1"})]), Warehouse()
+    agent = handler_agent(script, warehouse, output_type=[str, DeferredToolRequests])
+    result = agent.run_sync("Clean up and ship.")
+    assert warehouse.ran == [("drop_table", {"name": "events_2023"})]
+    pending = result.output
+    assert isinstance(pending, DeferredToolRequests)
+    assert [(c.tool_name, c.tool_call_id) for c in pending.calls] == [("ship", "call_2")]
+    assert pending.approvals == []
+    assert pending.metadata == {"call_2": {"queue": "shipping"}}
+    assert len(person.approvals) == 1
+    # The caller runs the external call and resumes; the model then reads both results.
+    results = pending.build_results(calls={"call_2": "shipped A-1"})
+    final = agent.run_sync(message_history=result.all_messages(), deferred_tool_results=results)
+    assert final.output == "done"
+    assert script.contents() == ["dropped events_2023", "shipped A-1"]
+
+
+def by_tool(**decisions: Any) -> Any:
+    """The person decides each approval by the tool it names."""
+    return lambda request: decisions[request.approval.action.removeprefix("Call ")](request)
+
+
+def test_resolve_answers_the_approvals_one_by_one_and_leaves_external_calls(person: Person):
+    person.answers(by_tool(drop_table=approve(), refund=reject("too much")))
+    script, warehouse = Script([DROP, REFUND, ("ship", {"order": "A-1"})]), Warehouse()
+    agent = Agent(FunctionModel(script.respond), tools=warehouse.tools(), output_type=[str, DeferredToolRequests])
+    first = agent.run_sync("go")
+    assert isinstance(first.output, DeferredToolRequests)
+    results = asyncio.run(resolve(first.output))
+    # asked one after another, in the order pydantic-ai lists them
+    assert [a.tool_call_id for a in person.approvals] == [c.tool_call_id for c in first.output.approvals]
+    assert results.approvals["call_1"] is True
+    assert isinstance(results.approvals["call_2"], ToolDenied)
+    assert results.calls == {}
+    assert results.answered_by == {"call_1": "person", "call_2": "person"}
+    results.calls["call_3"] = "shipped A-1"  # the caller's part: the external call's result
+    agent.run_sync(message_history=first.all_messages(), deferred_tool_results=results)
+    assert warehouse.ran == [("drop_table", {"name": "events_2023"})]
+    assert script.contents() == ["dropped events_2023", rejected("refund", "too much"), "shipped A-1"]
+
+
+def test_approval_result_maps_each_decision():
+    base = {"status": "answered", "request_id": "r", "asked_at": 0.0, "resolved_at": 0.0}
+    assert approval_result(Decision(decision="approve", **base), "Call t") is True
+    edited = approval_result(Decision(decision="edit", edited='{"a": 1}', **base), "Call t")
+    assert edited == ToolApproved(override_args={"a": 1})
+    denied = approval_result(Decision(decision="reject", reason="no", **base), "Call t")
+    assert isinstance(denied, ToolDenied)
+    assert denied.message.startswith("Not approved: Call t did not run. The person rejected it. Reason: no.")
+
+
+# -- a real kernel, answered through the widget ------------------------------------------------
+
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs  # noqa: E402
+
+KERNEL = "nbask-ipykernel-7.4"
+
+SETUP = r'''
+import json, nbask
+from pydantic_ai import Agent, Tool
+from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.exceptions import ApprovalRequired
+from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart, RetryPromptPart
+from pydantic_ai.models.function import FunctionModel
+from pydantic_ai.tools import DeferredToolRequests
+from nbask.integrations.pydantic_ai import handle_deferred, resolve
+
+ran, seen = [], []
+CALLS = [("drop_table", {"name": "events_2023"}), ("refund", {"order": "A-1", "amount": 500})]
+
+def respond(messages, info):
+    results = [p for p in messages[-1].parts if isinstance(p, (ToolReturnPart, RetryPromptPart))]
+    if not results:
+        return ModelResponse(parts=[ToolCallPart(n, a, tool_call_id=f"call_{i}") for i, (n, a) in enumerate(CALLS, 1)])
+    seen.extend([p.tool_name, p.content, p.outcome] for p in results)
+    return ModelResponse(parts=[TextPart("done")])
+
+def drop_table(name: str) -> str:
+    """Drop a warehouse table (irreversible)."""
+    ran.append(["drop_table", {"name": name}])
+    return f"dropped {name}"
+
+def refund(ctx, order: str, amount: int) -> str:
+    """Refund an order; refunds over 100 need approval."""
+    if amount > 100 and not ctx.tool_call_approved:
+        raise ApprovalRequired()
+    ran.append(["refund", {"order": order, "amount": amount}])
+    return f"refunded {amount} on {order}"
+
+tools = [Tool(drop_table, requires_approval=True), Tool(refund, takes_ctx=True)]
+inline = Agent(FunctionModel(respond), tools=tools, capabilities=[HandleDeferredToolCalls(handler=handle_deferred)])
+stopping = Agent(FunctionModel(respond), tools=tools, output_type=[str, DeferredToolRequests])
+'''
+
+RUN = {
+    "handler": """\
+ran.clear(); seen.clear()
+result = await inline.run("Clean up.")
+print(json.dumps({"ran": ran, "seen": seen, "output": result.output}))
+""",
+    "resolve": """\
+ran.clear(); seen.clear()
+first = await stopping.run("Clean up.")
+results = await resolve(first.output)
+result = await stopping.run(message_history=first.all_messages(), deferred_tool_results=results)
+print(json.dumps({"ran": ran, "seen": seen, "output": result.output, "by": results.answered_by}))
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def k() -> Iterator[KernelHarness]:
+    kernels = DEFAULT_DATA_DIR / "kernels"
+    if not (kernels / KERNEL / "kernel.json").exists():
+        kernels = ensure_kernelspecs()
+    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
+        harness.run_ok(SETUP, timeout=60)
+        yield harness
+
+
+def next_approval(k: KernelHarness, answered: set[str]) -> CommInfo:
+    """The next approval widget the cell shows (the approvals are asked one after another)."""
+    return k.wait_for_comm_open(
+        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in answered,
+        timeout=30,
+    )
+
+
+def printed(result: CellResult) -> dict[str, Any]:
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def response(action: str, edited: dict[str, Any] | None = None, reason: str = "") -> dict[str, Any]:
+    details = json.dumps(edited) if edited is not None else None
+    return {"action": action, "edited_details": details, "reason": reason, "view_id": "t", "sent_at_ms": 0}
+
+
+KERNEL_CASES = [
+    pytest.param(
+        (
+            response("approve"),
+            response("approve"),
+            [["drop_table", {"name": "events_2023"}], ["refund", {"order": "A-1", "amount": 500}]],
+            [["drop_table", "dropped events_2023", "success"], ["refund", "refunded 500 on A-1", "success"]],
+        ),
+        id="approve",
+    ),
+    pytest.param(
+        (
+            response("approve", {"name": "events_2022"}),
+            response("approve", {"order": "A-1", "amount": 120}),
+            [["drop_table", {"name": "events_2022"}], ["refund", {"order": "A-1", "amount": 120}]],
+            [["drop_table", "dropped events_2022", "success"], ["refund", "refunded 120 on A-1", "success"]],
+        ),
+        id="edit",
+    ),
+    pytest.param(
+        (
+            response("reject", reason="keep it for the audit"),
+            response("reject", reason="too much"),
+            [],
+            [
+                ["drop_table", rejected("drop_table", "keep it for the audit"), "denied"],
+                ["refund", rejected("refund", "too much"), "denied"],
+            ],
+        ),
+        id="reject",
+    ),
+]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("style", RUN)
+@pytest.mark.parametrize("case", KERNEL_CASES)
+def test_in_a_kernel_through_the_widget(k: KernelHarness, style: str, case: Any):
+    """Both approvals answered through their widgets; the model reads the results or the denials."""
+    drop, refund, ran, seen = case
+    k.drain(0.1)
+    k.iopub_log.clear()  # the widgets of earlier tests are not this run's
+    cell = k.execute(RUN[style])
+    shown: dict[str, Any] = {}
+    for _ in range(2):
+        widget = next_approval(k, {c.comm_id for c in shown.values()})
+        shown[widget.state["title"]] = widget
+        reply = drop if widget.state["title"] == "Call drop_table" else refund
+        k.update_widget(widget.comm_id, {"response": reply})
+    assert {title: json.loads(w.state["details"]) for title, w in shown.items()} == {
+        "Call drop_table": {"name": "events_2023"},
+        "Call refund": {"order": "A-1", "amount": 500},
+    }
+    out = printed(k.result(cell, 60))
+    assert sorted(out["ran"]) == ran  # what each tool really ran with (none when rejected)
+    assert out["seen"] == seen  # what the model read back, in its calls' order
+    assert out["output"] == "done"
+    if style == "resolve":
+        assert out["by"] == {"call_1": "person", "call_2": "person"}
