@@ -1,0 +1,291 @@
+"""nbask.integrations.google_adk with the ADK's own ``InMemoryRunner`` and an offline scripted
+``BaseLlm`` (tests/tools/adk_scripted.py): ``adk_request_confirmation`` of a
+``require_confirmation=True`` tool and of a tool that calls ``tool_context.request_confirmation``
+with a payload, and ``adk_request_input`` of the ADK's ``request_input`` tool. Headless under the
+recommended policy and with a scripted person, then in a real kernel through the widgets. Each
+test checks what the model read, what the ADK was sent, and whether (and how) the tool ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import nbask
+from nbask.forms import FormSchemaError
+from nbask.kinds import FormRequest
+
+from .tool_helpers import REPO, Person, approve, dismiss, edit, reject
+
+pytest.importorskip("google.adk")
+from . import adk_scripted
+from .adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
+
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json
+
+from nbask.integrations import google_adk
+
+REJECTED_BY_ADK = {"error": "This tool call is rejected."}
+DROPPED = {"result": "dropped events_2023"}
+NOT_SENT = {"status": "not sent: the person did not confirm"}
+TRANSFER_DETAILS = {"arguments": TRANSFER_ARGS, "payload": {"amount": 100}}
+
+
+def drive(tool: str) -> dict[str, Any]:
+    return asyncio.run(adk_scripted.drive(tool))
+
+
+def read(out: dict[str, Any]) -> list[Any]:
+    """The function responses the model read, in order."""
+    return [seen["response"] for seen in out["seen"]]
+
+
+def sent(out: dict[str, Any]) -> list[Any]:
+    """The answers sent back to the ADK (name, response)."""
+    return [(answer["name"], answer["response"]) for answer in out["answers"]]
+
+
+def edited_transfer(amount: int, **changes: Any) -> str:
+    return json.dumps({**TRANSFER_DETAILS, "payload": {"amount": amount}, **changes}, indent=2)
+
+
+# -- headless: the recommended policy ------------------------------------------------------------
+
+
+def test_recommended_policy_rejects_a_require_confirmation_tool_and_it_never_runs():
+    nbask.configure(policy="recommended")
+    out = drive("drop_table")
+    assert out["ran"] == []
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": False})]
+    assert read(out) == [REJECTED_BY_ADK]
+    assert out["final"] == 'I read: {"error": "This tool call is rejected."}'
+    (entry,) = nbask.history()
+    assert (entry.answered_by, entry.outcome.decision) == ("policy", "reject")
+    assert entry.asked == {"action": "Call drop_table", "details": json.dumps(DROP_ARGS, indent=2)}
+
+
+def test_recommended_policy_does_not_confirm_a_request_confirmation_tool():
+    nbask.configure(policy="recommended")
+    out = drive("transfer")
+    assert out["ran"] == []
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": {"amount": 100}})]
+    assert read(out) == [NOT_SENT]
+
+
+def test_recommended_policy_accepts_an_input_with_its_default_and_declines_one_without():
+    nbask.configure(policy="recommended")
+    out = drive("yes_no")
+    assert sent(out) == [("adk_request_input", {"result": True})]
+    assert read(out) == [{"result": True}]
+    # A required field without a default: declined, and a decline cannot be sent to the ADK
+    # (it checks the answer against the schema), so the run ends paused on the request.
+    out = drive("input")
+    assert (out["seen"], out["answers"], out["final"], out["paused"]) == ([], [], None, True)
+    assert [e.outcome.status for e in nbask.history()] == ["answered", "dismissed"]
+
+
+# -- headless: a scripted person --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("decide", "confirmed"),
+    [(approve(), True), (reject("keep it for the audit"), False), (dismiss(), False)],
+    ids=["approve", "reject", "dismiss"],
+)
+def test_require_confirmation_tool_runs_only_when_approved(person: Person, decide, confirmed: bool):
+    person.answers(decide)
+    out = drive("drop_table")
+    (asked,) = person.approvals
+    assert asked.approval.action == "Call drop_table"
+    assert json.loads(asked.approval.details) == DROP_ARGS
+    assert asked.tool_call_id == "call_1"
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": confirmed})]
+    assert out["ran"] == ([{"tool": "drop_table", "name": "events_2023"}] if confirmed else [])
+    assert read(out) == [DROPPED if confirmed else REJECTED_BY_ADK]
+
+
+def test_an_edit_of_a_call_without_payload_is_a_rejection(person: Person):
+    """The ADK reruns a confirmed call with its original arguments: an edit cannot be honoured."""
+    person.answers(edit({"name": "events_2022"}))
+    out = drive("drop_table")
+    assert out["ran"] == []
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": False})]
+    assert read(out) == [REJECTED_BY_ADK]
+
+
+def test_request_confirmation_with_a_payload_approved_as_it_is(person: Person):
+    person.answers(approve())
+    out = drive("transfer")
+    (asked,) = person.approvals
+    assert asked.approval.action == "Call transfer: Send 100 EUR to ACME GmbH?"
+    assert json.loads(asked.approval.details) == TRANSFER_DETAILS
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": {"amount": 100}})]
+    assert out["ran"] == [{"tool": "transfer", "amount": 100, "to": "ACME GmbH"}]
+    assert read(out) == [{"status": "sent", "amount": 100}]
+
+
+def test_an_edited_payload_is_what_the_tool_runs_with(person: Person):
+    person.answers(edit(edited_transfer(40)))
+    out = drive("transfer")
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": {"amount": 40}})]
+    assert out["ran"] == [{"tool": "transfer", "amount": 40, "to": "ACME GmbH"}]
+    assert read(out) == [{"status": "sent", "amount": 40}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"payload": {"amount": 40}',  # not valid JSON
+        "[40]",  # not an object
+        '{"amount": 40}',  # no "payload"
+        edited_transfer(40, arguments={"amount": 100, "to": "Mallory Ltd"}),  # the arguments changed
+    ],
+    ids=["invalid-json", "not-an-object", "no-payload", "arguments-changed"],
+)
+def test_an_edit_that_cannot_be_applied_is_a_rejection(person: Person, text: str):
+    person.answers(edit(text))
+    out = drive("transfer")
+    assert out["ran"] == []
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": {"amount": 100}})]
+    assert read(out) == [NOT_SENT]
+
+
+def test_request_confirmation_rejected(person: Person):
+    person.answers(reject("too much"))
+    out = drive("transfer")
+    assert out["ran"] == []
+    assert read(out) == [NOT_SENT]
+    assert nbask.history()[-1].outcome.reason == "too much"
+
+
+def test_request_input_is_a_typed_form_and_its_values_are_the_response(person: Person):
+    person.answers(lambda request: request.decide({"region": "us-east", "replicas": 3}))
+    out = drive("input")
+    (asked,) = person.asked
+    assert isinstance(asked, FormRequest)
+    assert asked.form.message == INPUT_MESSAGE
+    assert [(f.name, f.type, f.required) for f in asked.form.fields] == [
+        ("region", "choice", True),
+        ("replicas", "integer", False),
+    ]
+    assert sent(out) == [("adk_request_input", {"region": "us-east", "replicas": 3})]
+    assert read(out) == [{"region": "us-east", "replicas": 3}]
+    assert out["final"] == 'I read: {"region": "us-east", "replicas": 3}'
+
+
+def test_a_single_value_input_is_one_field_sent_as_result(person: Person):
+    person.answers(lambda request: request.decide({"result": False}))
+    out = drive("yes_no")
+    (asked,) = person.asked
+    assert [(f.name, f.type, f.title) for f in asked.form.fields] == [("result", "boolean", "Proceed?")]
+    assert read(out) == [{"result": False}]
+
+
+def test_a_dismissed_input_is_left_unanswered(person: Person):
+    person.answers(lambda request: request.decide(None))  # the form's Dismiss
+    out = drive("input")
+    assert (out["seen"], out["answers"], out["paused"]) == ([], [], True)
+
+
+def test_a_schema_outside_the_form_subset_is_refused_naming_the_property():
+    nested = {"type": "object", "properties": {"where": {"type": "object", "properties": {}}}}
+    with pytest.raises(FormSchemaError, match="where"):
+        asyncio.run(google_adk.input_response({"message": "Where?", "response_schema": nested}))
+
+
+def test_a_malformed_confirmation_request_names_the_field():
+    with pytest.raises(TypeError, match="originalFunctionCall must be an object"):
+        asyncio.run(google_adk.confirmation_response({"toolConfirmation": {}}))
+
+
+# -- a real kernel, answered through the widgets ------------------------------------------------
+
+KERNEL = "nbask-ipykernel-7.4"
+SETUP = f"""
+import json, sys
+sys.path.insert(0, {str(REPO / "tests" / "tools")!r})
+import adk_scripted
+"""
+RUN = "print(json.dumps(await adk_scripted.drive({tool!r})))"
+
+
+@pytest.fixture(scope="module")
+def k() -> Iterator[KernelHarness]:
+    kernels = DEFAULT_DATA_DIR / "kernels"
+    if not (kernels / KERNEL / "kernel.json").exists():
+        kernels = ensure_kernelspecs()
+    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
+        harness.run_ok(SETUP, timeout=60)
+        yield harness
+
+
+def widget(k: KernelHarness, kind: str, title: str) -> CommInfo:
+    def shows(comm: CommInfo) -> bool:
+        state = comm.state
+        return state.get("kind") == kind and title in (state.get("title"), state.get("message"))
+
+    return k.wait_for_comm_open(predicate=shows, timeout=30)
+
+
+def answer_approval(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = None) -> None:
+    response = {"action": action, "edited_details": edited, "reason": "", "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(comm.comm_id, {"response": response})
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(
+    ("action", "edited", "expected_run", "expected_read"),
+    [
+        ("approve", None, [{"tool": "transfer", "amount": 100, "to": "ACME GmbH"}], {"status": "sent", "amount": 100}),
+        ("approve", edited_transfer(25), [{"tool": "transfer", "amount": 25, "to": "ACME GmbH"}], None),
+        ("reject", None, [], NOT_SENT),
+    ],
+    ids=["approve", "edit", "reject"],
+)
+def test_kernel_request_confirmation_through_the_approval_widget(
+    k: KernelHarness, action: str, edited: str | None, expected_run: list[Any], expected_read: Any
+):
+    k.drain(0.1)
+    k.iopub_log.clear()  # the widgets of earlier tests are not this run's
+    cell = k.execute(RUN.format(tool="transfer"))
+    comm = widget(k, "approval", "Call transfer: Send 100 EUR to ACME GmbH?")
+    assert json.loads(comm.state["details"]) == TRANSFER_DETAILS
+    answer_approval(k, comm, action, edited)
+    out = printed_json(k.result(cell, 60))
+    assert out["ran"] == expected_run
+    assert read(out) == [expected_read or {"status": "sent", "amount": 25}]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("action", ["approve", "reject"])
+def test_kernel_require_confirmation_through_the_approval_widget(k: KernelHarness, action: str):
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(RUN.format(tool="drop_table"))
+    comm = widget(k, "approval", "Call drop_table")
+    assert json.loads(comm.state["details"]) == DROP_ARGS
+    answer_approval(k, comm, action)
+    out = printed_json(k.result(cell, 60))
+    approved = action == "approve"
+    assert out["ran"] == ([{"tool": "drop_table", "name": "events_2023"}] if approved else [])
+    assert read(out) == [DROPPED if approved else REJECTED_BY_ADK]
+
+
+@pytest.mark.kernel
+def test_kernel_request_input_through_the_form_widget(k: KernelHarness):
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(RUN.format(tool="input"))
+    comm = widget(k, "form", INPUT_MESSAGE)
+    assert [field["name"] for field in comm.state["fields"]] == ["region", "replicas"]
+    response = {"action": "submit", "values": {"region": "eu-west", "replicas": 5}, "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(comm.comm_id, {"response": response})
+    out = printed_json(k.result(cell, 60))
+    assert sent(out) == [("adk_request_input", {"region": "eu-west", "replicas": 5})]
+    assert read(out) == [{"region": "eu-west", "replicas": 5}]
