@@ -167,6 +167,25 @@ def test_recommended_policy_denies_and_the_tool_never_runs(style: str, call: tup
     assert (entry.answered_by, entry.tool_call_id) == ("policy", "call_1")
 
 
+@pytest.mark.parametrize(
+    ("policy", "says"),
+    [
+        ("dismiss", "Reason: Dismissed by the 'dismiss' policy: no one was asked, so do not assume an answer."),
+        ("error", "because no one could be asked to approve it:"),
+    ],
+)
+def test_other_unattended_policies_deny_too(policy: str, says: str):
+    nbask.configure(policy=policy)
+    script, warehouse = Script([DROP]), Warehouse()
+    run_handler_style(script, warehouse)
+    assert warehouse.ran == []
+    (part,) = script.seen
+    assert isinstance(part, ToolReturnPart)
+    assert part.outcome == "denied"
+    assert part.content.startswith("Not approved: Call drop_table did not run")
+    assert says in part.content
+
+
 def test_a_refund_under_the_limit_runs_without_asking(person: Person):
     script, warehouse = Script([("refund", {"order": "A-1", "amount": 50})]), Warehouse()
     run_handler_style(script, warehouse)

@@ -19,7 +19,8 @@ Stop and resume::
 The approval's title is "Call <tool_name>" and its details the call's arguments as JSON.
 Approve runs the call (``True``); Edit runs it with the edited arguments
 (``ToolApproved(override_args=...)``); Reject, a dismiss, a timeout, a headless policy or no one to
-ask denies it (``ToolDenied``), and the model reads why in the tool's result.
+ask denies it (``ToolDenied``), and the model reads why in the tool's result. For a timeout other
+than nbask's default, pass ``handler=lambda ctx, requests: resolve(requests, timeout=60)``.
 
 External calls (``CallDeferred``, ``requests.calls``) are not answered here: with the handler they
 stay pending and the run ends with a ``DeferredToolRequests`` output holding only them (the agent's
