@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import operator
+import sys
 from typing import Annotated, Any
 
 import pytest
@@ -36,7 +37,7 @@ from nbask.errors import ApprovalRejected
 from nbask.integrations import langgraph as nl
 from nbask.kinds import FormRequest, QuestionRequest
 
-from .tool_helpers import Person, approve, edit, pick, reject
+from .tool_helpers import REPO, Person, approve, edit, pick, reject
 
 DB = {
     "questions": [
@@ -302,3 +303,146 @@ def test_a_rejection_the_tool_cannot_take_stops_the_run(person: Person):
     assert ran == []
     assert agent.get_state(config).interrupts  # still paused, for a later decision
     assert "Editing is not allowed" in person.approvals[0].approval.details
+
+
+# -- in a real kernel, answered through the widget -------------------------------------------------
+
+KERNEL = "nbask-ipykernel-7.4"
+KERNEL_SETUP = r'''
+import json, operator
+from typing import Annotated
+from typing_extensions import TypedDict
+from pydantic import BaseModel
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, StateGraph
+from langgraph.types import interrupt
+from nbask.integrations.langgraph import run
+
+ran = []
+
+@tool
+def drop_table(name: str) -> str:
+    """Drop a warehouse table (irreversible)."""
+    ran.append(name)
+    return f"dropped {name}"
+
+class Scripted(BaseChatModel):
+    turn: int = 0
+    @property
+    def _llm_type(self):
+        return "scripted"
+    def bind_tools(self, tools, **kwargs):
+        return self
+    def _generate(self, messages, *args, **kwargs):
+        self.turn += 1
+        call = {"name": "drop_table", "args": {"name": "events_2023"}, "id": "c1"}
+        message = AIMessage("", tool_calls=[call]) if self.turn == 1 else AIMessage("ok")
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+def agent(mode):
+    ran.clear()
+    gate = HumanInTheLoopMiddleware(interrupt_on={"drop_table": True}, interrupt_mode=mode)
+    return create_agent(Scripted(), tools=[drop_table], middleware=[gate], checkpointer=InMemorySaver())
+
+class Deploy(BaseModel):
+    region: str = "eu"
+    replicas: int = 2
+
+class State(TypedDict, total=False):
+    out: Annotated[list, operator.add]
+
+DB = {"questions": [{"question": "Which database should the app use?", "header": "DB",
+                     "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]}]}
+builder = StateGraph(State)
+builder.add_node("db", lambda state: {"out": [interrupt(DB)]})
+deploy = lambda state: {"out": [interrupt("Deployment settings", response_schema=Deploy).model_dump()]}
+builder.add_node("deploy", deploy)
+builder.add_edge(START, "db")
+builder.add_edge("db", "deploy")
+graph = builder.compile(checkpointer=InMemorySaver())
+'''
+AGENT_CELL = """\
+state = await run(agent({mode!r}), {{"messages": [{{"role": "user", "content": "Clean up."}}]}})
+print(json.dumps({{"ran": ran, "tool": [m.content for m in state["messages"] if isinstance(m, ToolMessage)]}}))
+"""
+GRAPH_CELL = 'print(json.dumps((await run(graph, {"out": []}))["out"]))'
+
+
+@pytest.fixture(scope="module")
+def k() -> Any:
+    sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+    from harness import DEFAULT_DATA_DIR, KernelHarness, ensure_kernelspecs  # noqa: PLC0415
+
+    kernels = DEFAULT_DATA_DIR / "kernels"
+    if not (kernels / KERNEL / "kernel.json").exists():
+        kernels = ensure_kernelspecs()
+    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
+        harness.run_ok(KERNEL_SETUP, timeout=60)
+        yield harness
+
+
+def widget(k: Any, **state: Any) -> Any:
+    """The comm_open of the nbask widget whose state has ``state``."""
+    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(n) == v for n, v in state.items()), timeout=30)
+
+
+def send(k: Any, comm: Any, response: dict[str, Any]) -> None:
+    k.update_widget(comm.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+
+
+def printed(result: Any) -> Any:
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(
+    ("mode", "response", "expected"),
+    [
+        ("per_call", {"action": "approve", "edited_details": None, "reason": ""}, (["events_2023"], "dropped")),
+        (
+            "batched",
+            {"action": "approve", "edited_details": '{"name": "events_2022"}', "reason": ""},
+            (["events_2022"], "dropped"),
+        ),
+        ("batched", {"action": "reject", "edited_details": None, "reason": "keep it"}, ([], "with reason: keep it")),
+    ],
+    ids=["approve", "edit", "reject"],
+)
+def test_the_widget_decides_a_gated_tool_call(k: Any, mode: str, response: dict[str, Any], expected: Any):
+    k.drain(0.1)
+    k.iopub_log.clear()  # the widgets of earlier tests are not this run's
+    cell = k.execute(AGENT_CELL.format(mode=mode))
+    approval = widget(k, kind="approval", title="Call drop_table")
+    assert json.loads(approval.state["details"]) == {"name": "events_2023"}
+    send(k, approval, response)
+    out = printed(k.result(cell, 60))
+    expected_ran, said = expected
+    assert out["ran"] == expected_ran
+    (tool_result,) = out["tool"]
+    assert said in tool_result
+    if expected_ran:
+        assert tool_result.endswith(f"dropped {expected_ran[0]}")
+
+
+@pytest.mark.kernel
+def test_the_widget_answers_a_question_then_a_form(k: Any):
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(GRAPH_CELL)
+    question = k.wait_for_comm_open(predicate=lambda c: bool(c.state.get("questions")), timeout=30)
+    assert question.state["questions"][0]["question"] == "Which database should the app use?"
+    send(k, question, {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}]})
+    form = widget(k, kind="form", message="Deployment settings")
+    assert [f["name"] for f in form.state["fields"]] == ["region", "replicas"]
+    send(k, form, {"action": "submit", "values": {"region": "us", "replicas": 3}})
+    assert printed(k.result(cell, 60)) == [
+        {"answers": {"Which database should the app use?": "SQLite"}},
+        {"region": "us", "replicas": 3},
+    ]
