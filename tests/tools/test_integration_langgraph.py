@@ -305,6 +305,16 @@ def test_a_rejection_the_tool_cannot_take_stops_the_run(person: Person):
     assert "Editing is not allowed" in person.approvals[0].approval.details
 
 
+def test_a_per_call_edit_the_tool_schema_refuses_stops_the_run(person: Person):
+    person.answers(edit({"name": 5}))  # LangGraph checks a per-call edit against the tool's arguments
+    agent, _ = agent_of(ALL, "per_call")
+    config = {"configurable": {"thread_id": "v"}}
+    with pytest.raises(ValueError, match="response_schema refused the answer"):
+        nl.run_sync(agent, USER, config)
+    assert ran == []
+    assert agent.get_state(config).interrupts
+
+
 # -- in a real kernel, answered through the widget -------------------------------------------------
 
 KERNEL = "nbask-ipykernel-7.4"

@@ -24,8 +24,10 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph.errors import is_invalid_resume
 from langgraph.pregel.protocol import PregelProtocol
 from langgraph.types import Command, Interrupt
+from pydantic import ValidationError
 
 from ..api import form_request, run_request, run_request_sync
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
@@ -85,8 +87,11 @@ async def run(
     next_input = input
     while True:
         interrupts: list[Interrupt] = []
-        async for chunk in graph.astream(next_input, run_config, stream_mode="updates"):
-            interrupts.extend(_interrupts_in(chunk))
+        try:
+            async for chunk in graph.astream(next_input, run_config, stream_mode="updates"):
+                interrupts.extend(_interrupts_in(chunk))
+        except ValidationError as error:
+            raise _refused(error) from error
         if not interrupts:
             return (await graph.aget_state(run_config)).values
         next_input = await resume(interrupts, timeout=timeout)
@@ -104,8 +109,11 @@ def run_sync(
     next_input = input
     while True:
         interrupts: list[Interrupt] = []
-        for chunk in graph.stream(next_input, run_config, stream_mode="updates"):
-            interrupts.extend(_interrupts_in(chunk))
+        try:
+            for chunk in graph.stream(next_input, run_config, stream_mode="updates"):
+                interrupts.extend(_interrupts_in(chunk))
+        except ValidationError as error:
+            raise _refused(error) from error
         if not interrupts:
             return graph.get_state(run_config).values
         next_input = resume_sync(interrupts, timeout=timeout)
@@ -140,6 +148,14 @@ def resume_sync(interrupts: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -> 
         except StopIteration as done:
             answers[item.id] = done.value
     return Command(resume=answers)
+
+
+def _refused(error: ValidationError) -> Exception:
+    """LangGraph's refusal of a resume value (an edit that does not fit the tool's arguments)."""
+    if not is_invalid_resume(error):
+        return error
+    msg = f"the interrupt's response_schema refused the answer; nothing ran and the graph stays paused at it: {error}"
+    return ValueError(msg)
 
 
 def _thread_config(graph: object, config: Mapping[str, Any] | None) -> Any:
