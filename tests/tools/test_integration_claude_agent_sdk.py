@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 import nbask
 from nbask.errors import NoOneCanAnswer
 
-from .tool_helpers import FIXTURES, Person, approve, dismiss, edit, pick, reject, time_out
+from .tool_helpers import FIXTURES, REPO, Person, approve, dismiss, edit, pick, reject, time_out
 
 pytest.importorskip("claude_agent_sdk")
 from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query
@@ -27,6 +28,9 @@ from nbask.integrations import claude_agent_sdk as integration
 
 sys.path.insert(0, str(FIXTURES))
 from claude_code_cli import ClaudeCodeCLI, ToolCall
+
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs
 
 QUESTION = "Which database should the app use?"
 ASK_INPUT = {
@@ -51,6 +55,7 @@ SUGGESTION = {
     "behavior": "allow",
     "destination": "localSettings",
 }
+REMEMBER = "Don't ask again"
 REMEMBER_QUESTION = "Allow Bash(rm -rf build/) from now on?"
 DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
 
@@ -218,3 +223,124 @@ def test_an_edited_call_is_not_offered_a_rule(person: Person):
     cli, _ = run([ToolCall("Bash", BASH, suggestions=[SUGGESTION])])
     assert person.questions == []
     assert "updatedPermissions" not in cli.responses[0]
+
+
+# -- in a real kernel, answered through the widget ------------------------------------------------
+
+KERNEL = "nbask-ipykernel-7.4"
+KERNEL_SETUP = f"""
+import json, sys
+sys.path.insert(0, {str(FIXTURES)!r})
+from claude_agent_sdk import ClaudeAgentOptions, query
+from claude_code_cli import ClaudeCodeCLI, ToolCall
+import nbask.integrations.claude_agent_sdk
+
+ASK = {ASK_INPUT!r}
+BASH = {BASH!r}
+options = ClaudeAgentOptions(can_use_tool=nbask.integrations.claude_agent_sdk.can_use_tool)
+
+async def turn(*calls):
+    cli = ClaudeCodeCLI(list(calls))
+    messages = [m async for m in query(prompt="Clean up the build.", options=options, transport=cli)]
+    print(json.dumps({{"responses": cli.responses, "ran": cli.ran, "last": type(messages[-1]).__name__}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def k() -> Iterator[KernelHarness]:
+    kernels = DEFAULT_DATA_DIR / "kernels"
+    if not (kernels / KERNEL / "kernel.json").exists():
+        kernels = ensure_kernelspecs()
+    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
+        harness.run_ok(KERNEL_SETUP, timeout=60)
+        yield harness
+
+
+def widget(k: KernelHarness, shows: Callable[[dict[str, Any]], bool]) -> CommInfo:
+    return k.wait_for_comm_open(predicate=lambda comm: shows(comm.state), timeout=30)
+
+
+def turn(k: KernelHarness, calls: str) -> str:
+    k.drain(0.1)
+    k.iopub_log.clear()  # the widgets of earlier tests are not this one's
+    return k.execute(f"await turn({calls})")
+
+
+def printed(k: KernelHarness, cell: str) -> dict[str, Any]:
+    result = k.result(cell, 60)
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    out: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["last"] == "ResultMessage"
+    return out
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ({"action": "approve", "edited_details": None, "reason": ""}, allowed(BASH)),
+        (
+            {"action": "approve", "edited_details": "rm -rf build/cache/", "reason": ""},
+            allowed({**BASH, "command": "rm -rf build/cache/"}),
+        ),
+        (
+            {"action": "reject", "edited_details": None, "reason": "keep the build for the audit"},
+            {
+                "behavior": "deny",
+                "message": "Not approved: Call Bash did not run. The person rejected it. "
+                f"Reason: keep the build for the audit. {DO_NOT_RETRY}",
+            },
+        ),
+    ],
+    ids=["approve", "edit", "reject"],
+)
+def test_kernel_the_command_is_approved_edited_or_rejected_in_the_widget(
+    k: KernelHarness, response: dict[str, Any], expected: dict[str, Any]
+):
+    cell = turn(k, 'ToolCall("Bash", BASH)')
+    approval = widget(k, lambda state: state.get("kind") == "approval" and state.get("title") == "Call Bash")
+    assert approval.state["details"] == "rm -rf build/"
+    k.update_widget(approval.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+    out = printed(k, cell)
+    assert out["responses"] == [expected]
+    assert out["ran"] == ([["Bash", expected["updatedInput"]]] if expected["behavior"] == "allow" else [])
+
+
+@pytest.mark.kernel
+def test_kernel_the_question_is_answered_in_the_widget(k: KernelHarness):
+    cell = turn(k, 'ToolCall("AskUserQuestion", ASK)')
+    question = widget(k, lambda state: any(q.get("question") == QUESTION for q in state.get("questions", [])))
+    answer = {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}], "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(question.comm_id, {"response": answer})
+    out = printed(k, cell)
+    assert out["responses"] == [allowed({**ASK_INPUT, "answers": {QUESTION: "SQLite"}})]
+    assert out["ran"] == [["AskUserQuestion", {**ASK_INPUT, "answers": {QUESTION: "SQLite"}}]]
+
+
+@pytest.mark.kernel
+def test_kernel_dont_ask_again_is_a_question_after_the_approval(k: KernelHarness):
+    cell = turn(k, f"ToolCall('Bash', BASH, suggestions=[{SUGGESTION!r}])")
+    approval = widget(k, lambda state: state.get("kind") == "approval" and state.get("title") == "Call Bash")
+    approve_it = {"action": "approve", "edited_details": None, "reason": "", "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(approval.comm_id, {"response": approve_it})
+    question = widget(k, lambda state: any(q.get("question") == REMEMBER_QUESTION for q in state.get("questions", [])))
+    answer = {"action": "submit", "answers": [{"selected": [REMEMBER], "other": None}], "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(question.comm_id, {"response": answer})
+    out = printed(k, cell)
+    assert out["responses"] == [{**allowed(BASH), "updatedPermissions": [SUGGESTION]}]
+
+
+@pytest.mark.kernel
+def test_kernel_an_interrupt_denies_and_stops_the_run(k: KernelHarness):
+    """The SDK runs the callback in a task of its own; the interrupt must still answer Claude
+    Code (deny, interrupt), or it would wait for the answer and the cell would never end.
+    """
+    cell = turn(k, 'ToolCall("Bash", BASH), ToolCall("Bash", BASH)')
+    approval = widget(k, lambda state: state.get("kind") == "approval" and state.get("title") == "Call Bash")
+    k.wait_until_waiting(approval)
+    k.interrupt()
+    out = printed(k, cell)
+    assert out["responses"] == [{"behavior": "deny", "message": integration.INTERRUPTED, "interrupt": True}]
+    assert out["ran"] == []
+    status = k.run_ok("import nbask; print(nbask.history()[-1].outcome.status)").stdout.strip()
+    assert status == "cancelled"

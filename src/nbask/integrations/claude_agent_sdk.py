@@ -23,10 +23,13 @@ control requests). ``can_use_tool`` maps each one onto nbask:
   follow-up question asks "Allow <rule> from now on?" with "Just this once (Recommended)" and
   "Don't ask again"; only "Don't ask again" returns the suggestions as ``updated_permissions``.
   After an edit nothing is offered: the suggested rule matches the call as proposed, not as edited.
+- A kernel interrupt while waiting denies with ``interrupt=True``, which stops Claude Code's run,
+  so the cell ends instead of Claude Code waiting for an answer that never comes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Final
 
@@ -54,6 +57,8 @@ JUST_ONCE: Final = "Just this once (Recommended)"
 REMEMBER: Final = "Don't ask again"
 #: The longest note Claude Code accepts in an AskUserQuestion annotation.
 MAX_NOTES_CHARS: Final = 8192
+#: The deny a kernel interrupt sends (with ``interrupt=True``: Claude Code stops the run).
+INTERRUPTED: Final = "The person interrupted the run while this was waiting for them: the tool did not run. Stop here."
 #: Fields of Claude Code's AskUserQuestion input that are not questions: analytics metadata,
 #: and annotations a caller may already have filled in (kept as they are).
 _NOT_ASKED: Final = ("metadata", "annotations")
@@ -68,9 +73,25 @@ async def can_use_tool(
     ``answers`` (deny when no one answered); any other tool -> nbask's approval -> allow (with
     the edited input) or deny with the reason. See the module docstring for the details.
     """
-    if tool_name == ASK_USER_QUESTION:
-        return await _answer_questions(input, context)
-    return await _approve_call(tool_name, input, context)
+    try:
+        if tool_name == ASK_USER_QUESTION:
+            return await _answer_questions(input, context)
+        return await _approve_call(tool_name, input, context)
+    except asyncio.CancelledError:
+        if not _interrupted():
+            raise  # the SDK cancelled the request (Claude Code withdrew it): no answer is sent
+        return PermissionResultDeny(message=INTERRUPTED, interrupt=True)
+
+
+def _interrupted() -> bool:
+    """Whether the CancelledError being handled is a kernel interrupt, not this task's cancellation.
+
+    The SDK runs the callback in a task of its own, where nbask's wait raises an interrupt as
+    CancelledError; nobody asked that task to stop, so its ``cancelling()`` count is 0. Left
+    unanswered, Claude Code would wait for the answer and the cell would never end.
+    """
+    cancelling = getattr(asyncio.current_task(), "cancelling", None)  # Python 3.11+; on 3.10 it propagates
+    return cancelling is not None and cancelling() == 0
 
 
 # -- AskUserQuestion ---------------------------------------------------------------------------
