@@ -147,14 +147,17 @@ async def approve(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     queue: bool = False,
+    details_schema: Mapping[str, Any] | None = None,
 ) -> Decision:
     """Ask the person to approve, edit or reject ``action`` (a short title) with ``details``.
 
     Anything but an explicit approval (dismiss, timeout, interrupt) is a rejection whose
     ``reason`` says why. A kernel interrupt raises KeyboardInterrupt, as for questions.
+    With ``details_schema`` (the JSON Schema of the arguments the details hold as JSON), an
+    edit that does not fit it is refused in the widget, naming the argument, and stays open.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    approval = Approval(action=action, details=details)
+    approval = _approval(action, details, details_schema)
     request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
     return await run_request(request, queue=queue)
 
@@ -165,12 +168,18 @@ def approve_sync(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
+    details_schema: Mapping[str, Any] | None = None,
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    approval = Approval(action=action, details=details)
+    approval = _approval(action, details, details_schema)
     request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
     return run_request_sync(request)
+
+
+def _approval(action: str, details: str, details_schema: Mapping[str, Any] | None) -> Approval:
+    schema = dict(details_schema) if details_schema is not None else None
+    return Approval(action=action, details=details, details_schema=schema)
 
 
 def form_request(

@@ -6,11 +6,14 @@ import functools
 import inspect
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
+
+from pydantic import TypeAdapter
 
 from .api import approve, approve_sync
 from .core.lifecycle import DEFAULT_TIMEOUT
 from .errors import ApprovalRejected
+from .kinds._argcheck import edit_problems
 from .models import Decision
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,11 +35,14 @@ def requires_approval(
     interrupt) raises ``ApprovalRejected`` with the reason instead of calling it.
     Works on plain and ``async`` functions; the signature and docstring are kept, so agent
     frameworks that introspect the function still see the tool's own parameters.
+    The widget checks an edit against the JSON Schema of the function's parameters (missing,
+    unknown or ill-typed arguments) before it is sent, and the kernel checks it again.
     """
 
     def decorate(function: F) -> F:
         signature = inspect.signature(function)
         title = action or f"Call {function.__name__}"
+        schema = arguments_schema(function)
 
         def details_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[inspect.BoundArguments, str]:
             bound = signature.bind(*args, **kwargs)
@@ -48,14 +54,14 @@ def requires_approval(
                 raise ApprovalRejected(decision, title)
             if decision.decision == "approve" or decision.edited is None:
                 return bound.args, bound.kwargs
-            return _edited_arguments(signature, decision, title)
+            return _edited_arguments(signature, decision, title, schema)
 
         if inspect.iscoroutinefunction(function):
 
             @functools.wraps(function)
             async def async_gate(*args: Any, **kwargs: Any) -> Any:
                 bound, details = details_of(args, kwargs)
-                decision = await approve(title, details, timeout=timeout, queue=True)
+                decision = await approve(title, details, timeout=timeout, queue=True, details_schema=schema)
                 call_args, call_kwargs = call_arguments(decision, bound)
                 return await function(*call_args, **call_kwargs)
 
@@ -64,7 +70,7 @@ def requires_approval(
         @functools.wraps(function)
         def gate(*args: Any, **kwargs: Any) -> Any:
             bound, details = details_of(args, kwargs)
-            decision = approve_sync(title, details, timeout=timeout)
+            decision = approve_sync(title, details, timeout=timeout, details_schema=schema)
             call_args, call_kwargs = call_arguments(decision, bound)
             return function(*call_args, **call_kwargs)
 
@@ -73,8 +79,24 @@ def requires_approval(
     return decorate(func) if func is not None else decorate
 
 
+def arguments_schema(function: Callable[..., Any]) -> dict[str, Any] | None:
+    """The JSON Schema (pydantic's) of ``function``'s parameters as one JSON object of names to
+    values, or None when the edited details cannot be checked by it: ``*args``, ``**kwargs``,
+    positional-only parameters, or types that have no JSON Schema.
+    """
+    kinds = {parameter.kind for parameter in inspect.signature(function).parameters.values()}
+    if kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD, inspect.Parameter.POSITIONAL_ONLY}:
+        return None
+    try:
+        # pydantic describes a callable by its parameters (its typing stub names types only).
+        schema = TypeAdapter(cast("Any", function)).json_schema()
+    except Exception:  # noqa: BLE001 - any type pydantic cannot describe: no check, not a failure
+        return None
+    return schema if schema.get("type") == "object" else None
+
+
 def _edited_arguments(
-    signature: inspect.Signature, decision: Decision, title: str
+    signature: inspect.Signature, decision: Decision, title: str, schema: dict[str, Any] | None
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The call's arguments from the person's edited JSON; an edit that no longer fits the
     function's parameters is refused (the call does not run with a guess).
@@ -86,6 +108,10 @@ def _edited_arguments(
         raise ApprovalRejected(decision.model_copy(update={"reason": reason}), title) from None
     if not isinstance(edited, dict):
         reason = "the edited arguments must be a JSON object of parameter names; the call did not run"
+        raise ApprovalRejected(decision.model_copy(update={"reason": reason}), title)
+    problems = edit_problems(decision.edited or "", schema) if schema is not None else []
+    if problems:
+        reason = f"the edited arguments do not fit the function ({'; '.join(problems)}); the call did not run"
         raise ApprovalRejected(decision.model_copy(update={"reason": reason}), title)
     try:
         bound = signature.bind(**edited)

@@ -18,7 +18,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from .contract import MAX_DETAILS_CHARS, MAX_HEADER_CHARS, NO_PREFERENCE, is_recommended
+from .contract import MAX_DESCRIPTION_CHARS, MAX_DETAILS_CHARS, MAX_HEADER_CHARS, NO_PREFERENCE, is_recommended
 
 __all__ = [
     "MAX_HEADER_CHARS",
@@ -68,11 +68,22 @@ def _is_empty(text: str) -> bool:
     return not text
 
 
+def _is_none(value: object) -> bool:
+    return value is None
+
+
 class Option(StrictModel):
     """One choice of a question."""
 
     label: NonEmptyText = Field(description="Short choice text (1-5 words). End it with '(Recommended)' to suggest it.")
     description: str = Field(default="", description="What this choice means or implies.")
+    # Not part of what a model is told to send (left out of the JSON Schema): Claude Code's
+    # AskUserQuestion may give an option a preview (a mockup or code snippet shown while the option
+    # is focused). It is kept as given (indentation matters in a snippet), capped like a form's
+    # description, and not rendered yet; an option without one serialises without it.
+    preview: SkipJsonSchema[Annotated[str, StringConstraints(strip_whitespace=False)]] = Field(
+        default="", max_length=MAX_DESCRIPTION_CHARS, exclude_if=_is_empty
+    )
 
 
 class Question(StrictModel):
@@ -150,6 +161,10 @@ class Approval(StrictModel):
         max_length=MAX_DETAILS_CHARS,
         description="What exactly would run: the command, the tool arguments. Shown as monospace text.",
     )
+    # Not part of what a model may send: the JSON Schema of the tool's arguments when the details
+    # are those arguments as JSON (``@requires_approval``). An edit is checked against it; left
+    # out of dumps when None, so history and replay of other approvals are unchanged.
+    details_schema: SkipJsonSchema[dict[str, Any] | None] = Field(default=None, exclude_if=_is_none)
 
 
 class Outcome(BaseModel):

@@ -16,6 +16,7 @@ from nbask.contract import MAX_REASON_CHARS
 from nbask.core.lifecycle import Resolution
 from nbask.core.manager import manager
 from nbask.kinds import ApprovalRequest, ApprovalWidget
+from nbask.responses import MalformedResponse
 from nbask.widget import LATE_ANSWER_NOTE
 
 
@@ -116,19 +117,28 @@ def test_markdown_summary_keeps_model_text_literal():
 
 
 class ScriptedPerson:
-    """A resolver that answers every approval from a script, as a person would click."""
+    """A resolver that answers every approval from a script, as a person would click; a reply
+    the kernel refuses (as the widget would show it) is followed by the script's next one.
+    """
 
     def __init__(self, *responses: dict[str, Any]) -> None:
         self.responses = list(responses)
         self.seen: list[ApprovalRequest] = []
+        self.refused: list[str] = []
 
     def check_available(self, request: Any) -> None:
         del request
 
     def _decide(self, resolution: Resolution[Any]) -> Any:
         self.seen.append(resolution.request)
-        resolution.settle(resolution.request.parse_and_decide(self.responses.pop(0)))
-        return resolution.outcome
+        while True:
+            try:
+                outcome = resolution.request.parse_and_decide(self.responses.pop(0))
+            except MalformedResponse as error:
+                self.refused.append(str(error))
+                continue
+            resolution.settle(outcome)
+            return resolution.outcome
 
     async def resolve(self, resolution: Resolution[Any]) -> Any:
         return self._decide(resolution)
@@ -171,21 +181,33 @@ def test_requires_approval_runs_approved_and_edited_calls_and_refuses_rejected(p
     assert delete.__name__ == "delete", "the signature and name stay visible to agent frameworks"
 
 
-def test_requires_approval_on_async_functions_and_bad_edits(person):
+def test_requires_approval_on_async_functions_and_bad_edits_stay_open(person):
     @nbask.requires_approval
     async def fetch(url: str) -> str:
         return url
 
-    person(
+    script = person(
         {"action": "approve", "edited_details": json.dumps({"url": "https://example.org"})},
         {"action": "approve", "edited_details": "{not json"},
         {"action": "approve", "edited_details": json.dumps({"link": "x"})},
+        {"action": "approve", "edited_details": json.dumps({"url": 5})},
+        {"action": "approve", "edited_details": json.dumps({"url": "https://example.com"})},
     )
     assert asyncio.run(fetch("http://x")) == "https://example.org"
-    with pytest.raises(nbask.ApprovalRejected, match="not valid JSON"):
-        asyncio.run(fetch("http://x"))
-    with pytest.raises(nbask.ApprovalRejected, match="do not fit the function"):
-        asyncio.run(fetch("http://x"))
+    # The widget's bad edits are refused and the approval stays open until a good one arrives.
+    assert asyncio.run(fetch("http://x")) == "https://example.com"
+    assert len(script.seen) == 2, "one approval, refused three times, not three approvals"
+    assert [text.split(":")[0] for text in script.refused] == ["The edit was not accepted"] * 3
+    assert "not valid JSON" in script.refused[0]
+    assert 'unknown argument "link" (the arguments are: url)' in script.refused[1]
+    assert 'missing required argument "url"' in script.refused[1]
+    assert 'argument "url" must be a string, not an integer' in script.refused[2]
+    assert script.seen[0].approval.details_schema == {
+        "additionalProperties": False,
+        "properties": {"url": {"title": "Url", "type": "string"}},
+        "required": ["url"],
+        "type": "object",
+    }
 
 
 def test_history_keeps_the_request_beside_the_outcome(person):

@@ -16,10 +16,11 @@ from ..core.history import HistoryEntry, Recording
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..models import AnsweredBy, Approval, Decision
-from ..responses import ApprovalResponse, parse_approval_response
+from ..responses import ApprovalResponse, MalformedResponse, parse_approval_response
 from ..summary import by_whom, code_block, escape_markdown
 from ..terminal import Terminal, printable
 from ..widget import InteractionWidget
+from ._argcheck import edit_problems
 from ._kind import RequestKind
 
 UNATTENDED_REJECT = (
@@ -44,7 +45,22 @@ class ApprovalRequest(Request[Decision]):
         return self.approval.model_dump_json()
 
     def parse_and_decide(self, raw: dict[str, Any]) -> Decision:
-        return self.decide(parse_approval_response(raw, self.approval))
+        """The front end's reply, decided; an edit that does not fit ``details_schema`` raises
+        MalformedResponse naming the argument and the rule, so the approval stays open.
+        """
+        response = parse_approval_response(raw, self.approval)
+        problems = self.edit_problems(response)
+        if problems:
+            raise MalformedResponse(refusal_text(problems))
+        return self.decide(response)
+
+    def edit_problems(self, response: ApprovalResponse) -> list[str]:
+        """What is wrong with the response's edit of JSON arguments (none without a schema)."""
+        edited = response.edited_details
+        schema = self.approval.details_schema
+        if response.action != "approve" or edited is None or edited == self.approval.details or schema is None:
+            return []
+        return edit_problems(edited, schema)
 
     def decide(self, response: ApprovalResponse, answered_by: AnsweredBy = "person") -> Decision:
         if response.action == "dismiss":
@@ -60,6 +76,12 @@ class ApprovalRequest(Request[Decision]):
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Decision:
         return Decision(status=status, decision="reject", reason=note, **self._ids(answered_by))
+
+
+def refusal_text(problems: list[str]) -> str:
+    """Why an edit was not accepted, for the person: every problem, then what to do."""
+    text = "; ".join(problems)
+    return f"The edit was not accepted: {text}. Fix the Details, then approve again."
 
 
 # -- the widget -------------------------------------------------------------------------------
@@ -78,12 +100,17 @@ class ApprovalWidget(InteractionWidget[Decision]):
     # Mirrored by ApprovalModel in js/contract.ts.
     title = traitlets.Unicode("").tag(sync=True)
     details = traitlets.Unicode("").tag(sync=True)
+    # The JSON Schema an edit of the details must fit (None: the details are not checked).
+    details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    # Why the kernel refused the last reply ("" = none); the approval stays open to fix it.
+    error = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
         *,
         action: str | None = None,
         details: str = "",
+        details_schema: dict[str, Any] | None = None,
         tool_call_id: str | None = None,
         resolution: Resolution[Decision] | None = None,
         **traits: Any,
@@ -92,19 +119,31 @@ class ApprovalWidget(InteractionWidget[Decision]):
             if action is None:
                 msg = "ApprovalWidget needs action='...' (or a resolution of an ApprovalRequest)"
                 raise TypeError(msg)
-            request = ApprovalRequest(approval=Approval(action=action, details=details), tool_call_id=tool_call_id)
+            approval = Approval(action=action, details=details, details_schema=details_schema)
+            request = ApprovalRequest(approval=approval, tool_call_id=tool_call_id)
             resolution = Resolution(request)
         if not isinstance(resolution.request, ApprovalRequest):
             msg = "ApprovalWidget shows approval requests only"
             raise TypeError(msg)
         self.approval = resolution.request.approval
-        super().__init__(resolution, title=self.approval.action, details=self.approval.details, **traits)
+        super().__init__(
+            resolution,
+            title=self.approval.action,
+            details=self.approval.details,
+            details_schema=self.approval.details_schema,
+            **traits,
+        )
 
     def summary_markdown(self) -> str:
         return approval_markdown(self.approval, self.answer)
 
     def result_for(self, outcome: Decision) -> dict[str, Any]:
         return {"decision": outcome.decision, "edited": outcome.edited, "reason": outcome.reason, "note": ""}
+
+    def refuse(self, error: MalformedResponse) -> None:
+        with self.hold_sync():
+            self.error = str(error)
+            super().refuse(error)
 
 
 # -- the summary ------------------------------------------------------------------------------
@@ -151,7 +190,12 @@ def ask_at_terminal(term: Terminal, request: ApprovalRequest) -> Decision:
                 decision = request.decide(ApprovalResponse(action="approve"))
             elif raw in ("2", "e", "edit"):
                 edited = term.limited_text(MAX_DETAILS_CHARS)
-                decision = request.decide(ApprovalResponse(action="approve", edited_details=edited))
+                response = ApprovalResponse(action="approve", edited_details=edited)
+                problems = request.edit_problems(response)
+                if problems:
+                    term.say(printable(refusal_text(problems)))
+                    continue
+                decision = request.decide(response)
             elif raw in ("3", "r", "reject"):
                 reason = term.limited_line("Reason (optional): ", MAX_REASON_CHARS)
                 decision = request.decide(ApprovalResponse(action="reject", reason=reason))
