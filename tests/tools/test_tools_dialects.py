@@ -206,7 +206,8 @@ def test_seed002_without_choices_says_what_to_send():
     assert result.is_error
     assert result.output == (
         "Error: Invalid arguments for ask_user: choices: required, but missing (give 2-4 likely answers; the user "
-        "can still type their own). Fix the arguments and call ask_user again."
+        'can still type their own). The arguments are {"question": "...", "choices": ["...", "..."], '
+        '"allow_freeform": true} with 2-4 choices. Fix the arguments and call ask_user again.'
     )
 
 

@@ -1,5 +1,7 @@
-"""``nbask.tools.function``: a typed, documented async function per dialect; ``nbask.tools.gate``:
-``@nbask.requires_approval`` whose rejections the model reads as the tool's result.
+"""``nbask.tools.function``: a typed, documented async function per dialect, and
+``function_sync``, its blocking twin (LangChain's ``StructuredTool(func=...).invoke``);
+``nbask.tools.gate``: ``@nbask.requires_approval`` whose rejections the model reads as the tool's
+result.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 
 import nbask
 from nbask.models import Question
-from nbask.tools import TOOL_NAMES, function, gate
+from nbask.tools import TOOL_NAMES, function, function_sync, gate
 
 from .tool_helpers import Person, approve, dismiss, edit, pick, reject, time_out
 
@@ -72,6 +74,76 @@ def test_function_timeout_is_passed_on(person: Person):
     output = asyncio.run(function("ask_user", timeout=5)(question="Q?", choices=["A", "B"]))
     assert output == "No answer within 5 seconds; no one answered, so do not assume an answer."
     assert person.asked[0].timeout == 5
+
+
+# -- function_sync --------------------------------------------------------------------------------
+
+DB_ARGS = {
+    "questions": [
+        {
+            "question": "Which database should the app use?",
+            "header": "DB",
+            "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}],
+        }
+    ]
+}
+
+
+@pytest.mark.parametrize("tool_name", TOOL_NAMES)
+def test_function_sync_is_the_blocking_twin(tool_name: str):
+    tool, twin = function_sync(tool_name), function(tool_name)
+    assert not inspect.iscoroutinefunction(tool)
+    assert tool.__name__ == tool_name
+    assert str(inspect.signature(tool)) == str(inspect.signature(twin))  # each builds its own FieldInfo
+    assert typing.get_type_hints(tool) == typing.get_type_hints(twin)
+    assert tool.__doc__ == twin.__doc__
+
+
+def test_function_sync_timeout_and_errors(person: Person):
+    person.answers(time_out())
+    assert function_sync("ask_user", timeout=5)(question="Q?", choices=["A", "B"]) == (
+        "No answer within 5 seconds; no one answered, so do not assume an answer."
+    )
+    assert person.asked[0].timeout == 5
+    output = function_sync()(questions=[{"question": "Q?", "options": [{"label": "A"}]}])
+    assert output.startswith("Error: Invalid arguments for AskUserQuestion: questions[0].options")
+    assert len(person.asked) == 1
+
+
+def test_function_sync_with_no_one_to_ask_returns_the_error_as_text():
+    assert function_sync("ask_user")(question="Q?", choices=["A", "B"]).startswith(
+        "Error: ask_user cannot ask the user here"
+    )
+
+
+def test_langchain_structured_tool_invoke_under_the_recommended_policy():
+    tools = pytest.importorskip("langchain_core.tools")
+    nbask.configure(policy="recommended")
+    tool = tools.StructuredTool.from_function(func=function_sync())
+    assert tool.name == "AskUserQuestion"
+    assert "only when the answer changes what you do next" in tool.description
+    output = tool.invoke(DB_ARGS)
+    assert json.loads(output) == {
+        "answers": {"Which database should the app use?": "PostgreSQL (Recommended)"},
+        "answered_by": "policy",
+        "note": "Answered by nbask's 'recommended' policy, not by a person: no one was asked.",
+    }
+    assert nbask.history()[-1].answered_by == "policy"
+
+
+def test_langchain_structured_tool_invoke_asks_the_person(person: Person):
+    tools = pytest.importorskip("langchain_core.tools")
+    person.answers(pick("SQLite"), pick("No, plan it first"))
+    tool = tools.StructuredTool.from_function(func=function_sync())
+    assert json.loads(tool.invoke(DB_ARGS)) == {"answers": {"Which database should the app use?": "SQLite"}}
+    followup = tools.StructuredTool.from_function(func=function_sync("ask_followup_question"))
+    suggestions = [{"text": "Yes, implement it now", "mode": "code"}, {"text": "No, plan it first", "mode": None}]
+    output = followup.invoke({"question": "Add the cache now?", "follow_up": suggestions})
+    assert output == "<answer>\nNo, plan it first\n</answer>"
+    assert [o["label"] for o in person.questions[1]["questions"][0]["options"]] == [
+        "Yes, implement it now",
+        "No, plan it first",
+    ]
 
 
 # -- gate ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
     messages.append(result.as_message("openai-chat", call_id))      # what the model reads back
 
     agent = pydantic_ai.Agent(model, tools=[nbask.tools.function()])  # for frameworks
+    tool = StructuredTool.from_function(func=nbask.tools.function_sync())  # sync frameworks
 
 Dialects, picked by ``tool_name``: ``AskUserQuestion`` (kimi-cli, Claude Code; the default),
 ``ask_user_question`` (seed 001), ``ask_user`` (seed 002), ``ask_followup_question`` (Kilo
@@ -19,7 +20,7 @@ from __future__ import annotations
 from .call import call, call_sync
 from .definitions import definition, definitions, parameters_schema
 from .dialects import DEFAULT_TOOL_NAME, TOOL_NAMES
-from .function import function, gate
+from .function import function, function_sync, gate
 from .result import FORMATS, Format, ToolResult
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "definition",
     "definitions",
     "function",
+    "function_sync",
     "gate",
     "parameters_schema",
 ]

@@ -51,18 +51,17 @@ def _prepare(
     if isinstance(dialect, ToolResult):
         return dialect
     try:
-        plan = dialect.parse(dialect.load(arguments))
+        plan = dialect.read(arguments)
     except ArgumentError as error:
         return dialect.invalid(error)
     except RecursionError:
         return dialect.invalid(ArgumentError("arguments: nested too deeply to read"))
     try:
-        request = QuestionRequest(
-            question_set=plan.question_set,
-            timeout=plan.timeout if plan.timeout is not None else timeout,
-            tool_call_id=tool_call_id,
-        )
-    except ValueError as error:  # the caller's timeout is not a number of seconds
+        limit = plan.timeout if plan.timeout is not None else timeout
+        if plan.wait_at_most is not None and (limit is None or plan.wait_at_most < limit):
+            limit = plan.wait_at_most  # the model may ask for a shorter wait, never a longer one
+        request = QuestionRequest(question_set=plan.question_set, timeout=limit, tool_call_id=tool_call_id)
+    except (TypeError, ValueError) as error:  # the caller's timeout is not a number of seconds
         return _failure(dialect, error, tool_call_id)
     return dialect, request, plan
 

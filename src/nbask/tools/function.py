@@ -1,6 +1,7 @@
 """Python functions for agent frameworks that build tools from a function's signature and
 docstring (pydantic-ai ``Agent(tools=[...])``, the OpenAI Agents SDK's ``function_tool``,
-LangChain's ``StructuredTool``), and ``gate``, the approval gate whose rejections the model reads.
+LangChain's ``StructuredTool``): ``function`` (async) and ``function_sync`` (blocking), and
+``gate``, the approval gate whose rejections the model reads.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from ..approvals import requires_approval
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..waiting import WaitingUnsupported
-from .call import call
-from .dialects import DEFAULT_TOOL_NAME, dialect_for
+from .call import call, call_sync
+from .dialects import DEFAULT_TOOL_NAME, Dialect, dialect_for
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,13 +36,47 @@ def function(
         tool = StructuredTool.from_function(coroutine=nbask.tools.function())
     """
     dialect = dialect_for(tool_name)
-    parameters = dialect.parameters()
 
     async def ask_tool(**arguments: Any) -> str:
-        data = {name: to_jsonable_python(value) for name, value in arguments.items()}
-        result = await call(data, tool_name=dialect.name, timeout=timeout)
+        result = await call(_plain(arguments), tool_name=dialect.name, timeout=timeout)
         return result.output
 
+    return _as_tool(ask_tool, dialect)
+
+
+def function_sync(tool_name: str = DEFAULT_TOOL_NAME, *, timeout: float | None = DEFAULT_TIMEOUT) -> Callable[..., str]:
+    """The blocking twin of ``function``, for frameworks that call tools synchronously (LangChain's
+    ``tool.invoke``, a plain agent loop): the same name, typed parameters and docstring; each call
+    maps the arguments to ``nbask.tools.call_sync`` (nbask's sync path, like ``nbask.ask_sync``)
+    and returns the text the model reads (the answer in the dialect's format, or an error that
+    starts with "Error:"). It blocks the calling thread until the person answers, dismisses or the
+    ``timeout`` (seconds; ``None`` waits forever) passes; headless policies answer at once. It
+    never raises for a model's mistake or for "no one can answer here"; a kernel interrupt still
+    propagates. Use ``function`` in async code: a blocking wait inside a running event loop would
+    stall it.
+
+        tool = StructuredTool.from_function(func=nbask.tools.function_sync())
+        tool.invoke({"questions": [...]})
+    """
+    dialect = dialect_for(tool_name)
+
+    def ask_tool(**arguments: Any) -> str:
+        return call_sync(_plain(arguments), tool_name=dialect.name, timeout=timeout).output
+
+    return _as_tool(ask_tool, dialect)
+
+
+def _plain(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as plain JSON data (a framework may hand over validated models)."""
+    return {name: to_jsonable_python(value) for name, value in arguments.items()}
+
+
+T = TypeVar("T", bound=Callable[..., Any])
+
+
+def _as_tool(ask_tool: T, dialect: Dialect) -> T:
+    """``ask_tool`` named after the dialect, with its typed signature and its docstring."""
+    parameters = dialect.parameters()
     ask_tool.__name__ = ask_tool.__qualname__ = dialect.name
     ask_tool.__doc__ = dialect.function_doc()
     ask_tool.__signature__ = inspect.Signature(parameters, return_annotation=str)  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@
 | ``AskUserQuestion`` | ``claude_code`` | kimi-cli, Claude Code (seeds 000, 003); nbask's default |
 | ``ask_user_question`` | ``chat_backend`` | a chat backend's approval_request protocol (seed 001) |
 | ``ask_user`` | ``ask_user`` | a Go desktop app (seed 002) |
-| ``ask_followup_question`` | ``followup`` | Kilo Code (seed 004) |
+| ``ask_followup_question`` | ``followup`` | Kilo Code, Roo Code (seed 004) |
 | ``request_user_input`` | ``codex`` | OpenAI Codex |
 """
 

@@ -31,12 +31,17 @@ Location = tuple[int | str, ...]
 
 
 class ArgumentError(ValueError):
-    """The arguments cannot be asked; ``problems`` name each field and the rule it breaks."""
+    """The arguments cannot be asked; ``problems`` name each field and the rule it breaks.
 
-    def __init__(self, *problems: str) -> None:
+    ``form`` names the form of the arguments the call was written in, when a dialect accepts
+    several (the 004 dialect's XML or JSON), so the error's advice shows that form again.
+    """
+
+    def __init__(self, *problems: str, form: str | None = None) -> None:
         self.problems = [_clip(p) for p in problems[:MAX_PROBLEMS]]
         if len(problems) > MAX_PROBLEMS:
             self.problems.append(f"... and {len(problems) - MAX_PROBLEMS} more problem(s)")
+        self.form = form
         super().__init__("; ".join(self.problems))
 
 
@@ -53,6 +58,9 @@ class Plan:
     keys: tuple[str, ...]
     #: A time limit the arguments themselves carry (the 001 ``timeout_seconds``), else None.
     timeout: float | None = None
+    #: How long the model is content to wait (Codex's ``autoResolutionMs``, in seconds), else
+    #: None: it may shorten the caller's timeout, never lengthen it.
+    wait_at_most: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -32,8 +32,15 @@ class Dialect(ABC):
     #: The argument schema the model is given (definitions) and the Python function takes.
     arguments: ClassVar[type[BaseModel]]
     description: ClassVar[str]
+    #: The shape of the arguments as the dialect's description and schema tell the model to
+    #: write them: every argument error shows it again, so the retry is in the same form.
+    form: ClassVar[str]
 
     # -- arguments ---------------------------------------------------------------------
+
+    def read(self, arguments: object) -> Plan:
+        """The plan of the raw arguments (``load`` then ``parse``); raises ArgumentError."""
+        return self.parse(self.load(arguments))
 
     def load(self, arguments: object) -> dict[str, Any]:
         """The raw arguments as a dict (JSON text or a mapping)."""
@@ -44,8 +51,12 @@ class Dialect(ABC):
         """Validate the arguments and build what nbask asks; raises ArgumentError."""
 
     def invalid(self, error: ArgumentError) -> ToolResult:
+        """The tool error for bad arguments: each problem, then the form to send, then what to do."""
         problems = "; ".join(error.problems)
-        text = f"Invalid arguments for {self.name}: {problems}. Fix the arguments and call {self.name} again."
+        text = (
+            f"Invalid arguments for {self.name}: {problems}. The arguments are {error.form or self.form}. "
+            f"Fix the arguments and call {self.name} again."
+        )
         return self.error("invalid", text)
 
     # -- replies -----------------------------------------------------------------------

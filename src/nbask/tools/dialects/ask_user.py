@@ -59,6 +59,7 @@ class AskUser(Dialect):
     title = "Ask the user"
     origin = "a Go desktop app's agent loop (seed 002)"
     arguments = AskUserArguments
+    form = '{"question": "...", "choices": ["...", "..."], "allow_freeform": true} with 2-4 choices'
     description = (
         "Pause and ask the user one question when you cannot decide on your own, with 2-4 suggested answers "
         f"as numbered choices; the user picks one or types their own. {guidance.WHEN} "

@@ -71,6 +71,11 @@ class ChatBackend(Dialect):
     title = "Ask the user"
     origin = "a chat backend's approval_request stream protocol (seed 001)"
     arguments = ChatBackendArguments
+    form = (
+        '{"questions": [{"question": "...", "header": "...", "multiSelect": false, "options": [{"label": "...", '
+        '"description": "..."}, ...]}, ...]} with 1-4 questions and 2-4 options each, besides the optional '
+        'free-text one {"label": "...", "input": true}'
+    )
     description = (
         "Ask the user 1-4 questions with options and wait for the answers. "
         f"{guidance.WHEN} {guidance.BATCH} "

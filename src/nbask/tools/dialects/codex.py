@@ -1,11 +1,22 @@
 """``request_user_input``: OpenAI Codex's tool (codex-rs ``RequestUserInputArgs``).
 
 Arguments: ``{"questions": [{"id", "header", "question", "options": [{"label", "description"}],
-"isOther", "isSecret"}]}``. Codex forces ``isOther`` on (its client adds a free-form choice);
-nbask's widget always has one, so the flag is accepted and changes nothing. ``isSecret: true`` is
-refused: nbask shows answers in the notebook and keeps them in its history, which is no place for
-a secret. Headers over 12 characters are shortened like the 001 dialect's. nbask allows 1-4
-questions and 2-4 options (Codex asks for 1-3 and 2-3).
+"isOther", "isSecret"}], "autoResolutionMs"}``. Codex forces ``isOther`` on (its client adds a
+free-form choice); nbask's widget always has one, so the flag is accepted and changes nothing.
+``isSecret: true`` is refused: nbask shows answers in the notebook and keeps them in its history,
+which is no place for a secret. Headers over 12 characters are shortened like the 001 dialect's.
+nbask allows 1-4 questions and 2-4 options (Codex asks for 1-3 and 2-4).
+
+``autoResolutionMs`` (optional, a whole number of milliseconds): how long the model is content to
+wait before it continues on its own judgment (openai/codex #27256). Like Codex, nbask clamps it to
+60000-240000; it becomes the request's time limit in seconds, never longer than the caller's. A
+time-out is the reply below, with no answers, as Codex's auto-resolution submits none.
+
+Answers are keyed by id, not by question text, so two questions may share a text here (nbask's
+QuestionSet, keyed by text, refuses that): the repeated text is shown with a visible " (2)",
+" (3)" ... so the person can tell the questions apart, and the reply maps each back to its id.
+An invisible mark would do the same for the keys, but would show the person two identical
+questions, and copy and paste would carry it along.
 
 The reply is Codex's ``RequestUserInputResponse``: ``{"answers": {id: {"answers": [...]}}}``,
 the chosen labels in option order, then the typed text as ``"user_note: <text>"`` (the prefix
@@ -15,7 +26,7 @@ timeout have no answers and a note (``"status": "timeout"`` for the latter).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from pydantic import Field
 
@@ -27,6 +38,9 @@ from ._base import Dialect
 from ._replies import json_answered, json_dismissed, json_timed_out, selections_for
 
 USER_NOTE: Final = "user_note: "
+#: The auto-resolution window Codex allows, in milliseconds; a value outside is clamped into it.
+MIN_AUTO_RESOLUTION_MS: Final = 60_000
+MAX_AUTO_RESOLUTION_MS: Final = 240_000
 
 
 class CodexOption(StrictModel):
@@ -61,6 +75,38 @@ class CodexArguments(StrictModel):
     questions: list[CodexQuestion] = Field(
         min_length=1, max_length=4, description="Questions to show the user. Prefer 1 and do not exceed 4."
     )
+    autoResolutionMs: Annotated[int, Field(strict=True, gt=0)] | None = Field(  # noqa: N815 - Codex's name
+        default=None,
+        description=(
+            f"Optional auto-resolution window in milliseconds, from {MIN_AUTO_RESOLUTION_MS} to "
+            f"{MAX_AUTO_RESOLUTION_MS} (values outside are clamped). Include it only when the question is useful "
+            "but not blocking and continuing with your best judgment is acceptable if the user does not answer; "
+            "omit it when you need the answer before continuing."
+        ),
+    )
+
+
+FORM: Final = (
+    '{"questions": [{"id": "snake_case_id", "header": "...", "question": "...", "options": [{"label": "...", '
+    '"description": "..."}, ...]}, ...], "autoResolutionMs": 120000} with 1-4 questions, unique ids and 2-4 '
+    "options each; autoResolutionMs (60000-240000) is optional"
+)
+_HINTS = {"autoResolutionMs": "a whole number of milliseconds, 60000-240000; leave it out to wait for the answer"}
+
+
+def _distinct(texts: list[str]) -> list[str]:
+    """The question texts as shown: a repeated text gets " (2)", " (3)" ... (a free one)."""
+    taken = set(texts)
+    shown: list[str] = []
+    for text in texts:
+        if text in shown:
+            number = 2
+            while f"{text} ({number})" in taken:
+                number += 1
+            text = f"{text} ({number})"  # noqa: PLW2901 - the text as shown
+            taken.add(text)
+        shown.append(text)
+    return shown
 
 
 class Codex(Dialect):
@@ -70,16 +116,19 @@ class Codex(Dialect):
     title = "Request user input"
     origin = "OpenAI Codex (codex-rs request_user_input)"
     arguments = CodexArguments
+    form = FORM
     description = (
         "Request user input for one to four short questions and wait for the response. "
         f"{guidance.WHEN} {guidance.BATCH} {guidance.OPTIONS} "
-        "Give every question an id; the answers come back keyed by it, "
+        f"Set autoResolutionMs, from {MIN_AUTO_RESOLUTION_MS} to {MAX_AUTO_RESOLUTION_MS} milliseconds, only when "
+        "the question is useful but not blocking and continuing with your best judgment is acceptable; omit it "
+        "when you need the answer. Give every question an id; the answers come back keyed by it, "
         'as {"answers": {id: {"answers": [chosen labels..., "user_note: <typed text>"]}}}; an empty list '
         f"means the question was left empty. {guidance.SILENCE}"
     )
 
     def parse(self, data: dict[str, Any]) -> Plan:
-        args: CodexArguments = validate(CodexArguments, data)
+        args: CodexArguments = validate(CodexArguments, data, hints=_HINTS)
         ids = [question.id for question in args.questions]
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
@@ -93,16 +142,20 @@ class Codex(Dialect):
                     for name in secret
                 )
             )
+        shown = _distinct([q.question for q in args.questions])
         questions = [
             {
-                "question": q.question,
+                "question": text,
                 **header_fields(q.header),
                 "options": [{"label": o.label, "description": o.description} for o in q.options],
             }
-            for q in args.questions
+            for text, q in zip(shown, args.questions, strict=True)
         ]
         question_set = validated_question_set(questions)
-        return Plan(question_set=question_set, keys=tuple(ids))
+        wait = args.autoResolutionMs
+        if wait is not None:
+            wait = min(max(wait, MIN_AUTO_RESOLUTION_MS), MAX_AUTO_RESOLUTION_MS)
+        return Plan(question_set=question_set, keys=tuple(ids), wait_at_most=None if wait is None else wait / 1000)
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {}

@@ -1,15 +1,24 @@
-"""``ask_followup_question(question, follow_up)``: Kilo Code's tool (seed 004).
+"""``ask_followup_question(question, follow_up)``: Kilo Code's and Roo Code's tool (seed 004).
 
-One question with 2-4 suggested answers. ``follow_up`` is accepted as the tool's own XML
-(``<suggest>...</suggest>`` elements, attributes such as ``mode`` ignored), as a list of strings,
-or as the JSON form ``[{"answer": ...}]``; the whole XML tool call (``<ask_followup_question>
-<question>...</question><follow_up>...</follow_up></ask_followup_question>``) may be sent as the
-arguments text. The seed makes ``follow_up`` optional; nbask shows a question as 2-4 options plus
-a free-text box, so here it is required, with an error that says what to send.
+One question with 2-4 suggested answers. ``follow_up`` is accepted in each form these tools have
+told their models to use: the native tools' JSON list ``[{"text": ..., "mode": ...|null}]`` (Kilo
+Code's and Roo Code's ``native-tools/ask_followup_question.ts``), also when the list arrives as
+JSON text; the tool's own XML (``<suggest>...</suggest>`` elements, attributes such as ``mode``
+ignored); a list of strings; and the seed's JSON form ``[{"answer": ...}]``. The whole XML tool
+call (``<ask_followup_question><question>...</question><follow_up>...</follow_up>
+</ask_followup_question>``) may be sent as the arguments text. The seed makes ``follow_up``
+optional; nbask shows a question as 2-4 options plus a free-text box, so here it is required, with
+an error that says what to send.
+
+``mode``: when a suggestion with a mode is picked, Kilo Code and Roo Code switch the agent's mode
+in their UI and send the model only the suggestion's text (``AskFollowupQuestionTool.ts``); the
+reply cannot say a mode. A notebook has no modes to switch, so a mode is checked (text or null)
+and ignored, and the reply is the answer alone, as theirs is.
 
 The reply wraps the answer in ``<answer>`` tags, as the seed shows. Errors follow the seed's
 style: "Missing required parameter 'question'", "Failed to parse follow_up: ...", "Invalid
-follow_up format: ...".
+follow_up format: ...", "Wrong number of suggestions in follow_up: ...", and end by showing the
+form the call was written in (the XML call, ``follow_up`` as XML, or the JSON list), complete.
 
 The XML reader is a small linear scanner, not an XML parser: the tool's XML is written by a model
 and is often not well-formed (a bare "&" or "<" in a suggestion), and a scanner has no entity
@@ -19,6 +28,7 @@ expansion to abuse.
 from __future__ import annotations
 
 import html
+import json
 from typing import Any, Final
 
 from pydantic import Field
@@ -38,17 +48,40 @@ from ._arguments import (
 from ._base import Dialect
 from ._replies import answer_for, answer_notes, answered_result, dismissed_note, dismissed_result, timed_out_result
 
-RETRY: Final = "Please retry with a complete call: one <question> and 2-4 complete <suggest> answers in <follow_up>."
+#: The forms of a complete call, as each kind of prompt shows it to the model.
+FORM_JSON: Final = (
+    '{"question": "...", "follow_up": [{"text": "...", "mode": null}, ...]} with 2-4 complete suggestions'
+)
+FORM_FOLLOW_UP_XML: Final = (
+    '{"question": "...", "follow_up": "<suggest>...</suggest><suggest>...</suggest>"} with 2-4 complete suggestions'
+)
+FORM_CALL_XML: Final = (
+    "<ask_followup_question><question>...</question><follow_up><suggest>...</suggest><suggest>...</suggest>"
+    "</follow_up></ask_followup_question> with 2-4 complete suggestions"
+)
+#: The advice after an error in a call whose ``follow_up`` was <suggest> XML.
+RETRY: Final = f"Please retry with a complete call: {FORM_FOLLOW_UP_XML}."
+#: The keys of one suggestion in the JSON list: its text (``answer`` in the seed's form) and a mode.
+SUGGESTION_KEYS: Final = frozenset({"text", "answer", "mode"})
+
+
+class FollowupSuggestion(StrictModel):
+    """One suggested answer, as Kilo Code's and Roo Code's native tool writes it."""
+
+    text: str = Field(description="A complete answer the user can pick, with no placeholders.")
+    mode: str | None = Field(
+        default=None, description="Kilo Code's mode to switch to when it is picked; a notebook has none."
+    )
 
 
 class FollowupArguments(StrictModel):
     """The arguments of ``ask_followup_question``."""
 
     question: str = Field(description="The specific question to ask the user.")
-    follow_up: list[str] | str = Field(
+    follow_up: list[FollowupSuggestion | str] | str = Field(
         description=(
-            "2-4 suggested answers, each complete (no placeholders to fill in): a list of strings, or "
-            "<suggest>...</suggest> elements."
+            '2-4 suggested answers, each complete (no placeholders to fill in): [{"text": ..., "mode": null}, ...], '
+            "a list of strings, or <suggest>...</suggest> elements."
         )
     )
 
@@ -70,14 +103,28 @@ class Followup(Dialect):
 
     name = "ask_followup_question"
     title = "Ask a follow-up question"
-    origin = "Kilo Code (seed 004)"
+    origin = "Kilo Code, Roo Code (seed 004)"
     arguments = FollowupArguments
+    form = FORM_JSON
     description = (
         "Ask the user one specific question to get information you need to continue, with 2-4 suggested "
         f"answers the user can pick from (or answer in their own words). {guidance.WHEN} Each suggestion must be "
         f"a complete answer, with no placeholders. {guidance.NO_OTHER} {guidance.RECOMMENDED} "
         f"The reply is the user's answer in <answer></answer> tags. {guidance.SILENCE}"
     )
+
+    def read(self, arguments: object) -> Plan:
+        """The plan; an error remembers the form the call was written in, for its advice."""
+        form = FORM_CALL_XML if isinstance(arguments, str) and arguments.lstrip().startswith("<") else FORM_JSON
+        try:
+            data = self.load(arguments)
+            follow_up = data.get("follow_up", data.get("suggest"))
+            if form == FORM_JSON and isinstance(follow_up, str) and not follow_up.lstrip().startswith("["):
+                form = FORM_FOLLOW_UP_XML
+            return self.parse(data)
+        except ArgumentError as error:
+            error.form = form
+            raise
 
     def load(self, arguments: object) -> dict[str, Any]:
         if isinstance(arguments, str) and arguments.lstrip().startswith("<"):
@@ -87,7 +134,7 @@ class Followup(Dialect):
 
     def invalid(self, error: ArgumentError) -> ToolResult:
         problems = " ".join(p if p.endswith(".") else f"{p}." for p in error.problems)
-        return self.error("invalid", f"{problems} {RETRY}")
+        return self.error("invalid", f"{problems} Please retry with a complete call: {error.form or self.form}.")
 
     def parse(self, data: dict[str, Any]) -> Plan:
         if "suggest" in data and "follow_up" not in data:  # the JSON form: {"question", "suggest": [...]}
@@ -106,7 +153,9 @@ class Followup(Dialect):
             )
         suggestions = _suggestions(data["follow_up"])
         if not 2 <= len(suggestions) <= 4:  # noqa: PLR2004 - nbask's 2-4 options
-            raise ArgumentError(f"Invalid follow_up format: give 2-4 suggestions, got {len(suggestions)}")
+            raise ArgumentError(
+                f"Wrong number of suggestions in follow_up: give 2-4 suggestions, got {len(suggestions)}"
+            )
         question_set = validated_question_set(
             [{"question": question, "options": [{"label": s} for s in suggestions]}], _locate
         )
@@ -129,6 +178,16 @@ class Followup(Dialect):
 
 
 def _suggestions(follow_up: object) -> list[str]:
+    """The suggestions' texts, from <suggest> XML, a JSON list, or that list as JSON text."""
+    if isinstance(follow_up, str) and follow_up.lstrip().startswith("["):
+        try:
+            follow_up = json.loads(follow_up)
+        except json.JSONDecodeError as error:
+            where = f"{error.msg} at line {error.lineno} column {error.colno}"
+            msg = f"Failed to parse follow_up: not a valid JSON list ({where})"
+            raise ArgumentError(msg) from None
+        if not isinstance(follow_up, list):
+            raise ArgumentError("Invalid follow_up format: the JSON text must be a list of suggestions")
     if isinstance(follow_up, str):
         try:
             found = list(_elements(follow_up, "suggest"))
@@ -138,17 +197,28 @@ def _suggestions(follow_up: object) -> list[str]:
             raise ArgumentError("Invalid follow_up format: expected <suggest>...</suggest> elements")
         return [html.unescape(text).strip() for text in found]
     if isinstance(follow_up, list):
-        out = []
-        for index, item in enumerate(follow_up):
-            if isinstance(item, dict) and isinstance(item.get("answer"), str):
-                out.append(item["answer"])
-            elif isinstance(item, str):
-                out.append(item)
-            else:
-                msg = f"Invalid follow_up format: follow_up[{index}] must be text (or {{'answer': text}})"
-                raise ArgumentError(msg)
-        return out
+        return [_suggestion_text(index, item) for index, item in enumerate(follow_up)]
     raise ArgumentError("Invalid follow_up format: must be <suggest> XML text or a list of suggestions")
+
+
+def _suggestion_text(index: int, item: object) -> str:
+    """One suggestion: text, ``{"text": ..., "mode": ...|null}`` or the seed's ``{"answer": ...}``."""
+    if isinstance(item, str):
+        return item
+    expected = f'Invalid follow_up format: follow_up[{index}] must be {{"text": "...", "mode": null}} (or text)'
+    if not isinstance(item, dict):
+        raise ArgumentError(expected)
+    unknown = sorted(str(key) for key in item if key not in SUGGESTION_KEYS)
+    if unknown:
+        raise ArgumentError(f"Invalid follow_up format: follow_up[{index}] has unknown key(s) {unknown}")
+    texts = [item[key] for key in ("text", "answer") if key in item]
+    if len(texts) != 1 or not isinstance(texts[0], str):
+        raise ArgumentError(expected)
+    mode = item.get("mode")
+    if mode is not None and not isinstance(mode, str):
+        raise ArgumentError(f"Invalid follow_up format: follow_up[{index}].mode must be a mode name (text) or null")
+    # The mode is not carried on: the reply is the answer alone (see the module docstring).
+    return texts[0]
 
 
 def _parse_tool_xml(text: str) -> dict[str, Any]:
