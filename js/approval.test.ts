@@ -4,6 +4,7 @@ import { getByRole, queryByRole, within } from "@testing-library/dom";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApprovalResponse } from "./contract";
+import { CHECK_DELAY_MS } from "./approval";
 import { FakeModel, unmountAll, view } from "./testing";
 
 afterEach(unmountAll);
@@ -143,5 +144,126 @@ describe("approval resolved block", () => {
     expect(root.dataset.kind).toBe("question");
     expect(queryByRole(root, "button", { name: "Approve" })).toBeNull();
     expect(getByRole(root, "button", { name: "Submit" })).toBeTruthy();
+  });
+});
+
+describe("edited arguments", () => {
+  const SCHEMA = {
+    type: "object",
+    additionalProperties: false,
+    properties: { name: { type: "string" }, replicas: { type: "integer" } },
+    required: ["name", "replicas"],
+  };
+  const ARGS = JSON.stringify({ name: "web", replicas: 2 }, null, 2);
+  const pause = () => new Promise((resolve) => setTimeout(resolve, CHECK_DELAY_MS + 50));
+
+  async function editTo(text: string, extra: Record<string, unknown> = { details: ARGS, details_schema: SCHEMA }) {
+    const opened = openApproval(extra);
+    await opened.user.click(getByRole(opened.root, "button", { name: "Edit" }));
+    const box = getByRole<HTMLTextAreaElement>(opened.root, "textbox", { name: "Details" });
+    await opened.user.clear(box);
+    await opened.user.click(box);
+    await opened.user.paste(text);
+    return { ...opened, box };
+  }
+
+  function check(root: HTMLElement): HTMLElement {
+    const node = root.querySelector<HTMLElement>(".nbask-details-error");
+    if (!node) throw new Error("no check element");
+    return node;
+  }
+
+  it("shows a wrong type next to Details once typing pauses, and Approve sends nothing", async () => {
+    const { user, root, model, box } = await editTo('{"name": "web", "replicas": "three"}');
+    await pause();
+    expect(check(root).hidden).toBe(false);
+    expect(check(root).textContent).toBe('Argument "replicas" must be an integer, not a string');
+    expect(box.getAttribute("aria-invalid")).toBe("true");
+    expect(box.getAttribute("aria-describedby")?.split(" ")).toContain(check(root).id);
+    expect(getByRole(root, "textbox", { name: "Details", description: /must be an integer/ })).toBe(box);
+    getByRole(root, "textbox", { name: "Reason" }).focus();
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(model.set).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(box);
+    expect(root.dataset.sending).toBeUndefined();
+  });
+
+  it("a fixed edit clears the check at once and Approve sends it", async () => {
+    const { user, root, model, box } = await editTo('{"name": "web", "replicas": "three"}');
+    await pause();
+    await user.clear(box);
+    await user.paste('{"name": "web", "replicas": 3}');
+    expect(check(root).hidden).toBe(true);
+    expect(box.hasAttribute("aria-invalid")).toBe(false);
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(response(model)).toMatchObject({ action: "approve", edited_details: '{"name": "web", "replicas": 3}' });
+  });
+
+  it("Approve right after typing checks at once, without waiting for the pause", async () => {
+    const { user, root, model } = await editTo('{"name": "web"}');
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(model.set).not.toHaveBeenCalled();
+    expect(check(root).textContent).toBe('Missing required argument "replicas"');
+  });
+
+  it.each([
+    ["not JSON", "name=web", /^The arguments are not valid JSON \(/],
+    ["not an object", "[1]", /^The arguments must be a JSON object of argument names and values, not a list$/],
+    ["unknown", '{"name": "w", "replicas": 1, "zone": "a"}', /^Unknown argument "zone" \(the arguments are: name, replicas\)$/],
+    ["several", '{"replicas": true}', /^Missing required argument "name"\nArgument "replicas" must be an integer/],
+  ])("names the problem: %s", async (_, text, expected) => {
+    const { user, root, model } = await editTo(text);
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(model.set).not.toHaveBeenCalled();
+    expect(check(root).textContent).toMatch(expected);
+  });
+
+  it("checks enums", async () => {
+    const schema = { ...SCHEMA, properties: { ...SCHEMA.properties, mode: { type: "string", enum: ["a", "b"] } } };
+    const { user, root } = await editTo('{"name": "w", "replicas": 1, "mode": "c"}', { details: ARGS, details_schema: schema });
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(check(root).textContent).toBe('Argument "mode" must be one of "a", "b"');
+  });
+
+  it("without a schema, JSON details must stay JSON", async () => {
+    const { user, root, model } = await editTo('{"name": ', { details: ARGS });
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(model.set).not.toHaveBeenCalled();
+    expect(check(root).textContent).toMatch(/^The arguments are not valid JSON/);
+  });
+
+  it("without a schema, any JSON and any edit of text details goes", async () => {
+    const json = await editTo("[1, 2]", { details: ARGS });
+    await json.user.click(getByRole(json.root, "button", { name: "Approve" }));
+    expect(response(json.model)).toMatchObject({ edited_details: "[1, 2]" });
+    unmountAll();
+    const text = await editTo("not json at all", { details: "rm -rf build/" });
+    await text.user.click(getByRole(text.root, "button", { name: "Approve" }));
+    expect(response(text.model)).toMatchObject({ edited_details: "not json at all" });
+  });
+
+  it("unchanged details, Reject and Escape are never held back", async () => {
+    const { user, root, model } = openApproval({ details: "not json", details_schema: SCHEMA });
+    await user.click(getByRole(root, "button", { name: "Edit" }));
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(response(model)).toMatchObject({ action: "approve", edited_details: "not json" });
+    unmountAll();
+    const bad = await editTo("{");
+    await bad.user.click(getByRole(bad.root, "button", { name: "Reject" }));
+    expect(response(bad.model)).toMatchObject({ action: "reject", edited_details: null });
+  });
+
+  it("shows the kernel's refusal in an alert until the person edits again", async () => {
+    const { user, root, model, box } = await editTo('{"name": "web", "replicas": 3}');
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(root.dataset.sending).toBe("true");
+    const refusal = 'The edit was not accepted: argument "replicas" must be at most 10.';
+    model.kernelUpdate({ error: refusal, response: {} });
+    const alert = getByRole(root, "alert");
+    expect(alert.textContent).toBe(refusal);
+    expect(alert.hidden).toBe(false);
+    expect(box.disabled).toBe(false);
+    await user.type(box, " ");
+    expect(alert.hidden).toBe(true);
   });
 });

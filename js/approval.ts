@@ -1,8 +1,11 @@
 // The approval form: a proposed action and its details, buttons Approve / Edit / Reject, an
-// optional Reason, and the resolved block with the decision.
+// optional Reason, and the resolved block with the decision. Edited JSON arguments are checked
+// against the tool's `details_schema` (js/argcheck.ts) before Approve sends them; the kernel's
+// refusal of a reply shows in an alert.
 import type { AnyModel } from "@anywidget/types";
 import type { ApprovalModel, ApprovalResponse } from "./contract";
 import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
+import { editProblems, looksLikeJson } from "./argcheck";
 import { asText, button, charCounter, el, isObject, suppressShortcuts, textEl } from "./dom";
 import { InteractionView } from "./shell";
 
@@ -19,6 +22,13 @@ export const APPROVAL_TEXT = {
   keys: "Esc rejects",
 } as const;
 
+/** How long typing must pause before the Details box's check is shown. */
+export const CHECK_DELAY_MS = 300;
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** The person's unsent state: whether Edit was pressed, and the texts typed. */
 interface Draft {
   editing: boolean;
@@ -33,11 +43,24 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     editButton: HTMLButtonElement;
     rejectButton: HTMLButtonElement;
     reason: HTMLTextAreaElement;
+    alert: HTMLElement;
+    /** While editing: the Details textbox and its check. */
+    edit: { box: HTMLTextAreaElement; check: HTMLElement; hintId: string } | null;
   } | null = null;
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The kernel's error was put away by the person editing or sending again. */
+  private errorHidden = false;
+  private lastError = "";
+  private wasSending = false;
 
   constructor(model: AnyModel<ApprovalModel>, host: HTMLElement) {
-    super(model, host, "approval", ["title", "details"]);
+    super(model, host, "approval", ["title", "details", "details_schema", "error"]);
     this.start();
+  }
+
+  override destroy(): void {
+    clearTimeout(this.checkTimer);
+    super.destroy();
   }
 
   private details(): string {
@@ -45,16 +68,81 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   protected pendingKey(): string {
-    return JSON.stringify([asText(this.model.get("request_id")), asText(this.model.get("title")), this.details()]);
+    return JSON.stringify([
+      asText(this.model.get("request_id")),
+      asText(this.model.get("title")),
+      this.details(),
+      JSON.stringify(this.model.get("details_schema") ?? null),
+    ]);
   }
 
   protected resetDraft(): void {
     this.draft = { editing: false, details: this.details(), reason: "" };
     this.controls = null;
+    this.errorHidden = false;
+    clearTimeout(this.checkTimer);
   }
 
   protected refreshForm(): void {
-    // Nothing depends on the lock beyond what the shell disables.
+    const error = asText(this.model.get("error"));
+    const sending = this.isSending();
+    // A new refusal, or the same one again after another try, is shown again.
+    if (error !== this.lastError || (this.wasSending && !sending)) this.errorHidden = false;
+    this.lastError = error;
+    this.wasSending = sending;
+    this.showKernelError();
+  }
+
+  private showKernelError(): void {
+    const alert = this.controls?.alert;
+    if (!alert) return;
+    const error = asText(this.model.get("error"));
+    const shown = error.trim() !== "" && !this.errorHidden && !this.isSending();
+    const text = shown ? error : "";
+    if (alert.textContent !== text) alert.textContent = text;
+    alert.hidden = !shown;
+  }
+
+  /** What is wrong with the edited details, or [] (unchanged details are never checked). */
+  private problems(): string[] {
+    const text = this.draft.details;
+    if (!this.draft.editing || text === this.details()) return [];
+    const schema: unknown = this.model.get("details_schema");
+    if (isObject(schema)) return editProblems(text, schema);
+    // Without a schema, details that were JSON must stay JSON.
+    return looksLikeJson(this.details()) ? editProblems(text, null) : [];
+  }
+
+  /** Shows (or clears) the Details box's check; returns its problems. */
+  private showCheck(): string[] {
+    clearTimeout(this.checkTimer);
+    const edit = this.controls?.edit;
+    if (!edit) return [];
+    const problems = this.problems();
+    const text = problems.map(sentence).join("\n");
+    if (edit.check.textContent !== text) edit.check.textContent = text;
+    edit.check.hidden = problems.length === 0;
+    const invalid = problems.length > 0;
+    edit.box.setAttribute("aria-describedby", invalid ? `${edit.check.id} ${edit.hintId}` : edit.hintId);
+    if (invalid) edit.box.setAttribute("aria-invalid", "true");
+    else edit.box.removeAttribute("aria-invalid");
+    return problems;
+  }
+
+  /** The person typed in Details: a fixed edit clears its check at once, a broken one shows
+   *  its check once typing pauses. */
+  private onDetailsInput(value: string): void {
+    this.draft.details = value;
+    this.hideKernelError();
+    clearTimeout(this.checkTimer);
+    if (this.problems().length === 0) this.showCheck();
+    else this.checkTimer = setTimeout(() => this.showCheck(), CHECK_DELAY_MS);
+  }
+
+  private hideKernelError(): void {
+    if (this.errorHidden) return;
+    this.errorHidden = true;
+    this.showKernelError();
   }
 
   /** A stray Enter must never approve a risky action, so focus starts on Reject. */
@@ -73,7 +161,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     element.setAttribute("aria-labelledby", heading.id);
 
     const detailsBox = el("div", "nbask-details-box");
-    const approve = button("nbask-button nbask-primary", APPROVAL_TEXT.approve, () => this.send("approve"));
+    const approve = button("nbask-button nbask-primary", APPROVAL_TEXT.approve, () => this.requestApprove());
     const editButton = button("nbask-button", APPROVAL_TEXT.edit, () => this.startEditing());
     const rejectButton = button("nbask-button nbask-danger", APPROVAL_TEXT.reject, () => this.send("reject"));
 
@@ -96,8 +184,13 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const footer = el("div", "nbask-footer");
     footer.append(keys, this.makeSendingNote(), el("span", "nbask-spacer"), approve, editButton, rejectButton);
 
-    element.append(top, heading, detailsBox, reasonRow, footer);
-    this.controls = { detailsBox, editButton, rejectButton, reason };
+    const alert = el("div", "nbask-form-error");
+    alert.setAttribute("role", "alert");
+    alert.dir = "auto";
+    alert.hidden = true;
+
+    element.append(top, heading, detailsBox, reasonRow, alert, footer);
+    this.controls = { detailsBox, editButton, rejectButton, reason, alert, edit: null };
     this.showDetails();
     return element;
   }
@@ -115,6 +208,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       pre.setAttribute("aria-label", APPROVAL_TEXT.details);
       controls.detailsBox.replaceChildren(pre);
       controls.editButton.hidden = false;
+      controls.edit = null;
       return;
     }
     const id = this.domId("details");
@@ -127,12 +221,20 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     box.value = this.draft.details;
     box.rows = Math.min(12, Math.max(3, this.draft.details.split("\n").length + 1));
     const count = charCounter(box, MAX_DETAILS_CHARS);
-    box.addEventListener("input", () => (this.draft.details = box.value));
+    box.addEventListener("input", () => this.onDetailsInput(box.value));
+    box.addEventListener("blur", () => this.showCheck());
     const hint = el("div", "nbask-edit-hint", APPROVAL_TEXT.editHint);
     hint.id = this.domId("edit-hint");
     box.setAttribute("aria-describedby", hint.id);
-    controls.detailsBox.replaceChildren(label, box, hint, count.element);
+    // What is wrong with the edit, next to the box; the box names it as its description.
+    const check = el("div", "nbask-field-error nbask-details-error");
+    check.id = this.domId("details-error");
+    check.dir = "auto";
+    check.hidden = true;
+    controls.detailsBox.replaceChildren(label, box, check, hint, count.element);
     controls.editButton.hidden = true;
+    controls.edit = { box, check, hintId: hint.id };
+    this.showCheck();
   }
 
   private startEditing(): void {
@@ -142,6 +244,19 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     this.controls?.detailsBox.querySelector("textarea")?.focus();
   }
 
+  /** Approve: sends when the edited details pass their check; else shows it and focuses them. */
+  private requestApprove(): void {
+    if (this.controls === null || this.isLocked()) return;
+    const edit = this.controls.edit;
+    // The box is the truth (a browser may fill it without an input event).
+    if (edit) this.draft.details = edit.box.value;
+    if (this.showCheck().length > 0) {
+      edit?.box.focus();
+      return;
+    }
+    this.send("approve");
+  }
+
   private send(action: ApprovalResponse["action"]): void {
     const response: ApprovalResponse = {
       action,
@@ -149,6 +264,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       reason: action === "dismiss" ? "" : this.draft.reason.trim(),
       ...this.stamp(),
     };
+    this.errorHidden = true;
     this.sendResponse(response);
   }
 

@@ -49,6 +49,11 @@ export interface ApprovalModel extends BaseModel {
   title: string;
   /** What exactly would run, shown as monospace text. */
   details: string;
+  /** The JSON Schema an edit of the details (the tool's arguments as JSON) must fit; null when
+   *  the details are not such arguments. Edits are checked against it (js/argcheck.ts). */
+  details_schema: Record<string, unknown> | null;
+  /** The kernel's refusal of the last reply ("" = none), cleared `response` with it. */
+  error: string;
 }
 
 /** The types a form field may have (contract.json `field_types`). */

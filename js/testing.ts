@@ -32,6 +32,7 @@ export class FakeModel {
       questions: [],
       title: "",
       details: "",
+      details_schema: null,
       message: "",
       fields: [],
       url: "",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import pathlib
 from typing import Any, Literal
 
 import pytest
@@ -45,10 +46,6 @@ def deploy(  # noqa: PLR0917 - a tool with many arguments, as a model would call
 SCHEMA = arguments_schema(deploy)
 
 
-def problems(value: Any) -> list[str]:
-    return edit_problems(value if isinstance(value, str) else json.dumps(value), SCHEMA)
-
-
 def test_the_schema_of_a_function_is_its_parameters_as_one_object():
     assert SCHEMA is not None
     assert SCHEMA["type"] == "object"
@@ -71,40 +68,19 @@ def test_functions_whose_edits_it_cannot_describe_get_no_schema():
 
 
 GOOD = {"name": "api", "replicas": 3}
+#: The cases js/argcheck.test.ts checks too: both sides find the same problems in the same words.
+CASES = json.loads((pathlib.Path(__file__).parents[2] / "js" / "argcheck.cases.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(
-    ("edit", "expected"),
-    [
-        (GOOD, []),
-        ({**GOOD, "replicas": 3.0}, []),  # an integral number is an integer, as in the browser
-        ({**GOOD, "mode": "recreate", "tags": ["a"], "ratio": 2, "size": {"cpu": 2, "memory": "1G"}}, []),
-        ({**GOOD, "tags": None, "size": None, "note": [1, {"x": None}]}, []),
-        ("{not json", ["the arguments are not valid JSON (Expecting property name enclosed in double quotes: "]),
-        ('{"name": "api", "replicas": NaN}', ["the arguments are not valid JSON (NaN is not a JSON value)"]),
-        ("[1, 2]", ["the arguments must be a JSON object of argument names and values, not a list"]),
-        ('"api"', ["the arguments must be a JSON object of argument names and values, not a string"]),
-        ({"name": "api"}, ['missing required argument "replicas"']),
-        ({**GOOD, "replica": 3}, ['unknown argument "replica" (the arguments are: name, replicas, mode, tags, ']),
-        ({**GOOD, "replicas": "three"}, ['argument "replicas" must be an integer, not a string']),
-        ({**GOOD, "replicas": 2.5}, ['argument "replicas" must be an integer, not a number']),
-        ({**GOOD, "replicas": True}, ['argument "replicas" must be an integer, not true or false']),
-        ({**GOOD, "dry_run": 1}, ['argument "dry_run" must be true or false, not an integer']),
-        ({**GOOD, "ratio": "1"}, ['argument "ratio" must be a number, not a string']),
-        ({**GOOD, "mode": "blue"}, ['argument "mode" must be one of "rolling", "recreate"']),
-        ({**GOOD, "tags": "a"}, ['argument "tags" must be a list or null, not a string']),
-        ({**GOOD, "tags": ["a", 2]}, ['argument "tags[1]" must be a string, not an integer']),
-        ({**GOOD, "size": {"cpu": "2"}}, ['missing required argument "size.memory"', 'argument "size.cpu" must be']),
-        (
-            {"replicas": "x", "extra": 1},
-            ["missing required argument", 'argument "replicas"', 'unknown argument "extra"'],
-        ),
-    ],
-)
-def test_edit_problems_name_the_argument_and_the_rule(edit, expected):
-    found = problems(edit)
-    assert len(found) == len(expected), found
-    for text, start in zip(found, expected, strict=True):
+def test_the_shared_cases_are_this_functions_schema():
+    assert CASES["schema"] == SCHEMA
+
+
+@pytest.mark.parametrize("case", CASES["cases"], ids=lambda case: case["edit"][:40])
+def test_edit_problems_name_the_argument_and_the_rule(case):
+    found = edit_problems(case["edit"], SCHEMA)
+    assert len(found) == len(case["problems"]), found
+    for text, start in zip(found, case["problems"], strict=True):
         assert text.startswith(start), (text, start)
 
 
