@@ -134,3 +134,35 @@ def test_approval_then_question_in_one_cell(k: KernelHarness) -> None:
         },
     )
     assert k.result(cell, 20).stdout.strip() == "approve F1"
+
+
+def test_a_bad_edit_of_a_gated_function_is_refused_and_stays_open(k: KernelHarness) -> None:
+    cell = k.execute(
+        "@nbask.requires_approval\n"
+        "def resize(name: str, replicas: int):\n"
+        "    return f'{name} has {replicas} replicas'\n"
+        "print(resize('web', 2))\n"
+    )
+    comm = approval_widget(k, "Call resize")
+    schema = comm.state["details_schema"]
+    assert (schema["required"], schema["additionalProperties"]) == (["name", "replicas"], False)
+    assert comm.state["error"] == ""
+    respond(k, comm, "approve", edited=json.dumps({"name": "web", "replicas": "three"}))
+    refused = k.wait_for_iopub(
+        lambda m: (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm.comm_id
+            and "error" in m["content"]["data"].get("state", {})
+        ),
+        20,
+    )["content"]["data"]["state"]
+    assert refused["error"] == (
+        'The edit was not accepted: argument "replicas" must be an integer, not a string. '
+        "Fix the Details, then approve again."
+    )
+    assert refused["response"] == {}, "sent with the error: every view leaves 'Sending…'"
+    assert not k.has_reply(cell), "the approval stays open"
+    respond(k, comm, "approve", edited=json.dumps({"name": "web", "replicas": 3}))
+    result = k.result(cell, 20)
+    assert result.ok, result.error_text
+    assert result.stdout.strip() == "web has 3 replicas"
