@@ -149,3 +149,48 @@ def test_axe_pending_editing_and_resolved(open_notebook, page, axe_source):
     read_decision(nb)
     view.expect_status("answered")
     assert run_axe_serious(page, view.root) == []
+
+
+RESIZE = (
+    "@nbask.requires_approval\n"
+    "def resize(name: str, replicas: int):\n"
+    "    calls.append([name, replicas])\n"
+    "    return f'{name} has {replicas} replicas'\n"
+    "calls = []\n"
+    "returned = resize('web', 2)\n"
+    'print("RESIZED " + json.dumps({"returned": returned, "calls": calls}), flush=True)'
+)
+
+
+def test_a_bad_edit_of_a_gated_function_is_named_and_never_sent(open_notebook, page):
+    nb = open_notebook(["import json, nbask", RESIZE])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    view = ApprovalView(nb.widget(1))
+    expect(view.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
+    view.expect_status("pending")
+    view.button("Edit").click()
+    details = view.textbox("Details")
+    expect(details).to_have_value(json.dumps({"name": "web", "replicas": 2}, indent=2))
+    details.fill('{\n  "name": "web",\n  "replicas": "three"\n}')
+    problem = 'Argument "replicas" must be an integer, not a string'
+    check = view.root.locator(".nbask-details-error")
+    expect(check).to_have_text(problem)
+    expect(details).to_have_attribute("aria-invalid", "true")
+    expect(details).to_have_accessible_description(re.compile(re.escape(problem)))
+    view.button("Approve").click()
+    expect(details).to_be_focused()
+    # Nothing was sent: no "Sending…", no refusal from the kernel, the cell still waits.
+    expect(view.root).not_to_have_attribute("data-sending", "true")
+    expect(view.root.get_by_role("alert")).to_be_hidden()
+    view.expect_status("pending")
+    assert "RESIZED" not in nb.stream_text(1)
+    details.fill('{\n  "name": "web",\n  "replicas": 3\n}')
+    expect(check).to_be_hidden()
+    expect(details).not_to_have_attribute("aria-invalid", "true")
+    view.button("Approve").click()
+    nb.wait_output(1, re.compile(r"RESIZED \{"), timeout=RUN_TIMEOUT_MS)
+    line = next(line for line in nb.stream_text(1).splitlines() if line.startswith("RESIZED "))
+    assert json.loads(line[len("RESIZED ") :]) == {"returned": "web has 3 replicas", "calls": [["web", 3]]}
+    view.expect_status("answered")
+    expect(view.root).to_contain_text("Approved with edits")
