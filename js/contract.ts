@@ -22,6 +22,9 @@ export interface BaseModel {
   response: object;
   /** Written by the kernel once resolved: what the resolved block shows. */
   result: object;
+  /** nbask.configure(notify=True): a desktop notification when a question starts waiting
+   *  unseen (js/waiting.ts). Optional: an older kernel does not send it. */
+  notify?: boolean;
 }
 
 export interface Option {

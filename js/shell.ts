@@ -6,6 +6,7 @@ import type { AnyModel } from "@anywidget/types";
 import type { BaseModel } from "./contract";
 import { STATUS_TEXT } from "./contract";
 import { asText, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */
 const AUTOFOCUS_WINDOW_MS = 2000;
@@ -56,6 +57,8 @@ export abstract class InteractionView<M extends BaseModel> {
   private autofocusTimer: ReturnType<typeof setTimeout> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly events: string[];
+  /** This view as the page-wide "question waiting" signals see it (js/waiting.ts). */
+  private readonly waiting: WaitingView;
 
   constructor(
     protected readonly model: AnyModel<M>,
@@ -72,7 +75,15 @@ export abstract class InteractionView<M extends BaseModel> {
     this.root.append(this.content, this.announcer);
     this.root.addEventListener("keydown", this.onKeydown);
     host.append(this.root);
-    this.events = ["status", "request_id", "result", "response", "deadline_ms", ...fields].map((f) => `change:${f}`);
+    this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", ...fields].map(
+      (f) => `change:${f}`,
+    );
+    this.waiting = {
+      root: this.root,
+      focusTarget: () => this.autofocusTarget(),
+      text: () => this.waitingText(),
+      notify: () => this.model.get("notify") === true,
+    };
     for (const name of this.events) this.model.on(name, this.update);
   }
 
@@ -86,6 +97,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.root.removeEventListener("keydown", this.onKeydown);
     this.stopTicker();
     clearTimeout(this.autofocusTimer);
+    unregisterWaiting(this.waiting);
     this.root.remove();
   }
 
@@ -132,6 +144,18 @@ export abstract class InteractionView<M extends BaseModel> {
     return this.isSending() || this.isExpired();
   }
 
+  /** The widget's title or first question, as plain text (for the desktop notification). */
+  private waitingText(): string {
+    const title = asText(this.model.get("title" as keyof M));
+    if (title.trim() !== "") return title;
+    const questions: unknown = this.model.get("questions" as keyof M);
+    if (Array.isArray(questions) && isObject(questions[0])) {
+      const question = asText(questions[0].question);
+      if (question.trim() !== "") return question;
+    }
+    return asText(this.model.get("message" as keyof M));
+  }
+
   protected domId(suffix: string): string {
     return `nbask-${this.id}-${suffix}`;
   }
@@ -144,6 +168,9 @@ export abstract class InteractionView<M extends BaseModel> {
     this.root.dataset.status = status;
     if (status === "pending") this.showPending();
     else this.showResolved(status);
+    // Waiting for the person: pending, and neither sending nor past its time limit.
+    if (status === "pending" && !this.isLocked()) registerWaiting(this.waiting);
+    else unregisterWaiting(this.waiting);
   };
 
   private showPending(): void {
@@ -182,6 +209,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const sending = this.isSending();
     const expired = this.isExpired();
     const locked = sending || expired;
+    if (locked) unregisterWaiting(this.waiting);
     setFlag(this.root, "data-sending", sending);
     setFlag(this.root, "data-expired", expired);
     for (const control of form.querySelectorAll<HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement>(

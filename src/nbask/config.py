@@ -21,6 +21,7 @@ POLICIES: Final[tuple[str, ...]] = get_args(Policy)
 DEFAULT_POLICY: Final[Policy] = "interactive"
 ENV_POLICY: Final = "NBASK_POLICY"
 ENV_REPLAY_FILE: Final = "NBASK_REPLAY_FILE"
+ENV_NOTIFY: Final = "NBASK_NOTIFY"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class Settings:
     tools_enabled: bool
     #: Where the policy came from: "configure", the variable's name, or "default".
     policy_source: str
+    #: Whether the widget shows a desktop notification when a question starts waiting unseen.
+    notify: bool = False
 
 
 class _Unset:
@@ -59,6 +62,7 @@ def configure(
     replay_file: str | os.PathLike[str] | _Unset | None = _UNSET,
     tools_enabled: bool | _Unset | None = _UNSET,
     enabled: bool | _Unset | None = _UNSET,
+    notify: bool | _Unset | None = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
 
@@ -69,6 +73,9 @@ def configure(
     nbask outputs hold the answers, or a ``.json`` object of question text -> answer.
     ``tools_enabled=False`` takes nbask's agent tools away: ``nbask.tools.definitions()`` is
     empty and a tool call is refused with a tool error (``enabled`` is its old name).
+    ``notify=True``: the widget shows a desktop notification when a question starts waiting
+    while the page is hidden or the widget is out of view (the browser asks for permission
+    then, never before); ``NBASK_NOTIFY=1`` does the same.
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
@@ -90,6 +97,11 @@ def configure(
                 msg = f"tools_enabled must be True, False or None, got {tools_enabled!r}"
                 raise TypeError(msg)
             updates["tools_enabled"] = tools_enabled
+        if not isinstance(notify, _Unset):
+            if notify is not None and not isinstance(notify, bool):
+                msg = f"notify must be True, False or None, got {notify!r}"
+                raise TypeError(msg)
+            updates["notify"] = notify
         candidate = {**_configured, **updates}
         result = _settings_from(candidate)
         if result.policy == "replay" and result.replay_file is None:
@@ -138,7 +150,22 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
         replay_file=replay_file,
         tools_enabled=True if tools_enabled is None else tools_enabled,
         policy_source=source,
+        notify=_notify_from(configured),
     )
+
+
+def notify_in_force() -> bool:
+    """Whether widgets ask for a desktop notification: ``configure(notify=...)``, else
+    ``NBASK_NOTIFY`` (1/true/yes/on), else off. Never raises.
+    """
+    return _notify_from(_configured)
+
+
+def _notify_from(configured: dict[str, Any]) -> bool:
+    notify: bool | None = configured.get("notify")
+    if notify is not None:
+        return notify
+    return os.environ.get(ENV_NOTIFY, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 def how_to_set_a_policy() -> str:

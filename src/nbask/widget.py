@@ -20,6 +20,7 @@ from typing import Any, Generic
 import anywidget
 import traitlets
 
+from . import config
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from .core.manager import manager
 from .responses import MalformedResponse, is_response
@@ -60,10 +61,14 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     response = traitlets.Dict().tag(sync=True)
     # Written by the kernel once resolved: what the resolved block shows.
     result = traitlets.Dict().tag(sync=True)
+    # nbask.configure(notify=True) / NBASK_NOTIFY=1: a desktop notification when the question
+    # starts waiting while the page is hidden or the widget out of view (js/waiting.ts).
+    notify = traitlets.Bool(default_value=False).tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
         self.resolution: Resolution[OutcomeT] = resolution
+        traits.setdefault("notify", config.notify_in_force())
         super().__init__(kind=resolution.request.kind, request_id=resolution.request.request_id, **traits)
         # The comm handler may run on a kernel subshell thread (JupyterLab 4.4+); the
         # Resolution is thread-safe, and the first outcome wins.

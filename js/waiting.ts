@@ -1,0 +1,243 @@
+// "A question is waiting" signals, shared by every nbask view on the page: a marker in the tab's
+// title, a fixed "Question waiting" badge while a pending widget is out of view, and (opt-in,
+// nbask.configure(notify=True)) a desktop notification. The shell registers a view while it
+// waits for the person (pending, not sending, not timed out) and unregisters it otherwise and
+// on destroy. Nothing here moves the focus on its own: only a click on the badge or on the
+// notification does.
+
+/** Put before the page's own title while a question waits and the person may not see it. */
+export const WAITING_TITLE_PREFIX = "● Question waiting — ";
+
+export const WAITING_TEXT = {
+  badge: "Question waiting",
+  notificationTitle: "Question waiting",
+} as const;
+
+/** The notification's body is the question as plain text, at most this long. */
+export const NOTIFICATION_TEXT_LIMIT = 180;
+
+/** What the shell tells the registry about one waiting view. */
+export interface WaitingView {
+  readonly root: HTMLElement;
+  /** Where a click on the badge puts the focus. */
+  focusTarget(): HTMLElement | null;
+  /** The widget's title or first question, as plain text. */
+  text(): string;
+  /** Whether the kernel asked for a desktop notification (nbask.configure(notify=True)). */
+  notify(): boolean;
+}
+
+interface Entry {
+  /** null until the IntersectionObserver (if any) has reported. */
+  inView: boolean | null;
+  notified: boolean;
+  notification: Notification | null;
+}
+
+const entries = new Map<WaitingView, Entry>();
+let observer: IntersectionObserver | null = null;
+let titleObserver: MutationObserver | null = null;
+/** The page's own title while the marker is shown (updated when the host changes it). */
+let baseTitle: string | null = null;
+let badge: HTMLButtonElement | null = null;
+let listening = false;
+
+/** Starts signalling that this view waits for an answer; returns the function that stops. */
+export function registerWaiting(view: WaitingView): () => void {
+  if (!entries.has(view)) {
+    entries.set(view, { inView: null, notified: false, notification: null });
+    startListening();
+    if (observer === null && typeof IntersectionObserver !== "undefined") {
+      observer = new IntersectionObserver(onIntersect);
+    }
+    if (observer !== null) observer.observe(view.root);
+    else maybeNotify(view);
+    refresh();
+  }
+  return () => unregisterWaiting(view);
+}
+
+export function unregisterWaiting(view: WaitingView): void {
+  const entry = entries.get(view);
+  if (entry === undefined) return;
+  entries.delete(view);
+  entry.notification?.close();
+  observer?.unobserve(view.root);
+  if (entries.size === 0) {
+    observer?.disconnect();
+    observer = null;
+    stopListening();
+  }
+  refresh();
+}
+
+/** How many views are waiting now (for tests and diagnostics). */
+export function waitingCount(): number {
+  return entries.size;
+}
+
+function onIntersect(records: IntersectionObserverEntry[]): void {
+  for (const record of records) {
+    for (const [view, entry] of entries) {
+      if (view.root !== record.target) continue;
+      const rect = record.boundingClientRect;
+      // A collapsed output area gives the widget no size: out of view, whatever it says.
+      const first = entry.inView === null;
+      entry.inView = record.isIntersecting && rect.width > 0 && rect.height > 0;
+      if (first) maybeNotify(view);
+    }
+  }
+  refresh();
+}
+
+/** Unknown (no IntersectionObserver, or no report yet) counts as seen. */
+function isInView(entry: Entry): boolean {
+  return entry.inView !== false;
+}
+
+function pageActive(): boolean {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+function refresh(): void {
+  const active = pageActive();
+  const unseen = [...entries.values()].some((entry) => !(active && isInView(entry)));
+  setMarker(unseen);
+  updateBadge();
+}
+
+// -- the title marker ---------------------------------------------------------------------------
+
+function setMarker(on: boolean): void {
+  if (on) {
+    if (baseTitle === null) baseTitle = document.title;
+    applyMarker();
+    watchTitle();
+  } else if (baseTitle !== null) {
+    titleObserver?.disconnect();
+    titleObserver = null;
+    const original = baseTitle;
+    baseTitle = null;
+    if (document.title !== original) document.title = original;
+  }
+}
+
+function applyMarker(): void {
+  if (baseTitle === null) return;
+  const marked = WAITING_TITLE_PREFIX + baseTitle;
+  if (document.title !== marked) document.title = marked;
+}
+
+function watchTitle(): void {
+  if (titleObserver !== null || typeof MutationObserver === "undefined") return;
+  titleObserver = new MutationObserver(() => {
+    if (baseTitle === null) return;
+    const now = document.title;
+    // Our own write carries the marker and changes nothing here, so this never loops.
+    if (now.startsWith(WAITING_TITLE_PREFIX)) return;
+    baseTitle = now;
+    applyMarker();
+  });
+  titleObserver.observe(document.head, { childList: true, subtree: true, characterData: true });
+}
+
+// -- the badge ----------------------------------------------------------------------------------
+
+/** Waiting views out of view, in page order. */
+function outOfView(): WaitingView[] {
+  const views = [...entries].filter(([, entry]) => !isInView(entry)).map(([view]) => view);
+  return views.sort((a, b) => (a.root.compareDocumentPosition(b.root) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+}
+
+function updateBadge(): void {
+  const hidden = outOfView();
+  if (hidden.length === 0) {
+    badge?.remove();
+    badge = null;
+    return;
+  }
+  if (badge === null) {
+    badge = document.createElement("button");
+    badge.type = "button";
+    badge.className = "nbask-waiting-badge";
+    badge.setAttribute("data-lm-suppress-shortcuts", "true");
+    badge.addEventListener("click", onBadgeClick);
+  }
+  const label = hidden.length > 1 ? `${WAITING_TEXT.badge} (${hidden.length})` : WAITING_TEXT.badge;
+  if (badge.textContent !== label) badge.textContent = label;
+  if (!badge.isConnected) document.body.append(badge);
+}
+
+function onBadgeClick(): void {
+  const view = outOfView()[0] ?? entries.keys().next().value;
+  if (view !== undefined) reveal(view, true);
+}
+
+/** Scrolls the view into sight (opening a collapsed JupyterLab output area) and, when asked,
+ *  focuses its first control. Only ever called from a click. */
+function reveal(view: WaitingView, focus: boolean): void {
+  const root = view.root;
+  const rect = root.getBoundingClientRect();
+  if (rect.width === 0 && rect.height === 0) {
+    root.closest(".jp-Cell")?.querySelector<HTMLElement>(".jp-OutputPlaceholder")?.click();
+  }
+  root.scrollIntoView({ block: "center" });
+  if (!focus) return;
+  const target =
+    view.focusTarget() ??
+    root.querySelector<HTMLElement>("input:not([disabled]), textarea:not([disabled]), button:not([disabled])");
+  target?.focus({ preventScroll: true });
+}
+
+// -- page focus and visibility ------------------------------------------------------------------
+
+function startListening(): void {
+  if (listening) return;
+  listening = true;
+  document.addEventListener("visibilitychange", refresh);
+  window.addEventListener("focus", refresh);
+  window.addEventListener("blur", refresh);
+}
+
+function stopListening(): void {
+  if (!listening) return;
+  listening = false;
+  document.removeEventListener("visibilitychange", refresh);
+  window.removeEventListener("focus", refresh);
+  window.removeEventListener("blur", refresh);
+}
+
+// -- desktop notification -----------------------------------------------------------------------
+
+function plainText(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > NOTIFICATION_TEXT_LIMIT ? `${flat.slice(0, NOTIFICATION_TEXT_LIMIT - 1)}…` : flat;
+}
+
+/** Once per waiting view: when notify is on and the person may not see the question. */
+function maybeNotify(view: WaitingView): void {
+  const entry = entries.get(view);
+  if (entry === undefined || entry.notified || !view.notify()) return;
+  if (typeof Notification === "undefined") return;
+  if (document.visibilityState === "visible" && isInView(entry)) return;
+  entry.notified = true;
+  const show = (): void => {
+    if (!entries.has(view)) return;
+    const notification = new Notification(WAITING_TEXT.notificationTitle, {
+      body: plainText(view.text()),
+      tag: "nbask-question-waiting",
+    });
+    notification.onclick = () => {
+      window.focus();
+      reveal(view, false);
+      notification.close();
+    };
+    entry.notification = notification;
+  };
+  if (Notification.permission === "granted") show();
+  else if (Notification.permission === "default") {
+    void Notification.requestPermission().then((permission) => {
+      if (permission === "granted") show();
+    });
+  }
+}
