@@ -263,6 +263,48 @@ def test_an_edit_that_does_not_fit_the_tool_is_sent_back_for_a_retry(person: Per
     assert "Field required" in json.dumps(part.content)
 
 
+def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any:
+    """Reply to an approval with each edit in turn, as the widget's comm does (the kernel's own
+    check of the edit against ``details_schema``); a refused edit leaves the approval open.
+    """
+
+    def decide(request: Any) -> Any:
+        for edited in edits:
+            raw = {"action": "approve", "edited_details": json.dumps(edited), "reason": "", "view_id": "t"}
+            try:
+                return request.parse_and_decide({**raw, "sent_at_ms": 0})
+            except ValueError as error:
+                refused.append(str(error))
+        raise AssertionError("every edit was refused")
+
+    return decide
+
+
+def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused_before_the_run(person: Person):
+    refused: list[str] = []
+    person.answers(
+        through_the_kernels_check({"order": "A-1", "amount": "lots"}, {"order": "A-1", "amount": 120}, refused=refused)
+    )
+    script, warehouse = Script([REFUND]), Warehouse()
+    assert run_handler_style(script, warehouse) == "done"
+    (asked,) = person.approvals
+    schema = asked.approval.details_schema
+    assert schema is not None
+    assert schema["properties"]["amount"]["type"] == "integer"
+    assert schema["required"] == ["order", "amount"]
+    refusal = 'The edit was not accepted: argument "amount" must be an integer, not a string.'
+    assert refused == [refusal + " Fix the Details, then approve again."]
+    assert warehouse.ran == [("refund", {"order": "A-1", "amount": 120})], "only the fixed edit ran"
+    assert nbask.history()[-1].asked["details_schema"] == schema
+
+
+def test_resolve_without_tools_asks_without_a_schema(person: Person):
+    person.answers(approve())
+    run_resolve_style(Script([DROP]), Warehouse())
+    (asked,) = person.approvals
+    assert asked.approval.details_schema is None
+
+
 def test_no_one_to_ask_is_a_denial(person: Person):
     person.unavailable = NoOneCanAnswer("no front end here")
     script, warehouse = Script([DROP]), Warehouse()

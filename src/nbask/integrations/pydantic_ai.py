@@ -31,10 +31,18 @@ for each before resuming, as pydantic-ai requires a result for every pending cal
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic_ai.messages import ToolCallPart
-from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, RunContext, ToolApproved, ToolDenied
+from pydantic_ai.tools import (
+    DeferredToolRequests,
+    DeferredToolResults,
+    RunContext,
+    ToolApproved,
+    ToolDefinition,
+    ToolDenied,
+)
 
 from nbask.api import approve
 from nbask.core.lifecycle import DEFAULT_TIMEOUT
@@ -51,34 +59,47 @@ ApprovalResult = bool | ToolApproved | ToolDenied
 async def handle_deferred(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
     """The handler for ``HandleDeferredToolCalls(handler=handle_deferred)``: asks the person about
     every call in ``requests.approvals`` (see ``resolve``) and lets the run go on; external calls
-    are left pending for the run's ``DeferredToolRequests`` output.
+    are left pending for the run's ``DeferredToolRequests`` output. The run's tool definitions
+    (``ctx.tools``) give each approval its tool's parameter schema, so a bad edit is refused.
     """
-    del ctx  # the decision depends only on the calls
-    return await resolve(requests)
+    return await resolve(requests, tools=ctx.tools)
 
 
-async def resolve(requests: DeferredToolRequests, *, timeout: float | None = DEFAULT_TIMEOUT) -> DeferredToolResults:
+async def resolve(
+    requests: DeferredToolRequests,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tools: Mapping[str, ToolDefinition] | None = None,
+) -> DeferredToolResults:
     """Map each call of ``requests.approvals`` to an nbask approval, one after another, and return
     the ``DeferredToolResults`` to resume with: approve -> ``True``, edit ->
     ``ToolApproved(override_args=<the edited JSON object>)``, anything else -> ``ToolDenied`` whose
     message the model reads. ``answered_by`` records who decided each call (person, policy or
     replay). External calls (``requests.calls``) are left out: add their results before resuming.
+    With ``tools`` (tool definitions by name, e.g. ``RunContext.tools``), an edit that does not
+    fit the called tool's ``parameters_json_schema`` is refused and the approval stays open.
     """
     approvals: dict[str, ApprovalResult] = {}
     answered_by: dict[str, str] = {}
     for call in requests.approvals:
-        result, who = await _ask(call, timeout)
+        tool = (tools or {}).get(call.tool_name)
+        schema = tool.parameters_json_schema if tool is not None else None
+        result, who = await _ask(call, timeout, schema)
         approvals[call.tool_call_id] = result
         if who is not None:
             answered_by[call.tool_call_id] = who
     return requests.build_results(approvals=approvals, answered_by=answered_by)
 
 
-async def _ask(call: ToolCallPart, timeout: float | None) -> tuple[ApprovalResult, str | None]:
+async def _ask(
+    call: ToolCallPart, timeout: float | None, schema: Mapping[str, Any] | None
+) -> tuple[ApprovalResult, str | None]:
     title = f"Call {call.tool_name}"
     try:
         details = json.dumps(call.args_as_dict(), indent=2, ensure_ascii=False, default=repr)
-        decision = await approve(title, details, timeout=timeout, tool_call_id=call.tool_call_id, queue=True)
+        decision = await approve(
+            title, details, timeout=timeout, tool_call_id=call.tool_call_id, queue=True, details_schema=schema
+        )
     except (NoOneCanAnswer, WaitingUnsupported) as error:
         return ToolDenied(unasked_text(title, error)), None
     except ValueError as error:  # the approval could not be shown (e.g. arguments over the size limit)
