@@ -192,6 +192,41 @@ def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: 
     ]
 
 
+def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any:
+    """Reply to an approval with each edit in turn, as the widget's comm does (the kernel's own
+    check of the edit against ``details_schema``); a refused edit leaves the approval open.
+    """
+
+    def decide(request: Any) -> Any:
+        for edited in edits:
+            raw = {"action": "approve", "edited_details": json.dumps(edited), "reason": "", "view_id": "t"}
+            try:
+                return request.parse_and_decide({**raw, "sent_at_ms": 0})
+            except ValueError as error:
+                refused.append(str(error))
+        raise AssertionError("every edit was refused")
+
+    return decide
+
+
+def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):
+    refused: list[str] = []
+    person.answers(through_the_kernels_check({"name": 2022}, {"name": "events_2022"}, refused=refused), approve())
+    model = drop()
+    _, dropped = run(model)
+    first = person.approvals[0].approval
+    assert first.details_schema == drop_table.params_json_schema
+    assert first.details_schema["properties"]["name"]["type"] == "string"
+    refusal = 'The edit was not accepted: argument "name" must be a string, not an integer.'
+    assert refused == [refusal + " Fix the Details, then approve again."]
+    assert [json.loads(a.approval.details) for a in person.approvals] == [
+        {"name": "events_2023"},
+        {"name": "events_2022"},
+    ]
+    assert dropped == ["events_2022"], "only the fixed edit's call ran"
+    assert nbask.history()[0].asked["details_schema"] == drop_table.params_json_schema
+
+
 def test_reject_sends_the_reason_and_the_tool_never_runs(person: Person):
     person.answers(reject("keep it for the audit"))
     model = drop()

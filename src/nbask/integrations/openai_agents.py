@@ -20,7 +20,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agents import Agent, Runner, RunResult, RunResultStreaming, RunState, ToolApprovalItem, TResponseInputItem
+from agents import (
+    Agent,
+    FunctionTool,
+    Runner,
+    RunResult,
+    RunResultStreaming,
+    RunState,
+    ToolApprovalItem,
+    TResponseInputItem,
+)
 
 from ..api import approve
 from ..errors import ApprovalRejected, NoOneCanAnswer
@@ -75,7 +84,9 @@ async def resolve(result: RunResult | RunResultStreaming | RunState[Any]) -> Run
     stream has been consumed), or a ``RunState`` (e.g. one loaded with ``RunState.from_json``).
     Approve -> ``state.approve``; reject, dismiss, timeout, policy or no one to ask ->
     ``state.reject`` with the text the model reads; edit -> ``state.reject`` with a message
-    asking the model to call the tool again with the edited arguments.
+    asking the model to call the tool again with the edited arguments. A function tool's edit is
+    checked against its ``params_json_schema`` (the item's agent's tool of that name) and a bad
+    one is refused with the approval left open.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     if isinstance(result, RunState):
@@ -102,7 +113,8 @@ async def _decide(state: RunState[Any], item: ToolApprovalItem) -> None:
     arguments = _arguments(item)
     details = json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
     try:
-        decision = await approve(_title(name), details, tool_call_id=item.call_id, queue=True)
+        schema = _schema(item) if isinstance(arguments, dict) else None
+        decision = await approve(_title(name), details, tool_call_id=item.call_id, queue=True, details_schema=schema)
     except (NoOneCanAnswer, WaitingUnsupported) as error:
         state.reject(item, rejection_message=unasked_text(action, error))
         return
@@ -124,6 +136,22 @@ def _title(name: str) -> str:
     if len(name) > room:
         name = name[: room - 1] + "…"
     return f"Call {name} {EDIT_NOTICE}"
+
+
+def _schema(item: ToolApprovalItem) -> dict[str, Any] | None:
+    """The JSON Schema of the called function tool's arguments, if the item's agent has exactly
+    one function tool of that name (and namespace); None for other tools (MCP, shell, patch).
+    """
+    agent = getattr(item, "agent", None)
+    namespace = item.tool_namespace
+    matches = [
+        tool
+        for tool in getattr(agent, "tools", None) or []
+        if isinstance(tool, FunctionTool)
+        and tool.name == item.tool_name
+        and getattr(tool, "_tool_namespace", None) == namespace
+    ]
+    return matches[0].params_json_schema if len(matches) == 1 else None
 
 
 def _arguments(item: ToolApprovalItem) -> Any:
