@@ -315,6 +315,61 @@ def test_a_per_call_edit_the_tool_schema_refuses_stops_the_run(person: Person):
     assert agent.get_state(config).interrupts
 
 
+def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any:
+    """Reply to an approval with each edit in turn, as the widget's comm does (the kernel's own
+    check of the edit against ``details_schema``); a refused edit leaves the approval open.
+    """
+
+    def decide(request: Any) -> Any:
+        for edited in edits:
+            raw = {"action": "approve", "edited_details": json.dumps(edited), "reason": "", "view_id": "t"}
+            try:
+                return request.parse_and_decide({**raw, "sent_at_ms": 0})
+            except ValueError as error:
+                refused.append(str(error))
+        raise AssertionError("every edit was refused")
+
+    return decide
+
+
+def test_a_per_call_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):
+    refused: list[str] = []
+    person.answers(through_the_kernels_check({"name": 5}, {"name": "events_2022"}, refused=refused))
+    agent, _ = agent_of(ALL, "per_call")
+    state = nl.run_sync(agent, USER, {"configurable": {"thread_id": "s"}})
+    (asked,) = person.approvals
+    schema = asked.approval.details_schema
+    assert schema is not None
+    assert schema["$ref"] == "#/$defs/drop_table"
+    assert schema["$defs"]["drop_table"]["properties"]["name"]["type"] == "string"
+    refusal = 'The edit was not accepted: argument "name" must be a string, not an integer.'
+    assert refused == [refusal + " Fix the Details, then approve again."]
+    assert ran == ["events_2022"], "only the fixed edit ran"
+    ((content, status),) = tool_results(state)
+    assert content.endswith("dropped events_2022")
+    assert status == "success"
+
+
+def test_an_edit_only_tool_carries_the_schema_too(person: Person):
+    """With one decision the response_schema is the plain EditDecision, not a union."""
+    person.answers(approve())
+    agent, _ = agent_of(["edit"], "per_call")
+    nl.run_sync(agent, USER, {"configurable": {"thread_id": "e"}})
+    (asked,) = person.approvals
+    assert asked.approval.details_schema is not None
+    assert asked.approval.details_schema["$ref"] == "#/$defs/drop_table"
+    assert ran == ["events_2023"]
+
+
+@pytest.mark.parametrize(("mode", "allowed"), [("batched", ALL), ("per_call", ["approve", "reject"])])
+def test_no_schema_where_the_middleware_gives_none_or_no_edit_is_allowed(person: Person, mode: str, allowed: list[str]):
+    person.answers(approve())
+    agent, _ = agent_of(allowed, mode)
+    nl.run_sync(agent, USER, {"configurable": {"thread_id": "n"}})
+    (asked,) = person.approvals
+    assert asked.approval.details_schema is None
+
+
 # -- in a real kernel, answered through the widget -------------------------------------------------
 
 KERNEL = "nbask-ipykernel-7.4"

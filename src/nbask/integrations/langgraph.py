@@ -9,7 +9,9 @@ What an interrupt's value becomes:
   arguments as JSON. Approve -> ``{"type": "approve"}``, edit -> ``{"type": "edit",
   "edited_action": ...}``, anything else -> ``{"type": "reject", "message": reason}`` (or, when the
   tool allows "respond" but not "reject", ``{"type": "respond", "message": reason}``). Only the
-  decisions the tool allows are sent; the approval's details say what is not allowed.
+  decisions the tool allows are sent; the approval's details say what is not allowed. A per-call
+  request's edit is checked against the tool's argument schema from its ``response_schema`` (the
+  batched request carries none), and a bad edit is refused with the approval left open.
 - ``interrupt(value, response_schema=...)``: a typed form of that schema; resumes with its values.
 - A value in one of ``nbask.tools``' dialects (``{"questions": [...]}`` of AskUserQuestion...):
   those questions; resumes with the dialect's answer (parsed from JSON when it is JSON).
@@ -21,7 +23,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from langgraph.errors import is_invalid_resume
@@ -32,10 +34,11 @@ from pydantic import ValidationError
 from ..api import form_request, run_request, run_request_sync
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
 from ..errors import ApprovalRejected
-from ..kinds import ApprovalRequest, QuestionRequest
-from ..models import MAX_ACTION_CHARS, Answer, Approval, Decision, FormAnswer, Outcome
+from ..kinds import QuestionRequest
+from ..models import Answer, Decision, FormAnswer, Outcome
 from ..tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
 from ..tools.function import rejection_text
+from ._langgraph_hitl import Review, edit_args_schema, json_text
 
 __all__ = ["InterruptNotAnswered", "resume", "resume_sync", "run", "run_sync"]
 
@@ -229,7 +232,7 @@ def _asking(item: Interrupt, timeout: float | None) -> Asking:
 
 
 def _json(value: object) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+    return json_text(value)
 
 
 def _ask_form(item: Interrupt, message: str, schema: Mapping[str, Any], timeout: float | None, shape: Any) -> Asking:
@@ -270,27 +273,7 @@ def _ask_questions(dialect: Dialect, plan: Plan, timeout: float | None) -> Askin
 # -- HumanInTheLoopMiddleware ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Review:
-    """One gated tool call: what is shown, and the decisions the tool allows."""
-
-    name: str
-    args: dict[str, Any]
-    allowed: tuple[str, ...]
-    note: str
-    tool_call_id: str | None
-
-    @property
-    def title(self) -> str:
-        return f"Call {self.name}"[:MAX_ACTION_CHARS]
-
-    def request(self, timeout: float | None) -> ApprovalRequest:
-        details = _json(self.args) + (f"\n\n{self.note}" if self.note else "")
-        approval = Approval(action=self.title, details=details)
-        return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=self.tool_call_id)
-
-
-def _review_of(action: object, allowed: Sequence[str], where: str, tool_call_id: str | None = None) -> _Review:
+def _review_of(action: object, allowed: Sequence[str], where: str, tool_call_id: str | None = None) -> Review:
     if not isinstance(action, Mapping):
         raise TypeError(f"{where}: must be an object with name and args, got {type(action).__name__}")
     name, args = action.get("name"), action.get("args", {})
@@ -308,7 +291,7 @@ def _review_of(action: object, allowed: Sequence[str], where: str, tool_call_id:
         notes.append(NO_APPROVE_NOTE.format(allowed=", ".join(kept)))
     if "respond" in kept and "reject" not in kept:
         notes.append(RESPOND_NOTE)
-    return _Review(name, dict(args), kept, "\n".join(n for n in notes if n), tool_call_id)
+    return Review(name, dict(args), kept, "\n".join(n for n in notes if n), tool_call_id)
 
 
 def _description(description: object, name: str, args: object) -> str:
@@ -335,6 +318,7 @@ def _ask_batch(value: Mapping[str, Any], timeout: float | None) -> Asking:
 def _ask_per_call(value: Mapping[str, Any], schema: object, timeout: float | None) -> Asking:
     call_id = value.get("tool_call_id")
     review = _review_of(value, _allowed_by(schema), "value", call_id if isinstance(call_id, str) else None)
+    review = replace(review, args_schema=edit_args_schema(schema))
     return _decide(review, (yield review.request(timeout)))
 
 
@@ -349,7 +333,7 @@ def _allowed_by(schema: object) -> tuple[str, ...]:
     return (const,) if isinstance(const, str) else ("approve", "reject")
 
 
-def _decide(review: _Review, outcome: Outcome) -> dict[str, Any]:
+def _decide(review: Review, outcome: Outcome) -> dict[str, Any]:
     """The middleware's Decision for the person's: only a type the tool allows."""
     assert isinstance(outcome, Decision)  # noqa: S101 - an approval's outcome
     if outcome.decision == "approve":
@@ -367,7 +351,7 @@ def _decide(review: _Review, outcome: Outcome) -> dict[str, Any]:
     return _refuse(review, outcome, None)
 
 
-def _edit(review: _Review, args: dict[str, Any]) -> dict[str, Any]:
+def _edit(review: Review, args: dict[str, Any]) -> dict[str, Any]:
     return {"type": "edit", "edited_action": {"name": review.name, "args": args}}
 
 
@@ -385,7 +369,7 @@ def _parse_edit(text: str, note: str) -> dict[str, Any] | str:
     return edited
 
 
-def _refuse(review: _Review, outcome: Decision, why: str | None) -> dict[str, Any]:
+def _refuse(review: Review, outcome: Decision, why: str | None) -> dict[str, Any]:
     """A rejection as the tool allows it: reject, else respond, else ApprovalRejected."""
     if why is None and outcome.status == "answered" and outcome.answered_by == "person":
         message = outcome.reason.strip()  # the person's own words (the middleware words an empty one)
