@@ -156,6 +156,49 @@ def test_an_edit_that_cannot_be_applied_is_a_rejection(person: Person, text: str
     assert read(out) == [NOT_SENT]
 
 
+def through_the_kernels_check(*texts: str, refused: list[str]) -> Any:
+    """Reply to an approval with each edited text in turn, as the widget's comm does (the
+    kernel's own check of the edit against ``details_schema``); a refused edit leaves it open.
+    """
+
+    def decide(request: Any) -> Any:
+        for text in texts:
+            raw = {"action": "approve", "edited_details": text, "reason": "", "view_id": "t"}
+            try:
+                return request.parse_and_decide({**raw, "sent_at_ms": 0})
+            except ValueError as error:
+                refused.append(str(error))
+        raise AssertionError("every edit was refused")
+
+    return decide
+
+
+def test_a_payload_approval_refuses_an_edit_it_could_not_apply_and_stays_open(person: Person):
+    refused: list[str] = []
+    changed = edited_transfer(40, arguments={"amount": 100, "to": "Mallory Ltd"})
+    person.answers(through_the_kernels_check(changed, '{"amount": 40}', edited_transfer(40), refused=refused))
+    out = drive("transfer")
+    (asked,) = person.approvals
+    assert asked.approval.details_schema == {
+        "type": "object",
+        "properties": {"arguments": {"const": TRANSFER_ARGS}, "payload": {}},
+        "required": ["payload"],
+    }
+    assert [r.split(". Fix")[0] for r in refused] == [
+        f'The edit was not accepted: argument "arguments" must be {json.dumps(TRANSFER_ARGS)}',
+        'The edit was not accepted: missing required argument "payload"',
+    ]
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": {"amount": 40}})]
+    assert out["ran"] == [{"tool": "transfer", "amount": 40, "to": "ACME GmbH"}]
+
+
+def test_a_call_without_payload_has_no_schema_since_no_edit_applies(person: Person):
+    person.answers(approve())
+    drive("drop_table")
+    (asked,) = person.approvals
+    assert asked.approval.details_schema is None
+
+
 def test_request_confirmation_rejected(person: Person):
     person.answers(reject("too much"))
     out = drive("transfer")

@@ -125,6 +125,7 @@ async def confirmation_response(args: Mapping[str, Any], *, timeout: float | Non
     Approve confirms (with the payload as it was); an edit confirms with the edited payload; an
     edit of a call without a payload, of the arguments, or that is not a JSON object with a
     "payload", and every rejection, answer ``confirmed=False`` (the ADK then does not run the tool).
+    With a payload, the approval's ``details_schema`` says so, so such an edit is refused first.
     """
     original = _mapping(args.get("originalFunctionCall"), "originalFunctionCall")
     confirmation = _mapping(args.get("toolConfirmation", {}), "toolConfirmation")
@@ -142,12 +143,21 @@ async def confirmation_response(args: Mapping[str, Any], *, timeout: float | Non
         timeout=timeout,
         tool_call_id=call_id if isinstance(call_id, str) else None,
         queue=True,
+        details_schema=_payload_schema(arguments) if has_payload else None,
     )
     confirmed, payload = _confirmed_payload(decision, arguments, payload, has_payload=has_payload)
     response: dict[str, Any] = {"confirmed": confirmed}
     if has_payload:
         response["payload"] = payload
     return response
+
+
+def _payload_schema(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The edits a payload approval can apply, as a JSON Schema: a "payload" of any form, and the
+    arguments (if kept) exactly as shown; an edit outside it is refused and the approval stays open.
+    """
+    shown = json.loads(_json(arguments))
+    return {"type": "object", "properties": {"arguments": {"const": shown}, "payload": {}}, "required": ["payload"]}
 
 
 def _title(name: str, hint: str) -> str:
