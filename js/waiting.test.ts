@@ -201,7 +201,8 @@ describe("notification", () => {
     expect(shown).toEqual([]);
   });
 
-  it("asks for permission only when notify is on and the question waits unseen", async () => {
+  it("asks for permission only when notify is on and the question waits out of view", async () => {
+    visibility = "visible";
     const { shown, requestPermission } = stubNotification("default");
     const { root } = view(pendingModel([DB], { notify: true }));
     expect(requestPermission).not.toHaveBeenCalled();
@@ -212,6 +213,14 @@ describe("notification", () => {
     reportView(root, true);
     reportView(root, false);
     expect(shown).toHaveLength(1);
+  });
+
+  it("is shown at once on a hidden page, before any report of the widget's place", async () => {
+    const { shown, requestPermission } = stubNotification("default");
+    view(pendingModel([DB], { notify: true }));
+    expect(requestPermission).toHaveBeenCalledTimes(1);
+    await flush();
+    expect(shown).toEqual([{ title: "Question waiting", body: DB.question }]);
   });
 
   it("is not shown for a question in view on a visible page", () => {

@@ -51,7 +51,9 @@ export function registerWaiting(view: WaitingView): () => void {
       observer = new IntersectionObserver(onIntersect);
     }
     if (observer !== null) observer.observe(view.root);
-    else maybeNotify(view);
+    // A hidden tab runs no IntersectionObserver callbacks until it is shown again: there the
+    // page being hidden is reason enough, without waiting for the first report.
+    if (observer === null || document.visibilityState !== "visible") maybeNotify(view);
     refresh();
   }
   return () => unregisterWaiting(view);
