@@ -32,6 +32,9 @@ interface Entry {
   inView: boolean | null;
   notified: boolean;
   notification: Notification | null;
+  /** The JupyterLab/Notebook 7 cell last seen around the view: a collapsed output area takes
+   *  the view out of the page, and its placeholder is how to open it again. */
+  cell: Element | null;
 }
 
 const entries = new Map<WaitingView, Entry>();
@@ -45,7 +48,7 @@ let listening = false;
 /** Starts signalling that this view waits for an answer; returns the function that stops. */
 export function registerWaiting(view: WaitingView): () => void {
   if (!entries.has(view)) {
-    entries.set(view, { inView: null, notified: false, notification: null });
+    entries.set(view, { inView: null, notified: false, notification: null, cell: view.root.closest(".jp-Cell") });
     startListening();
     if (observer === null && typeof IntersectionObserver !== "undefined") {
       observer = new IntersectionObserver(onIntersect);
@@ -85,6 +88,7 @@ function onIntersect(records: IntersectionObserverEntry[]): void {
       const rect = record.boundingClientRect;
       // A collapsed output area gives the widget no size: out of view, whatever it says.
       const first = entry.inView === null;
+      if (view.root.isConnected) entry.cell = view.root.closest(".jp-Cell");
       entry.inView = record.isIntersecting && rect.width > 0 && rect.height > 0;
       if (first) maybeNotify(view);
     }
@@ -180,8 +184,9 @@ function onBadgeClick(): void {
 function reveal(view: WaitingView, focus: boolean): void {
   const root = view.root;
   const rect = root.getBoundingClientRect();
-  if (rect.width === 0 && rect.height === 0) {
-    root.closest(".jp-Cell")?.querySelector<HTMLElement>(".jp-OutputPlaceholder")?.click();
+  if (!root.isConnected || (rect.width === 0 && rect.height === 0)) {
+    const cell = root.isConnected ? root.closest(".jp-Cell") : (entries.get(view)?.cell ?? null);
+    cell?.querySelector<HTMLElement>(".jp-OutputPlaceholder")?.click();
   }
   root.scrollIntoView({ block: "center" });
   if (!focus) return;

@@ -101,3 +101,31 @@ def test_title_marker_while_the_page_is_hidden(open_notebook):
     ask.submit()
     assert read_result(nb, 1)["answers"] == {QUESTION: "SQLite"}
     expect(page).to_have_title(original, timeout=RUN_TIMEOUT_MS)
+
+
+def test_badge_opens_a_collapsed_output_area(open_notebook):
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['PostgreSQL (Recommended)', 'SQLite'], timeout=600.0)\n"
+            + PRINT_RESULT,
+        ]
+    )
+    page = nb.page
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+
+    # The output collapser (the bar left of the outputs) hides the widget.
+    nb.cell(1).locator(".jp-Cell-outputCollapser").click()
+    expect(ask.root).to_be_hidden(timeout=RUN_TIMEOUT_MS)
+    expect(badge(page)).to_have_text("Question waiting", timeout=RUN_TIMEOUT_MS)
+
+    badge(page).click()
+    expect(ask.root).to_be_in_viewport(timeout=RUN_TIMEOUT_MS)
+    expect(ask.option(QUESTION, "PostgreSQL")).to_be_focused()
+    expect(badge(page)).to_have_count(0, timeout=RUN_TIMEOUT_MS)
+    ask.choose(QUESTION, "SQLite")
+    ask.submit()
+    assert read_result(nb, 1)["answers"] == {QUESTION: "SQLite"}
