@@ -61,6 +61,16 @@ describe("first focus", () => {
     expect(document.activeElement).toBe(input(m.root, "radio", "PostgreSQL (Recommended)"));
   });
 
+  it("is not taken from a control the person reached while the view waited to be attached", () => {
+    vi.useFakeTimers();
+    const m = view(pendingModel([DB]), { attach: false });
+    document.body.append(m.host);
+    const sqlite = input(m.root, "radio", "SQLite");
+    sqlite.focus();
+    vi.advanceTimersByTime(200);
+    expect(document.activeElement).toBe(sqlite);
+  });
+
   it("is not taken by a view attached more than two seconds after it was created", () => {
     vi.useFakeTimers();
     const m = view(pendingModel([DB]), { attach: false });

@@ -54,6 +54,8 @@ export abstract class InteractionView<M extends BaseModel> {
   private formKey = "";
   private timer: HTMLElement | null = null;
   private autofocusDone = false;
+  /** The person focused or pressed something in the widget before autofocus did. */
+  private personArrived = false;
   private autofocusTimer: ReturnType<typeof setTimeout> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly events: string[];
@@ -74,6 +76,8 @@ export abstract class InteractionView<M extends BaseModel> {
     this.content = el("div", "nbask-content");
     this.root.append(this.content, this.announcer);
     this.root.addEventListener("keydown", this.onKeydown);
+    this.root.addEventListener("focusin", this.onPersonArrived);
+    this.root.addEventListener("pointerdown", this.onPersonArrived);
     host.append(this.root);
     this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", ...fields].map(
       (f) => `change:${f}`,
@@ -95,6 +99,8 @@ export abstract class InteractionView<M extends BaseModel> {
   destroy(): void {
     for (const name of this.events) this.model.off(name, this.update);
     this.root.removeEventListener("keydown", this.onKeydown);
+    this.root.removeEventListener("focusin", this.onPersonArrived);
+    this.root.removeEventListener("pointerdown", this.onPersonArrived);
     this.stopTicker();
     clearTimeout(this.autofocusTimer);
     unregisterWaiting(this.waiting);
@@ -309,9 +315,16 @@ export abstract class InteractionView<M extends BaseModel> {
     // Never pull keystrokes away from someone typing elsewhere (e.g. in another cell: their
     // next digits or Enter would answer the question), nor to a widget scrolled out of view.
     if (isTextEntry(document.activeElement) && !this.root.contains(document.activeElement)) return;
+    // Nor from the person who got to the widget first: a field they focused or clicked keeps
+    // focus (a late retry would send their next keystrokes into another field).
+    if (this.personArrived || this.root.contains(document.activeElement)) return;
     if (isOutOfView(this.root)) return;
     this.autofocusTarget()?.focus({ preventScroll: true });
   }
+
+  private readonly onPersonArrived = (): void => {
+    this.personArrived = true;
+  };
 
   private readonly onKeydown = (event: KeyboardEvent): void => {
     // Save and the command palette (Ctrl/Cmd+S, Ctrl/Cmd+Shift+P in VS Code, Ctrl+Shift+C in
