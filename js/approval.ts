@@ -7,6 +7,7 @@ import type { ApprovalModel, ApprovalResponse } from "./contract";
 import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
 import { asText, button, charCounter, el, isObject, suppressShortcuts, textEl } from "./dom";
+import { KernelRefusal } from "./refusal";
 import { InteractionView } from "./shell";
 
 // Button and textbox names are part of the accessibility contract (SPEC §2b).
@@ -49,9 +50,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   } | null = null;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   /** The kernel's error was put away by the person editing or sending again. */
-  private errorHidden = false;
-  private lastError = "";
-  private wasSending = false;
+  private readonly refusal = new KernelRefusal();
 
   constructor(model: AnyModel<ApprovalModel>, host: HTMLElement) {
     super(model, host, "approval", ["title", "details", "details_schema", "error"]);
@@ -79,28 +78,12 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   protected resetDraft(): void {
     this.draft = { editing: false, details: this.details(), reason: "" };
     this.controls = null;
-    this.errorHidden = false;
+    this.refusal.reset();
     clearTimeout(this.checkTimer);
   }
 
   protected refreshForm(): void {
-    const error = asText(this.model.get("error"));
-    const sending = this.isSending();
-    // A new refusal, or the same one again after another try, is shown again.
-    if (error !== this.lastError || (this.wasSending && !sending)) this.errorHidden = false;
-    this.lastError = error;
-    this.wasSending = sending;
-    this.showKernelError();
-  }
-
-  private showKernelError(): void {
-    const alert = this.controls?.alert;
-    if (!alert) return;
-    const error = asText(this.model.get("error"));
-    const shown = error.trim() !== "" && !this.errorHidden && !this.isSending();
-    const text = shown ? error : "";
-    if (alert.textContent !== text) alert.textContent = text;
-    alert.hidden = !shown;
+    this.refusal.update(this.controls?.alert, asText(this.model.get("error")), this.isSending());
   }
 
   /** What is wrong with the edited details, or [] (unchanged details are never checked). */
@@ -140,9 +123,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   private hideKernelError(): void {
-    if (this.errorHidden) return;
-    this.errorHidden = true;
-    this.showKernelError();
+    this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
   }
 
   /** A stray Enter must never approve a risky action, so focus starts on Reject. */
@@ -264,7 +245,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       reason: action === "dismiss" ? "" : this.draft.reason.trim(),
       ...this.stamp(),
     };
-    this.errorHidden = true;
+    this.refusal.sending();
     this.sendResponse(response);
   }
 

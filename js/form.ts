@@ -17,6 +17,7 @@ import {
   textOf,
 } from "./fields";
 import { asText, button, charCounter, el, isObject, suppressShortcuts, textEl } from "./dom";
+import { KernelRefusal } from "./refusal";
 import { InteractionView } from "./shell";
 
 // Button names are part of the accessibility contract (end-to-end tests find them by role and
@@ -92,9 +93,7 @@ export class FormView extends InteractionView<FormModel> {
   private draft: Draft = { values: new Map(), dirty: new Set(), touched: new Set(), attempted: false };
   private controls: Controls | null = null;
   /** The kernel's error was put away by the person editing or sending again. */
-  private errorHidden = false;
-  private lastError = "";
-  private wasSending = false;
+  private readonly refusal = new KernelRefusal();
   /** A pointer is pressed inside the form: checks of fields it left wait for its release. */
   private pointerHeld = false;
   private readonly leftWhileHeld = new Set<string>();
@@ -161,30 +160,14 @@ export class FormView extends InteractionView<FormModel> {
       attempted: false,
     };
     this.controls = null;
-    this.errorHidden = false;
+    this.refusal.reset();
   }
 
   protected refreshForm(locked: boolean): void {
     const controls = this.controls;
     if (controls === null) return;
     if (controls.open) controls.open.disabled = locked || openableUrl(this.url()) === null;
-    const error = asText(this.model.get("error"));
-    const sending = this.isSending();
-    // A new refusal, or the same one again after another try, is shown again.
-    if (error !== this.lastError || (this.wasSending && !sending)) this.errorHidden = false;
-    this.lastError = error;
-    this.wasSending = sending;
-    this.showKernelError();
-  }
-
-  private showKernelError(): void {
-    const alert = this.controls?.alert;
-    if (!alert) return;
-    const error = asText(this.model.get("error"));
-    const shown = error.trim() !== "" && !this.errorHidden && !this.isSending();
-    const text = shown ? error : "";
-    if (alert.textContent !== text) alert.textContent = text;
-    alert.hidden = !shown;
+    this.refusal.update(this.controls?.alert, asText(this.model.get("error")), this.isSending());
   }
 
   protected autofocusTarget(): HTMLElement | null {
@@ -470,10 +453,7 @@ export class FormView extends InteractionView<FormModel> {
     this.draft.values.set(name, value);
     this.draft.dirty.add(name);
     if (commit) this.draft.touched.add(name);
-    if (!this.errorHidden) {
-      this.errorHidden = true;
-      this.showKernelError();
-    }
+    this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
     if (this.pointerHeld) this.leftWhileHeld.add(name);
     else this.showCheck(name);
   }
@@ -537,7 +517,7 @@ export class FormView extends InteractionView<FormModel> {
     if (this.controls === null || this.isLocked()) return;
     const values = action === "submit" && !this.isUrlMode() ? collectValues(this.fields, this.draft.values) : {};
     const response: FormResponse = { action, values, ...this.stamp() };
-    this.errorHidden = true;
+    this.refusal.sending();
     this.sendResponse(response);
   }
 
