@@ -327,6 +327,10 @@ class KernelHarness:
         }
         return self._send_shell("execute_request", content, subshell_id)
 
+    def request(self, msg_type: str, content: dict[str, Any] | None = None) -> str:
+        """Send any shell request (e.g. kernel_info_request) without waiting; returns its id."""
+        return self._send_shell(msg_type, content or {}, None)
+
     def run(self, code: str, timeout: float = 30.0, **kwargs: Any) -> CellResult:
         """Execute ``code`` and wait until it is done."""
         return self.result(self.execute(code, **kwargs), timeout)

@@ -509,3 +509,49 @@ def test_input_works_after_a_wait(k: KernelHarness, wait: str) -> None:
     assert res.ok, res.error_text
     assert res.stdout.splitlines()[-1] == "hello Ada"
     assert res.stdout.splitlines()[0] in ("answered {'ok': 1}", "answered True")
+
+
+def test_info_requests_are_answered_while_a_cell_waits(k: KernelHarness) -> None:
+    """A front end reconnecting during a wait (a VS Code window reload) first asks for
+    kernel_info and then for the widget comms: both are answered at once, while a cell queued
+    behind the wait still does not run until the answer ends the wait.
+    """
+    first = k.execute("p = make_probe('reconnect')\nawait waiting.wait_for(p.fut, None, p.began)\nprint('first done')")
+    comm = probe(k, "reconnect")
+    k.wait_until_waiting(comm)
+    queued = k.execute("print('queued ran')")
+    info = k.request("kernel_info_request")
+    comms = k.request("comm_info_request", {"target_name": "jupyter.widget"})
+    info_reply = k.result(info, 20)
+    assert info_reply.reply["content"]["status"] == "ok"
+    assert info_reply.reply["content"]["implementation"] == "ipython"
+    assert info_reply.statuses == ["busy", "idle"]  # under its own parent, not the cell's
+    comm_reply = k.reply(comms, 20)
+    assert comm.comm_id in comm_reply["content"]["comms"]
+    # The cell queued before those requests has not started: no reply, nothing published.
+    assert not k.has_reply(queued, 0.5)
+    assert not k.has_reply(first)
+    assert [m for m in k.iopub_for(queued) if m["msg_type"] == "stream"] == []
+
+    k.update_widget(comm.comm_id, {"response": {"ok": True}})
+    results = [k.result(m, 30) for m in (first, queued)]
+    assert [r.stdout.strip() for r in results] == ["first done", "queued ran"]
+    assert results[1].execution_count == results[0].execution_count + 1
+
+
+def test_every_update_during_a_wait_gets_its_own_idle(k: KernelHarness) -> None:
+    """The ipywidgets front end sends a model's next update only once the previous update's
+    idle arrived: drafts saved while the person types, then the answer, all reach the kernel.
+    """
+    cell = k.execute("p = make_probe('drafts')\nprint(await waiting.wait_for(p.fut, None, p.began))")
+    comm = probe(k, "drafts")
+    k.wait_until_waiting(comm)
+    for n in range(3):
+        update = k.update_widget(comm.comm_id, {"label": f"draft {n}"})
+        k.wait_idle(update, 20)
+    assert not k.has_reply(cell, 0.2)
+    k.update_widget(comm.comm_id, {"response": {"after": "drafts"}})
+    res = k.result(cell, 30)
+    assert res.ok, res.error_text
+    assert res.stdout.strip() == "{'after': 'drafts'}"
+    assert res.statuses == ["busy", "idle"]

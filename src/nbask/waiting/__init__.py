@@ -48,6 +48,11 @@ Threads:
   socket, so it raises ``WaitingUnsupported``. In that mode an interrupt ends the cell
   but not the worker's wait (it ends on answer or timeout), and a comm message already
   forwarded to the main thread before the wait began is handled once that thread is free.
+- While a wait is in progress, ``kernel_info_request`` and ``comm_info_request`` are answered
+  at once as well (a front end that reconnects during the wait sends them before it can show
+  the widget again); every other shell message, cells above all, still waits behind the cell.
+  Each message handled this way gets its own busy/idle (the ipywidgets front end sends a
+  model's next update only after the previous one's idle).
 - Known limit: on 7.0-7.3 (and in ``wait_blocking`` on 7.4) a comm message the kernel
   already read during an *earlier* await of the same cell is handled after the cell.
 

@@ -3,13 +3,14 @@ over a shell stream's receive callback, and pump a shell socket while the event 
 
 Every strategy is built from three pieces defined here:
 
-- ``CommRouter`` runs a ``comm_open``/``comm_msg``/``comm_close`` the way the kernel's
-  ``dispatch_shell`` would (HMAC checked by the kernel's own session, parent header set for
-  the handler and restored after it) but without busy/idle, because the request is not a
-  cell and a front end would otherwise see the kernel go idle while the cell still runs.
-- ``StreamTakeover`` swaps the receive callback of the ZMQStream that feeds a shell: comm
-  messages go to the router, everything else to the kernel's own callback, in arrival order,
-  so queued cells later run exactly as they would have.
+- ``CommRouter`` runs a ``comm_open``/``comm_msg``/``comm_close``, and the read-only
+  ``kernel_info_request``/``comm_info_request`` a reconnecting front end sends first, the way
+  the kernel's ``dispatch_shell`` would (HMAC checked by the kernel's own session, parent
+  header set for the handler and restored after it, busy/idle under the message's own
+  parent), at once instead of behind the waiting cell.
+- ``StreamTakeover`` swaps the receive callback of the ZMQStream that feeds a shell: routed
+  messages go to the router, everything else (cells above all) to the kernel's own callback,
+  in arrival order, so queued cells later run exactly as they would have.
 - ``pump_socket`` does the same job with the loop blocked (``ask_sync`` on the kernel's
   main thread): it polls the stream's socket itself and hands the held messages back to the
   kernel's callback when the wait ends.
@@ -28,12 +29,19 @@ from contextlib import contextmanager
 from typing import Any
 
 import zmq
+from zmq.eventloop.zmqstream import ZMQStream
 
 from ._unsupported import WaitingUnsupported
 
 log = logging.getLogger("nbask.waiting")
 
 COMM_MSG_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
+#: What a front end that (re)connects during a wait sends before it can show the widget again:
+#: a VS Code window reload sends kernel_info_request and waits for its reply before anything
+#: else, then asks which widget comms exist. Both only read the kernel's state.
+INFO_MSG_TYPES = frozenset({"kernel_info_request", "comm_info_request"})
+#: Everything a wait handles at once; every other shell message waits behind the cell.
+ROUTED_MSG_TYPES = COMM_MSG_TYPES | INFO_MSG_TYPES
 
 # asyncio keeps only weak references to tasks: hold the ones we start until they finish.
 _tasks: set[asyncio.Future[Any]] = set()
@@ -76,7 +84,7 @@ def shell_parent(kernel: Any) -> tuple[Any, dict[str, Any]]:
 
 
 class CommRouter:
-    """Runs comm messages' handlers at once, as ``dispatch_shell`` would, minus busy/idle."""
+    """Runs routed messages' handlers at once, as ``dispatch_shell`` would."""
 
     def __init__(self, kernel: Any, handler_stream: Any, parent: tuple[Any, dict[str, Any]]) -> None:
         self.kernel = kernel
@@ -109,14 +117,25 @@ class CommRouter:
 
     def _run(self, handler: Callable[..., Any], idents: Any, msg: dict[str, Any]) -> None:
         kernel = self.kernel
-        # Output, echo updates and replies from the handler belong to the comm message.
+        # Output, echo updates and replies from the handler belong to the routed message.
         kernel.set_parent(idents, msg, channel="shell")
+        # busy/idle under the message's own parent (never the cell's, so the cell still looks
+        # busy to a front end that follows its execute request): the ipywidgets front end
+        # holds back a model's next update until the idle of the previous one arrives, so
+        # without it every draft or answer after the first would stay in the browser.
+        kernel._publish_status("busy", "shell", parent=msg)
+        stream = self.handler_stream
+        if msg["header"]["msg_type"] in INFO_MSG_TYPES and isinstance(stream, ZMQStream):
+            # ipykernel 6's shell stream queues sends for its loop, which the blocking pump
+            # blocks; the socket belongs to this thread, so reply through it at once.
+            stream = stream.socket
         result = None
         try:
-            result = handler(self.handler_stream, idents, msg)
+            result = handler(stream, idents, msg)
         except Exception:
             kernel.log.error("Exception in message handler:", exc_info=True)
-        if inspect.isawaitable(result):  # no ipykernel up to 7.4 has async comm handlers
+        if inspect.isawaitable(result) and not _finished_now(result):
+            # No ipykernel up to 7.4 has a comm or info handler that really suspends.
 
             async def finish() -> None:
                 try:
@@ -124,15 +143,39 @@ class CommRouter:
                 except Exception:
                     kernel.log.error("Exception in message handler:", exc_info=True)
                 finally:
-                    kernel.set_parent(*self.parent, channel="shell")
+                    self._done(msg)
 
             _keep(asyncio.ensure_future(finish()))
             return
-        kernel.set_parent(*self.parent, channel="shell")
+        self._done(msg)
+
+    def _done(self, msg: dict[str, Any]) -> None:
+        self.kernel._publish_status("idle", "shell", parent=msg)
+        self.kernel.set_parent(*self.parent, channel="shell")
+
+
+def _finished_now(awaitable: Any) -> bool:
+    """Run a coroutine that never suspends (ipykernel's ``async def`` info handlers) to its end
+    right here: the blocking pump has no running loop to run it as a task. False (and the
+    coroutine left to be awaited) if it is not a coroutine or does suspend.
+    """
+    if not inspect.iscoroutine(awaitable):
+        return False
+    try:
+        awaitable.send(None)
+    except StopIteration:
+        return True
+    except Exception:
+        log.error("nbask: a routed message's handler failed", exc_info=True)
+        return True
+    # It suspended: a coroutine cannot be resumed by a task after a manual send.
+    awaitable.close()
+    log.error("nbask: a routed message's handler suspended and was stopped")
+    return True
 
 
 class StreamTakeover:
-    """While installed, comm messages on ``stream`` go to ``router``; the rest to the kernel.
+    """While installed, routed messages on ``stream`` go to ``router``; the rest to the kernel.
 
     Only ever touch it on the thread of the stream's IOLoop: a ZMQStream and its socket
     belong to that thread.
@@ -153,7 +196,7 @@ class StreamTakeover:
         stream.on_recv(self._on_recv, copy=self.copy)
 
     def _on_recv(self, frames: list[Any]) -> Any:
-        if self.router.msg_type(frames) in COMM_MSG_TYPES:
+        if self.router.msg_type(frames) in ROUTED_MSG_TYPES:
             self.router.dispatch(frames)
             return None
         # The kernel's own path, unchanged: ZMQStream runs a returned coroutine as a task.
@@ -219,7 +262,7 @@ def pump_socket(
 ) -> bool:
     """Receive on ``stream``'s socket ourselves while its event loop is blocked.
 
-    Comm messages are dispatched at once; every other message is held and, when the wait
+    Routed messages (comms, info requests) are dispatched at once; every other message is held and, when the wait
     ends, handed to the stream's callback in arrival order -- the kernel then queues it
     exactly as if it had read it itself, ahead of anything still unread in the socket.
     ``wake_sockets`` are extra sockets that end a poll early (signal wakeup, event set on
@@ -248,7 +291,7 @@ def pump_socket(
                         frames = sock.recv_multipart(zmq.NOBLOCK, copy=copy)
                     except zmq.Again:
                         break
-                    if router.msg_type(frames) in COMM_MSG_TYPES:
+                    if router.msg_type(frames) in ROUTED_MSG_TYPES:
                         router.dispatch(frames)
                         if finished():
                             break

@@ -1,15 +1,19 @@
-"""ipykernel 7.4+: the kernel itself dispatches comm messages while a cell awaits, so an
-``await`` needs nothing installed; only the blocking pump and interrupts need help.
+"""ipykernel 7.4+: the kernel itself dispatches comm messages while a cell awaits, but not
+in a way a waiting widget can live with, so a wait takes over the main pipe as on 7.0-7.3.
 
-Why nothing: ipykernel 7.4's ``shell_main`` sees its shell's lock held by the running cell
-and runs ``comm_open``/``comm_msg``/``comm_close`` at once as a separate task
-(``dispatch_shell(..., concurrent=True)``: no busy/idle, parent restored). The capability
-check is that ``concurrent`` keyword of ``dispatch_shell``.
+ipykernel 7.4's ``shell_main`` sees its shell's lock held by the running cell and runs
+``comm_open``/``comm_msg``/``comm_close`` at once as a separate task
+(``dispatch_shell(..., concurrent=True)``; the capability check is that keyword). Two things
+are still missing there: it publishes no busy/idle for them, and the ipywidgets front end
+sends a model's next update only after the idle of the previous one (a draft saved while the
+person types would hold back every later update, the answer included); and a
+``kernel_info_request`` still waits for the cell, so a front end that reconnects during the
+wait (a VS Code window reload) never shows the widget again. nbask's router does both.
 
-What remains: a *synchronous* wait on the main thread blocks that very loop (measured: a
-threading.Event wait deadlocks), so ``wait_blocking`` pumps the main pipe like 7.0-7.3; and
-a worker thread waiting while the main thread is blocked uses the shell-channel thread, as
-in 7.0-7.3 (see ``shell_pipe``).
+A *synchronous* wait on the main thread blocks that very loop (measured: a threading.Event
+wait deadlocks), so ``wait_blocking`` pumps the main pipe like 7.0-7.3; and a worker thread
+waiting while the main thread is blocked uses the shell-channel thread, as in 7.0-7.3 (see
+``shell_pipe``).
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from .shell_pipe import ShellPipe, _accepts_concurrent
 
 
 class ConcurrentDispatch(ShellPipe):
-    """ipykernel 7.4+: the kernel already hands comm messages to a waiting cell."""
+    """ipykernel 7.4+: the 7.0-7.3 takeover, on a kernel that dispatches comms concurrently."""
 
     name = "concurrent-dispatch"
-    takeover_on_main = False
+    takeover_on_main = True
 
     @classmethod
     def fits(cls, kernel: Any) -> bool:

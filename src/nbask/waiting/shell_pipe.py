@@ -6,7 +6,9 @@ message over an inproc PAIR socket (``SubshellManager._shell_channel_to_main``) 
 thread, where ``shell_main`` takes ``_main_asyncio_lock`` before ``dispatch_shell``. A cell
 that awaits holds that lock, so the widget's ``comm_msg`` waits for the cell to end: a plain
 ``await`` deadlocks. Taking over the receiving end of the pipe (a ZMQStream on the main
-loop) routes ``comm_*`` to the handlers and everything else to ``shell_main`` unchanged.
+loop) routes ``comm_*`` to the handlers, answers ``kernel_info_request`` /
+``comm_info_request`` (a front end reconnecting during the wait needs their replies before it
+shows the widget again) and passes everything else to ``shell_main`` unchanged.
 
 The shell-channel thread is always free, so when the main thread is blocked (a worker
 thread's ``ask_sync`` while the cell sits in ``thread.join()``) the takeover moves there,

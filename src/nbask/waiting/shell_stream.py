@@ -7,7 +7,8 @@ awaits one ``dispatch_shell`` at a time from ``msg_queue``. A cell that awaits i
 inside its ``dispatch_shell``, so every shell message -- the widget's ``comm_msg`` included --
 waits in ``msg_queue`` until the cell ends: a plain ``await`` deadlocks.
 
-The takeover routes ``comm_*`` to the comm handlers and passes everything else to
+The takeover routes ``comm_*`` to the comm handlers (and answers ``kernel_info_request`` /
+``comm_info_request``, which a front end reconnecting during the wait needs) and passes everything else to
 ``schedule_dispatch`` unchanged, so queued cells run afterwards, in order, with their own
 busy/idle and execution counts. The same applies to ipykernel 7 kernels started without a
 shell-channel thread (embedded kernels), whose shell stream feeds ``shell_main`` directly.
@@ -19,7 +20,7 @@ from typing import Any
 
 from zmq.eventloop.zmqstream import ZMQStream
 
-from ._base import COMM_MSG_TYPES, peek_msg_type
+from ._base import ROUTED_MSG_TYPES, peek_msg_type
 from ._strategy_base import Strategy
 
 
@@ -43,8 +44,8 @@ class ShellStream(Strategy):
         return self.kernel.shell_stream
 
     def queued_comms(self) -> list[Any]:
-        # A comm message that arrived during an earlier await of the same cell already sits
-        # in msg_queue (a tornado Queue of (index, dispatch, args)); take it out so an answer
+        # A comm message (or info request) that arrived during an earlier await of the same
+        # cell already sits in msg_queue (a tornado Queue of (index, dispatch, args)); take it out so an answer
         # given before the wait began is not stuck behind the cell.
         queue = getattr(self.kernel, "msg_queue", None)
         items = getattr(queue, "_queue", None)
@@ -55,7 +56,7 @@ class ShellStream(Strategy):
         comms, keep = [], []
         for item in list(items):
             _, dispatch, args = item
-            if dispatch == dispatch_shell and len(args) == 1 and peek_msg_type(session, args[0]) in COMM_MSG_TYPES:
+            if dispatch == dispatch_shell and len(args) == 1 and peek_msg_type(session, args[0]) in ROUTED_MSG_TYPES:
                 comms.append(args[0])
             else:
                 keep.append(item)
