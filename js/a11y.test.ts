@@ -36,6 +36,14 @@ describe("axe", () => {
     expect(await seriousViolations()).toEqual([]);
   });
 
+  it("finds nothing serious while Escape asks to be pressed again", async () => {
+    const { root } = view(pendingModel([DB, FEATURES]));
+    root.querySelector<HTMLInputElement>("input[type=radio]")?.click();
+    root.querySelector("input")?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect(root.querySelector('[role="status"]')?.textContent).toBe("Press Escape again to discard your answer");
+    expect(await seriousViolations()).toEqual([]);
+  });
+
   it("finds nothing serious while sending", async () => {
     view(new FakeModel({ questions: [DB], response: { action: "dismiss", answers: [], view_id: "v", sent_at_ms: 1 } }));
     expect(await seriousViolations()).toEqual([]);

@@ -6,7 +6,7 @@ import type { AnyModel } from "@anywidget/types";
 import type { ApprovalModel, ApprovalResponse } from "./contract";
 import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
-import { asText, button, charCounter, el, isObject, suppressShortcuts, textEl } from "./dom";
+import { asText, button, charCounter, el, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
 import { KernelRefusal } from "./refusal";
 import { InteractionView } from "./shell";
 
@@ -44,9 +44,10 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     editButton: HTMLButtonElement;
     rejectButton: HTMLButtonElement;
     reason: HTMLTextAreaElement;
+    refreshReasonCount: () => void;
     alert: HTMLElement;
     /** While editing: the Details textbox and its check. */
-    edit: { box: HTMLTextAreaElement; check: HTMLElement; hintId: string } | null;
+    edit: { box: HTMLTextAreaElement; check: HTMLElement; hintId: string; refreshCount: () => void } | null;
   } | null = null;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   /** The kernel's error was put away by the person editing or sending again. */
@@ -80,6 +81,34 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     this.controls = null;
     this.refusal.reset();
     clearTimeout(this.checkTimer);
+  }
+
+  protected draftData(): Record<string, unknown> {
+    const { editing, details, reason } = this.draft;
+    // The details only once edited: the unedited ones are the model's own.
+    return editing ? { editing, details, reason } : { editing, reason };
+  }
+
+  protected applyDraft(data: Record<string, unknown>): void {
+    const editing = data.editing === true;
+    const details = editing && typeof data.details === "string" ? data.details.slice(0, MAX_DETAILS_CHARS) : this.details();
+    const reason = typeof data.reason === "string" ? data.reason.slice(0, MAX_REASON_CHARS) : "";
+    const wasEditing = this.draft.editing;
+    this.draft = { editing, details, reason };
+    const controls = this.controls;
+    if (controls === null) return;
+    if (setFieldValue(controls.reason, reason)) controls.refreshReasonCount();
+    if (editing !== wasEditing) {
+      this.showDetails();
+    } else if (controls.edit && setFieldValue(controls.edit.box, details)) {
+      controls.edit.refreshCount();
+      this.showCheck();
+    }
+  }
+
+  protected hasDraft(): boolean {
+    const { editing, details, reason } = this.draft;
+    return reason.trim() !== "" || (editing && details !== this.details());
   }
 
   protected refreshForm(): void {
@@ -116,6 +145,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
    *  its check once typing pauses. */
   private onDetailsInput(value: string): void {
     this.draft.details = value;
+    this.draftChanged();
     this.hideKernelError();
     clearTimeout(this.checkTimer);
     if (this.problems().length === 0) this.showCheck();
@@ -156,7 +186,10 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     reason.placeholder = APPROVAL_TEXT.reasonPlaceholder;
     reason.value = this.draft.reason;
     const reasonCount = charCounter(reason, MAX_REASON_CHARS);
-    reason.addEventListener("input", () => (this.draft.reason = reason.value));
+    reason.addEventListener("input", () => {
+      this.draft.reason = reason.value;
+      this.draftChanged();
+    });
     const reasonRow = el("div", "nbask-reason-row");
     reasonRow.append(reasonLabel, reason, reasonCount.element);
 
@@ -171,7 +204,15 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     alert.hidden = true;
 
     element.append(top, heading, detailsBox, reasonRow, alert, footer);
-    this.controls = { detailsBox, editButton, rejectButton, reason, alert, edit: null };
+    this.controls = {
+      detailsBox,
+      editButton,
+      rejectButton,
+      reason,
+      refreshReasonCount: reasonCount.refresh,
+      alert,
+      edit: null,
+    };
     this.showDetails();
     return element;
   }
@@ -214,13 +255,14 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     check.hidden = true;
     controls.detailsBox.replaceChildren(label, box, check, hint, count.element);
     controls.editButton.hidden = true;
-    controls.edit = { box, check, hintId: hint.id };
+    controls.edit = { box, check, hintId: hint.id, refreshCount: count.refresh };
     this.showCheck();
   }
 
   private startEditing(): void {
     if (this.isLocked()) return;
     this.draft.editing = true;
+    this.draftChanged();
     this.showDetails();
     this.controls?.detailsBox.querySelector("textarea")?.focus();
   }

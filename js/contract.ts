@@ -22,6 +22,11 @@ export interface BaseModel {
   response: object;
   /** Written by the kernel once resolved: what the resolved block shows. */
   result: object;
+  /** The person's unsent answer (a SavedDraft), written by the front end only (js/draftsync.ts)
+   *  so a reload or a second view shows it; `{}` when there is none. The kernel keeps it as
+   *  state only, never as an answer, and empties it once the request resolves. Optional: an
+   *  older kernel does not sync it. */
+  draft?: object;
   /** nbask.configure(notify=True): a desktop notification when a question starts waiting
    *  unseen (js/waiting.ts). Optional: an older kernel does not send it. */
   notify?: boolean;
@@ -156,6 +161,18 @@ export interface FormResponse {
   sent_at_ms: number;
 }
 
+/** The model's `draft`: one view's unsent state for one request. */
+export interface SavedDraft {
+  request_id: string;
+  /** Fingerprint of what the form shows (js/draftsync.ts): restored only into the same form. */
+  key: string;
+  /** The view that wrote it: a view ignores its own writes coming back. */
+  view_id: string;
+  /** The kind's own draft: question {drafts: Draft[]} (js/draft.ts), approval {editing,
+   *  details, reason}, form {values, dirty, touched, attempted}. */
+  data: Record<string, unknown>;
+}
+
 /** A question's result: question text -> answer text, and a note. */
 export interface QuestionResult {
   answers?: Record<string, string>;
@@ -182,6 +199,7 @@ export const NO_PREFERENCE: string = contract.no_preference;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;
 export const MAX_REASON_CHARS: number = contract.max_reason_chars;
 export const MAX_DETAILS_CHARS: number = contract.max_details_chars;
+export const MAX_DRAFT_CHARS: number = contract.max_draft_chars;
 export const FIELD_TYPES: readonly string[] = contract.field_types;
 export const STRING_FORMATS: readonly string[] = contract.string_formats;
 export const MAX_FORM_FIELDS: number = contract.max_form_fields;

@@ -106,3 +106,24 @@ export function charCounter(
   refresh();
   return { element, refresh };
 }
+
+/** Puts `value` into a text field only if it differs; a field the person has focus in keeps
+ *  its caret and selection (another view's draft arriving must not move them). */
+export function setFieldValue(field: HTMLInputElement | HTMLTextAreaElement, value: string): boolean {
+  if (field.value === value) return false;
+  if (document.activeElement !== field) {
+    field.value = value;
+    return true;
+  }
+  const start = field.selectionStart;
+  const end = field.selectionEnd;
+  field.value = value;
+  if (start !== null && end !== null) {
+    try {
+      field.setSelectionRange(Math.min(start, value.length), Math.min(end, value.length));
+    } catch {
+      // Inputs such as email and number have no selection to keep.
+    }
+  }
+  return true;
+}

@@ -1,9 +1,11 @@
 // The person's unsent answers to a question form, as plain data and pure functions: no DOM,
 // no model. The view keeps one Draft per question and replaces it with reduceDraft's result
-// on every change; nothing reaches the model until Submit, so re-renders caused by the kernel
-// do not lose it.
+// on every change. The whole Draft objects are the question's saved draft (js/draftsync.ts):
+// restoreDraft takes back every field the empty draft has, by its type, so a field added to
+// Draft is kept across a reload without more code.
 import type { Question, QuestionAnswer, Response } from "./contract";
 import { MAX_OTHER_CHARS } from "./contract";
+import { isObject } from "./dom";
 
 /** One question's unsent answer. */
 export interface Draft {
@@ -86,6 +88,48 @@ export function reduceDraft(draft: Draft, action: DraftAction): Draft {
       return { ...draft, checked, otherChecked, otherText };
     }
   }
+}
+
+function sameShape(value: unknown, like: unknown): boolean {
+  if (Array.isArray(like)) {
+    return (
+      Array.isArray(value) &&
+      value.length === like.length &&
+      value.every((item, i) => typeof item === typeof like[i])
+    );
+  }
+  return typeof value === typeof like && (typeof like !== "object" || like === null ? true : isObject(value));
+}
+
+/** A saved draft of `question` (from the model: any view, any version may have written it),
+ *  as a Draft: each field the empty draft has is taken when its type (and, for a list, its
+ *  length) fits, else left empty. */
+export function restoreDraft(question: Question, raw: unknown): Draft {
+  const empty = emptyDraft(question);
+  if (!isObject(raw)) return empty;
+  const fields: Record<string, unknown> = { ...empty };
+  for (const [name, like] of Object.entries(empty)) {
+    // Single or multi select is the question's, never the saved draft's.
+    if (name !== "multi" && sameShape(raw[name], like)) fields[name] = raw[name];
+  }
+  const draft = fields as unknown as Draft;
+  const restored = { ...draft, otherText: capOtherText(draft.otherText) };
+  if (restored.multi) return restored;
+  // A single select has at most one choice.
+  const first = restored.checked.indexOf(true);
+  if (first >= 0) return { ...restored, checked: only(restored, first), otherChecked: false };
+  return restored;
+}
+
+/** Whether the person chose or typed anything in this question (every field the Draft has:
+ *  a choice made, a text not blank). */
+export function hasContent(draft: Draft): boolean {
+  return Object.entries(draft).some(([name, value]) => {
+    if (name === "multi") return false;
+    if (typeof value === "boolean") return value;
+    if (typeof value === "string") return value.trim() !== "";
+    return Array.isArray(value) && value.some((item) => item === true || (typeof item === "string" && item.trim() !== ""));
+  });
 }
 
 /** What is sent for one question: the chosen labels in option order, and the trimmed Other

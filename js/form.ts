@@ -16,7 +16,7 @@ import {
   readFields,
   textOf,
 } from "./fields";
-import { asText, button, charCounter, el, isObject, suppressShortcuts, textEl } from "./dom";
+import { asText, button, charCounter, el, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
 import { KernelRefusal } from "./refusal";
 import { InteractionView } from "./shell";
 
@@ -78,6 +78,8 @@ interface FieldControls {
   focusTarget: () => HTMLElement;
   error: HTMLElement;
   read: () => RawValue;
+  /** Shows a value from a saved draft, in place (a focused text keeps its caret). */
+  write: (value: RawValue) => void;
 }
 
 interface Controls {
@@ -161,6 +163,37 @@ export class FormView extends InteractionView<FormModel> {
     };
     this.controls = null;
     this.refusal.reset();
+  }
+
+  protected draftData(): Record<string, unknown> {
+    return {
+      values: Object.fromEntries(this.draft.values),
+      dirty: [...this.draft.dirty],
+      touched: [...this.draft.touched],
+      attempted: this.draft.attempted,
+    };
+  }
+
+  protected applyDraft(data: Record<string, unknown>): void {
+    const values = isObject(data.values) ? data.values : {};
+    const names = (raw: unknown): Set<string> =>
+      new Set(Array.isArray(raw) ? raw.filter((n): n is string => typeof n === "string") : []);
+    const dirty = names(data.dirty);
+    for (const field of this.fields) {
+      const value = savedValue(field, values[field.name]);
+      // Only what the person changed comes back; the rest keeps the kernel's defaults.
+      if (value === null || !dirty.has(field.name)) continue;
+      this.draft.values.set(field.name, value);
+      this.controls?.fields.find((c) => c.field.name === field.name)?.write(value);
+    }
+    this.draft.dirty = dirty;
+    this.draft.touched = names(data.touched);
+    this.draft.attempted = data.attempted === true;
+    for (const c of this.controls?.fields ?? []) this.showCheck(c.field.name);
+  }
+
+  protected hasDraft(): boolean {
+    return this.draft.dirty.size > 0;
   }
 
   protected refreshForm(locked: boolean): void {
@@ -260,7 +293,7 @@ export class FormView extends InteractionView<FormModel> {
     error.dir = "auto";
     error.hidden = true;
 
-    let built: Pick<FieldControls, "described" | "focusTarget" | "read">;
+    let built: Pick<FieldControls, "described" | "focusTarget" | "read" | "write">;
     if (field.type === "boolean") {
       built = this.buildCheckbox(field, wrap, title, description);
     } else if (field.type === "choice" || field.type === "multi_choice") {
@@ -288,7 +321,7 @@ export class FormView extends InteractionView<FormModel> {
     wrap: HTMLElement,
     title: HTMLElement,
     description: HTMLElement | null,
-  ): Pick<FieldControls, "described" | "focusTarget" | "read"> {
+  ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
     const input = suppressShortcuts(el("input", "nbask-field-input"));
     input.id = this.domId(`f${fi}`);
     input.autocomplete = "off";
@@ -331,7 +364,10 @@ export class FormView extends InteractionView<FormModel> {
     input.addEventListener("input", () => this.edit(field.name, read(), false));
     input.addEventListener("change", () => this.edit(field.name, read(), true));
     input.addEventListener("blur", () => this.leave(field.name));
-    return { described: input, focusTarget: () => input, read };
+    const write = (value: RawValue): void => {
+      if (setFieldValue(input, value === UNREADABLE ? "" : textOf(value))) counter?.refresh();
+    };
+    return { described: input, focusTarget: () => input, read, write };
   }
 
   /** A yes/no field: one checkbox named by the title. */
@@ -340,7 +376,7 @@ export class FormView extends InteractionView<FormModel> {
     wrap: HTMLElement,
     title: HTMLElement,
     description: HTMLElement | null,
-  ): Pick<FieldControls, "described" | "focusTarget" | "read"> {
+  ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
     const input = suppressShortcuts(el("input", "nbask-input"));
     input.type = "checkbox";
     input.checked = this.draft.values.get(field.name) === true;
@@ -354,7 +390,10 @@ export class FormView extends InteractionView<FormModel> {
     wrap.append(row);
     const read = (): RawValue => input.checked;
     input.addEventListener("change", () => this.edit(field.name, read(), true));
-    return { described: input, focusTarget: () => input, read };
+    const write = (value: RawValue): void => {
+      input.checked = value === true;
+    };
+    return { described: input, focusTarget: () => input, read, write };
   }
 
   /** A choice (radios) or a multi choice (checkboxes) in a fieldset named by the title. */
@@ -365,7 +404,7 @@ export class FormView extends InteractionView<FormModel> {
     title: HTMLElement,
     description: HTMLElement | null,
     describedBy: string[],
-  ): Pick<FieldControls, "described" | "focusTarget" | "read"> {
+  ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
     const multi = field.type === "multi_choice";
     // A group (as the question kind's), named by the title alone, not the star.
     const fieldset = el("fieldset", "nbask-field-group");
@@ -411,7 +450,10 @@ export class FormView extends InteractionView<FormModel> {
     for (const input of inputs) input.addEventListener("change", () => this.edit(field.name, read(), true));
     // Focus goes where the browser's Tab would: the chosen radio, else the first option.
     const focusTarget = (): HTMLElement => inputs.find((i) => i.checked && !multi) ?? inputs[0] ?? fieldset;
-    return { described: fieldset, focusTarget, read };
+    const write = (value: RawValue): void => {
+      for (const input of inputs) input.checked = multi ? listOf(value).includes(input.value) : value === input.value;
+    };
+    return { described: fieldset, focusTarget, read, write };
   }
 
   protected buildResolved(status: string): HTMLElement {
@@ -453,6 +495,7 @@ export class FormView extends InteractionView<FormModel> {
     this.draft.values.set(name, value);
     this.draft.dirty.add(name);
     if (commit) this.draft.touched.add(name);
+    this.draftChanged();
     this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
     if (this.pointerHeld) this.leftWhileHeld.add(name);
     else this.showCheck(name);
@@ -461,6 +504,7 @@ export class FormView extends InteractionView<FormModel> {
   private leave(name: string): void {
     if (!this.draft.dirty.has(name) || this.draft.touched.has(name)) return;
     this.draft.touched.add(name);
+    this.draftChanged();
     if (this.pointerHeld) this.leftWhileHeld.add(name);
     else this.showCheck(name);
   }
@@ -494,6 +538,7 @@ export class FormView extends InteractionView<FormModel> {
     const controls = this.controls;
     if (controls === null || this.isLocked() || this.isUrlMode()) return;
     this.draft.attempted = true;
+    this.draftChanged();
     // The controls are the truth (a browser may fill a field without an input event).
     for (const c of controls.fields) this.draft.values.set(c.field.name, c.read());
     const invalid = controls.fields.filter((c) => this.showCheck(c.field.name) !== null);
@@ -534,6 +579,21 @@ export class FormView extends InteractionView<FormModel> {
     if (target instanceof HTMLButtonElement || target instanceof HTMLTextAreaElement) return;
     event.preventDefault();
     if (target instanceof HTMLInputElement) this.requestSubmit();
+  }
+}
+
+/** A saved draft's value for `field` if it is of the kind its control holds (capped as the
+ *  control caps it), else null. */
+function savedValue(field: FormField, value: unknown): RawValue | null {
+  switch (field.type) {
+    case "boolean":
+      return typeof value === "boolean" ? value : null;
+    case "multi_choice":
+      return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : null;
+    case "choice":
+      return typeof value === "string" ? value : null;
+    default:
+      return typeof value === "string" ? value.slice(0, MAX_FIELD_CHARS) : null;
   }
 }
 

@@ -5,8 +5,18 @@ import type { AnyModel } from "@anywidget/types";
 import type { Option, Question, QuestionModel, Response } from "./contract";
 import { MAX_OTHER_CHARS, NO_PREFERENCE, RECOMMENDED, isRecommended } from "./contract";
 import type { Draft, DraftAction } from "./draft";
-import { answerOf, buildResponse, emptyDraft, firstUnanswered, isAnswered, reduceDraft, unansweredCount } from "./draft";
-import { asText, button, charCounter, el, headerChip, isObject, suppressShortcuts, textEl } from "./dom";
+import {
+  answerOf,
+  buildResponse,
+  emptyDraft,
+  firstUnanswered,
+  hasContent,
+  isAnswered,
+  reduceDraft,
+  restoreDraft,
+  unansweredCount,
+} from "./draft";
+import { asText, button, charCounter, el, headerChip, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
 import { InteractionView } from "./shell";
 
 // Button names are part of the accessibility contract (end-to-end tests find them by role and
@@ -89,6 +99,25 @@ export class QuestionView extends InteractionView<QuestionModel> {
     this.drafts = this.questions.map(emptyDraft);
     this.confirming = false;
     this.controls = null;
+  }
+
+  protected draftData(): Record<string, unknown> {
+    return { drafts: this.drafts };
+  }
+
+  protected applyDraft(data: Record<string, unknown>): void {
+    const saved = Array.isArray(data.drafts) ? (data.drafts as unknown[]) : [];
+    this.drafts = this.questions.map((q, qi) => restoreDraft(q, saved[qi]));
+    this.questions.forEach((_, qi) => this.syncQuestion(qi));
+  }
+
+  protected hasDraft(): boolean {
+    return this.drafts.some(hasContent);
+  }
+
+  protected override escapeDiscards(): boolean {
+    // Escape closes the "send anyway?" row first.
+    return !this.confirming;
   }
 
   protected refreshForm(locked: boolean): void {
@@ -285,10 +314,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     if (!controls || !draft || !question) return;
     controls.options.forEach((input, oi) => (input.checked = draft.checked[oi] === true));
     controls.otherChoice.checked = draft.otherChecked;
-    if (controls.otherText.value !== draft.otherText) {
-      controls.otherText.value = draft.otherText;
-      controls.refreshCounter();
-    }
+    if (setFieldValue(controls.otherText, draft.otherText)) controls.refreshCounter();
     controls.fieldset.dataset.answered = String(isAnswered(answerOf(question, draft)));
   }
 
@@ -296,8 +322,10 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private change(qi: number, action: DraftAction): void {
     const draft = this.drafts[qi];
     if (!draft) return;
-    this.drafts[qi] = reduceDraft(draft, action);
+    const next = reduceDraft(draft, action);
+    this.drafts[qi] = next;
     this.syncQuestion(qi);
+    if (next !== draft) this.draftChanged();
     // The confirm row counted unanswered questions; once the person answers more it is stale.
     if (this.confirming) this.closeConfirm(false);
   }

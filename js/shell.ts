@@ -1,11 +1,13 @@
 // The shared shell of every nbask view: the root element and its data-status, the countdown,
 // locking while a response is on its way or after the time limit, the screen-reader announcer,
-// key isolation from the notebook's shortcuts, and autofocus of a freshly shown widget.
+// key isolation from the notebook's shortcuts, autofocus of a freshly shown widget, the draft
+// kept in the model (js/draftsync.ts), and Escape asking before it discards a draft.
 // A form (question.ts, approval.ts) subclasses InteractionView and fills in what is its own.
 import type { AnyModel } from "@anywidget/types";
-import type { BaseModel } from "./contract";
+import type { BaseModel, SavedDraft } from "./contract";
 import { STATUS_TEXT } from "./contract";
 import { asText, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+import { DraftSync, fingerprint, type DraftTarget } from "./draftsync";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */
@@ -16,6 +18,7 @@ export const SHELL_TEXT = {
   sending: "Sending… Waiting for the kernel…",
   timeLeft: "Time left",
   timeUp: "Time is up",
+  escapeAgain: "Press Escape again to discard your answer",
 } as const;
 
 /** m:ss, or h:mm:ss from one hour up. Rounds up, so "0:00" is never shown while time is left. */
@@ -32,6 +35,8 @@ export function formatDuration(ms: number): string {
 /** Keys that keep their meaning inside the widget even with Ctrl/Cmd held: text editing,
  *  caret and selection movement, and Enter (Ctrl+Enter would run the cell again). */
 const KEPT_WITH_CTRL = new Set(["a", "c", "v", "x", "z", "y", "enter", "backspace", "delete", "home", "end", " "]);
+
+const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
 function isHostShortcut(event: KeyboardEvent): boolean {
   if (!(event.ctrlKey || event.metaKey) || event.altKey) return false;
@@ -61,6 +66,12 @@ export abstract class InteractionView<M extends BaseModel> {
   private readonly events: string[];
   /** This view as the page-wide "question waiting" signals see it (js/waiting.ts). */
   private readonly waiting: WaitingView;
+  /** The draft in the model, and which request and form it belongs to. */
+  private readonly draftSync: DraftSync;
+  private draftTarget: DraftTarget = { request_id: "", key: "" };
+  /** Escape was pressed once with a draft: the next Escape discards it. */
+  private escapeArmed = false;
+  private readonly escapeNote: HTMLElement;
 
   constructor(
     protected readonly model: AnyModel<M>,
@@ -74,10 +85,18 @@ export abstract class InteractionView<M extends BaseModel> {
     this.announcer = el("div", "nbask-sr-only");
     this.announcer.setAttribute("aria-live", "polite");
     this.content = el("div", "nbask-content");
-    this.root.append(this.content, this.announcer);
+    // Shown (and, being a status, announced) while Escape waits to be pressed again.
+    this.escapeNote = el("div", "nbask-escape-note");
+    this.escapeNote.setAttribute("role", "status");
+    this.root.append(this.content, this.escapeNote, this.announcer);
     this.root.addEventListener("keydown", this.onKeydown);
     this.root.addEventListener("focusin", this.onPersonArrived);
     this.root.addEventListener("pointerdown", this.onPersonArrived);
+    this.root.addEventListener("pointerdown", this.disarmEscape);
+    this.root.addEventListener("input", this.disarmEscape);
+    this.root.addEventListener("change", this.disarmEscape);
+    this.root.addEventListener("focusout", this.onFocusOut);
+    this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
     this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", ...fields].map(
       (f) => `change:${f}`,
@@ -98,9 +117,14 @@ export abstract class InteractionView<M extends BaseModel> {
 
   destroy(): void {
     for (const name of this.events) this.model.off(name, this.update);
+    this.draftSync.destroy();
     this.root.removeEventListener("keydown", this.onKeydown);
     this.root.removeEventListener("focusin", this.onPersonArrived);
     this.root.removeEventListener("pointerdown", this.onPersonArrived);
+    this.root.removeEventListener("pointerdown", this.disarmEscape);
+    this.root.removeEventListener("input", this.disarmEscape);
+    this.root.removeEventListener("change", this.disarmEscape);
+    this.root.removeEventListener("focusout", this.onFocusOut);
     this.stopTicker();
     clearTimeout(this.autofocusTimer);
     unregisterWaiting(this.waiting);
@@ -122,6 +146,18 @@ export abstract class InteractionView<M extends BaseModel> {
   protected abstract onKey(event: KeyboardEvent, target: HTMLElement): void;
   /** Where focus lands when the widget has just appeared, or null for nowhere. */
   protected abstract autofocusTarget(): HTMLElement | null;
+  /** The person's unsent state as plain JSON data, for the model's draft. */
+  protected abstract draftData(): Record<string, unknown>;
+  /** Takes a saved draft (read defensively: any view, any version may have written it).
+   *  Called before the form is built (a reload), or with it built (another view typed):
+   *  then the controls are updated in place, without moving focus or a caret. */
+  protected abstract applyDraft(data: Record<string, unknown>): void;
+  /** Whether the person chose or typed anything a dismiss would throw away. */
+  protected abstract hasDraft(): boolean;
+  /** Whether Escape would dismiss now (false while it closes something of the form's own). */
+  protected escapeDiscards(): boolean {
+    return true;
+  }
 
   // -- reading the model ----------------------------------------------------------------------
 
@@ -184,6 +220,12 @@ export abstract class InteractionView<M extends BaseModel> {
     if (key !== this.formKey) {
       this.formKey = key;
       this.resetDraft();
+      this.draftSync.cancel();
+      this.disarmEscape();
+      this.draftTarget = { request_id: asText(this.model.get("request_id")), key: fingerprint(key) };
+      // What the person had chosen and typed in this form before a reload, or in another view.
+      const saved = this.draftSync.read(this.draftTarget);
+      if (saved !== null) this.applyDraft(saved.data);
       this.form = null;
     }
     if (this.form === null) {
@@ -261,6 +303,8 @@ export abstract class InteractionView<M extends BaseModel> {
   }
 
   private showResolved(status: string): void {
+    this.draftSync.cancel();
+    this.disarmEscape();
     this.form = null;
     this.timer = null;
     this.stopTicker();
@@ -277,11 +321,46 @@ export abstract class InteractionView<M extends BaseModel> {
     return line;
   }
 
+  // -- the draft -------------------------------------------------------------------------------
+
+  /** The person changed the draft: keep it in the model once typing pauses. */
+  protected draftChanged(): void {
+    if (this.status() !== "pending") return;
+    this.draftSync.save(this.draftTarget, this.draftData());
+  }
+
+  private readonly onRemoteDraft = (saved: SavedDraft): void => {
+    if (this.status() !== "pending" || this.isSending()) return;
+    if (saved.request_id !== this.draftTarget.request_id || saved.key !== this.draftTarget.key) return;
+    this.applyDraft(saved.data);
+  };
+
+  private readonly onFocusOut = (event: FocusEvent): void => {
+    // Leaving the widget (for another cell, another tab) is a good moment to save.
+    const next = event.relatedTarget;
+    if (!(next instanceof Node) || !this.root.contains(next)) this.draftSync.flush();
+  };
+
+  private armEscape(): void {
+    this.escapeArmed = true;
+    this.escapeNote.textContent = SHELL_TEXT.escapeAgain;
+  }
+
+  private readonly disarmEscape = (): void => {
+    if (!this.escapeArmed && this.escapeNote.textContent === "") return;
+    this.escapeArmed = false;
+    this.escapeNote.textContent = "";
+  };
+
   // -- sending ---------------------------------------------------------------------------------
 
   /** Writes the response for the kernel; every view of the model then shows "Sending…". */
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
+    this.disarmEscape();
+    // The answer carries what the draft held; the kernel empties the draft once it accepts it
+    // (after a refusal the next edit saves it again).
+    this.draftSync.cancel();
     this.model.set("response", response);
     this.model.save_changes();
     // model.set already notifies every view of this model; this covers hosts that do not
@@ -333,6 +412,8 @@ export abstract class InteractionView<M extends BaseModel> {
     if (isHostShortcut(event)) return;
     // JupyterLab handles its shortcuts from keydown events that reach the document.
     event.stopPropagation();
+    // Any key but Escape (and a modifier on its own) takes back a pending "press again".
+    if (event.key !== "Escape" && !MODIFIER_KEYS.has(event.key)) this.disarmEscape();
     // Keys that finish an IME composition (keyCode 229 in Safari) are the input method's.
     // Safari reports that key with isComposing false, and only keyCode tells it apart.
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- no standard property says this
@@ -341,6 +422,15 @@ export abstract class InteractionView<M extends BaseModel> {
     if (this.form === null || this.isLocked()) return;
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target === null || event.key === "Tab") return;
+    if (event.key === "Escape" && this.escapeDiscards()) {
+      if (!this.escapeArmed && this.hasDraft()) {
+        // Nothing the person chose or typed is thrown away by one stray key.
+        event.preventDefault();
+        this.armEscape();
+        return;
+      }
+      this.disarmEscape();
+    }
     this.onKey(event, target);
   };
 }

@@ -25,6 +25,8 @@ MAX_HEADER_CHARS: Final[int] = _CONTRACT["max_header_chars"]
 MAX_OTHER_CHARS: Final[int] = _CONTRACT["max_other_chars"]
 MAX_REASON_CHARS: Final[int] = _CONTRACT["max_reason_chars"]
 MAX_DETAILS_CHARS: Final[int] = _CONTRACT["max_details_chars"]
+#: The person's unsent draft as the front end syncs it, in characters of its JSON.
+MAX_DRAFT_CHARS: Final[int] = _CONTRACT["max_draft_chars"]
 
 FIELD_TYPES: Final[tuple[str, ...]] = tuple(_CONTRACT["field_types"])
 STRING_FORMATS: Final[tuple[str, ...]] = tuple(_CONTRACT["string_formats"])

@@ -11,6 +11,7 @@ like ``nbask.ask``: one pending request per kernel, and its outcome in ``nbask.h
 
 from __future__ import annotations
 
+import json
 import logging
 import pathlib
 import time
@@ -21,6 +22,7 @@ import anywidget
 import traitlets
 
 from . import config
+from .contract import MAX_DRAFT_CHARS
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from .core.manager import manager
 from .responses import MalformedResponse, is_response
@@ -61,6 +63,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     response = traitlets.Dict().tag(sync=True)
     # Written by the kernel once resolved: what the resolved block shows.
     result = traitlets.Dict().tag(sync=True)
+    # The person's unsent answer (choices, texts, notes), written by the front end only
+    # (js/draftsync.ts) so a reloaded page, a second view or a re-opened notebook shows it.
+    # Only state: never parsed, never an answer; emptied once the request resolves.
+    draft = traitlets.Dict().tag(sync=True)
     # nbask.configure(notify=True) / NBASK_NOTIFY=1: a desktop notification when the question
     # starts waiting while the page is hidden or the widget out of view (js/waiting.ts).
     notify = traitlets.Bool(default_value=False).tag(sync=True)
@@ -117,6 +123,25 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             data["text/markdown"] = summary
         return data, metadata
 
+    @traitlets.validate("draft")
+    def _check_draft(self, proposal: Any) -> dict[str, Any]:
+        value: dict[str, Any] = proposal["value"]
+        resolution = getattr(self, "resolution", None)
+        if not value or (resolution is not None and resolution.done):
+            return {}  # nothing is kept for a request that has ended
+        size = len(json.dumps(value, ensure_ascii=False, default=str))
+        if size > MAX_DRAFT_CHARS:
+            # Keeping the previous draft sends it back to the front end, which stops there.
+            log.warning(
+                "nbask request %s: a draft of %d characters was ignored (the limit is %d)",
+                self.request_id,
+                size,
+                MAX_DRAFT_CHARS,
+            )
+            previous: dict[str, Any] = self.draft
+            return previous
+        return value
+
     # -- resolution ------------------------------------------------------------
 
     def _on_response(self, change: dict[str, Any]) -> None:
@@ -152,6 +177,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             self.result = self.result_for(outcome)
             self.status = outcome.status
             self.deadline_ms = 0.0
+            self.draft = {}
 
     def end(self, status: Ending, note: str) -> OutcomeT:
         """End without the person's reply; returns the final outcome (the person's, if it won)."""

@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 import nbask
+from nbask.contract import MAX_DRAFT_CHARS
 from nbask.kinds import QuestionWidget
 from nbask.widget import LATE_ANSWER_NOTE
 
@@ -146,3 +147,41 @@ def test_ask_validates_before_anything_else():
         nbask.ask_sync("Proceed?", ["Yes"])
     with pytest.raises(TypeError, match="list of option labels"):
         nbask.ask_sync("Proceed?", "Yes")
+
+
+def draft_of(widget: QuestionWidget) -> dict:
+    # What js/draftsync.ts writes: the request it belongs to and the kind's own draft.
+    return {"request_id": widget.request_id, "key": "k", "view_id": "v1", "data": {"drafts": []}}
+
+
+def test_a_draft_is_kept_as_state_and_never_taken_as_an_answer():
+    w = QuestionWidget(questions=QUESTIONS)
+    looks_like_an_answer = {
+        **draft_of(w),
+        "action": "submit",
+        "answers": [{"selected": ["SQLite"], "other": None}, {"selected": ["Auth"], "other": None}],
+    }
+    w.draft = looks_like_an_answer
+    assert w.draft == looks_like_an_answer
+    assert w.answer is None
+    assert not w.done
+    assert w.response == {}
+    assert "draft" in w.get_state()
+
+
+def test_the_draft_is_cleared_once_the_request_resolves_and_not_kept_after():
+    w = QuestionWidget(questions=QUESTIONS)
+    w.draft = draft_of(w)
+    submit(w, (["SQLite"], None), ([], "Billing"))
+    assert w.done
+    assert w.draft == {}
+    w.draft = draft_of(w)  # a view that saved late
+    assert w.draft == {}
+
+
+def test_an_oversized_draft_is_ignored_and_the_previous_one_kept(caplog):
+    w = QuestionWidget(questions=QUESTIONS)
+    w.draft = draft_of(w)
+    w.draft = {**draft_of(w), "data": {"text": "x" * MAX_DRAFT_CHARS}}
+    assert w.draft == draft_of(w)
+    assert "was ignored (the limit is" in caplog.text

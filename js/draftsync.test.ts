@@ -1,0 +1,325 @@
+// Drafts kept in the model (draftsync.ts): what is written, when, and how a reloaded page or a
+// second view of the same output shows it; restoring a question's Draft (draft.ts); Escape
+// asking before it discards a draft (shell.ts).
+import { getByRole, queryByRole, within } from "@testing-library/dom";
+import userEvent from "@testing-library/user-event";
+import type { AnyModel } from "@anywidget/types";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { BaseModel, Model, SavedDraft } from "./contract";
+import { MAX_DRAFT_CHARS, MAX_OTHER_CHARS } from "./contract";
+import { emptyDraft, hasContent, restoreDraft } from "./draft";
+import { DraftSync, SAVE_DELAY_MS, fingerprint, parseSaved } from "./draftsync";
+import { SHELL_TEXT } from "./shell";
+import { DB, FEATURES, FakeModel, otherText, pendingModel, responseWrites, sent, unmountAll, view } from "./testing";
+
+afterEach(() => {
+  unmountAll();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+/** What a reload does first: the page goes away, which writes what is pending. */
+function leavePage(): void {
+  window.dispatchEvent(new Event("pagehide"));
+}
+
+function savedDraft(model: FakeModel): SavedDraft | null {
+  return parseSaved(model.get("draft"));
+}
+
+function radio(root: HTMLElement, question: string, name: string): HTMLInputElement {
+  return within(getByRole(root, "group", { name: question })).getByRole<HTMLInputElement>("radio", { name });
+}
+
+function checkbox(root: HTMLElement, question: string, name: string): HTMLInputElement {
+  return within(getByRole(root, "group", { name: question })).getByRole<HTMLInputElement>("checkbox", { name });
+}
+
+describe("restoreDraft", () => {
+  it("takes back every field of the empty draft whose type and length fit", () => {
+    const saved = { multi: false, checked: [false, true], otherChecked: false, otherText: "later" };
+    expect(restoreDraft(DB, JSON.parse(JSON.stringify(saved)))).toEqual(saved);
+  });
+
+  it("leaves out what does not fit: another question's options, wrong types, junk", () => {
+    expect(restoreDraft(DB, { checked: [true, false, true], otherText: 5 })).toEqual(emptyDraft(DB));
+    expect(restoreDraft(DB, "not a draft")).toEqual(emptyDraft(DB));
+    expect(restoreDraft(DB, null)).toEqual(emptyDraft(DB));
+    expect(restoreDraft(DB, { checked: ["yes", false] }).checked).toEqual([false, false]);
+  });
+
+  it("keeps the question's single or multi select, and at most one choice in a single select", () => {
+    expect(restoreDraft(DB, { multi: true }).multi).toBe(false);
+    const draft = restoreDraft(DB, { checked: [true, true], otherChecked: true, otherText: "x" });
+    expect(draft.checked).toEqual([true, false]);
+    expect(draft.otherChecked).toBe(false);
+    expect(draft.otherText).toBe("x");
+    expect(restoreDraft(FEATURES, { checked: [true, false, true], otherChecked: true }).checked).toEqual([true, false, true]);
+  });
+
+  it("cuts a saved Other text at the cap the textbox has", () => {
+    expect(restoreDraft(DB, { otherText: "é".repeat(MAX_OTHER_CHARS + 10) }).otherText).toHaveLength(MAX_OTHER_CHARS);
+  });
+
+  it("counts any choice or non-blank text as content", () => {
+    expect(hasContent(emptyDraft(DB))).toBe(false);
+    expect(hasContent({ ...emptyDraft(DB), otherText: "   " })).toBe(false);
+    expect(hasContent({ ...emptyDraft(DB), otherText: "kept but not chosen" })).toBe(true);
+    expect(hasContent({ ...emptyDraft(DB), checked: [false, true] })).toBe(true);
+  });
+});
+
+describe("DraftSync", () => {
+  function sync(model: FakeModel, onRemote = vi.fn()): DraftSync {
+    return new DraftSync(model as unknown as AnyModel<BaseModel>, "view-a", onRemote);
+  }
+  const target = { request_id: "req-1", key: "k1" };
+
+  it("writes once typing pauses, the last state only, and nothing when it did not change", () => {
+    vi.useFakeTimers();
+    const model = pendingModel([DB]);
+    const drafts = sync(model);
+    drafts.save(target, { text: "a" });
+    drafts.save(target, { text: "ab" });
+    expect(model.set).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(SAVE_DELAY_MS);
+    expect(model.set.mock.calls).toEqual([["draft", { ...target, view_id: "view-a", data: { text: "ab" } }]]);
+    expect(model.save_changes).toHaveBeenCalledTimes(1);
+    drafts.save(target, { text: "ab" });
+    vi.advanceTimersByTime(SAVE_DELAY_MS);
+    expect(model.set).toHaveBeenCalledTimes(1);
+    drafts.destroy();
+  });
+
+  it("writes at once when the page is left or hidden, so a reload keeps the last keystroke", () => {
+    const model = pendingModel([DB]);
+    const drafts = sync(model);
+    drafts.save(target, { text: "last" });
+    leavePage();
+    expect(savedDraft(model)?.data).toEqual({ text: "last" });
+    drafts.save(target, { text: "hidden" });
+    vi.spyOn(document, "visibilityState", "get").mockReturnValue("hidden");
+    document.dispatchEvent(new Event("visibilitychange"));
+    expect(savedDraft(model)?.data).toEqual({ text: "hidden" });
+    drafts.destroy();
+  });
+
+  it("does not write a draft over the size the kernel keeps, and says so", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const model = pendingModel([DB]);
+    const drafts = sync(model);
+    drafts.save(target, { text: "x".repeat(MAX_DRAFT_CHARS) });
+    drafts.flush();
+    expect(model.set).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("is not kept in the notebook"));
+    drafts.destroy();
+  });
+
+  it("hands another view's draft on, never its own, and not over a change of its own not yet written", () => {
+    const model = pendingModel([DB]);
+    const onRemote = vi.fn();
+    const drafts = sync(model, onRemote);
+    model.kernelUpdate({ draft: { ...target, view_id: "view-a", data: {} } });
+    expect(onRemote).not.toHaveBeenCalled();
+    const other = { ...target, view_id: "view-b", data: { text: "theirs" } };
+    model.kernelUpdate({ draft: other });
+    expect(onRemote).toHaveBeenCalledWith(other);
+    drafts.save(target, { text: "mine" });
+    model.kernelUpdate({ draft: { ...other, data: { text: "older" } } });
+    expect(onRemote).toHaveBeenCalledTimes(1);
+    drafts.destroy();
+  });
+
+  it("reads only a draft of the same request and form", () => {
+    const model = pendingModel([DB], { draft: { ...target, view_id: "x", data: { a: 1 } } });
+    const drafts = sync(model);
+    expect(drafts.read(target)?.data).toEqual({ a: 1 });
+    expect(drafts.read({ ...target, request_id: "req-2" })).toBeNull();
+    expect(drafts.read({ ...target, key: "k2" })).toBeNull();
+    drafts.destroy();
+    expect(fingerprint("a")).not.toBe(fingerprint("b"));
+  });
+});
+
+describe("a question's draft across a reload and a second view", () => {
+  it("a reloaded page shows the same choices and Other text, and Submit sends them", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB, FEATURES]);
+    const first = view(model);
+    await user.click(radio(first.root, DB.question, "SQLite"));
+    await user.click(checkbox(first.root, FEATURES.question, "Search"));
+    await user.type(otherText(first.root, FEATURES.question), "Billing");
+    leavePage();
+    first.cleanup();
+    first.host.remove();
+
+    const reloaded = view(model).root;
+    expect(radio(reloaded, DB.question, "SQLite").checked).toBe(true);
+    expect(checkbox(reloaded, FEATURES.question, "Search").checked).toBe(true);
+    expect(otherText(reloaded, FEATURES.question).value).toBe("Billing");
+    model.set.mockClear();
+    model.save_changes.mockClear();
+    await user.click(getByRole(reloaded, "button", { name: "Submit" }));
+    expect(sent(model).answers).toEqual([
+      { selected: ["SQLite"], other: null },
+      { selected: ["Search"], other: "Billing" },
+    ]);
+  });
+
+  it("a draft of another request is not shown", () => {
+    const model = pendingModel([DB], {
+      request_id: "req-2",
+      draft: { request_id: "req-1", key: "x", view_id: "old", data: { drafts: [{ checked: [false, true] }] } },
+    });
+    expect(radio(view(model).root, DB.question, "SQLite").checked).toBe(false);
+  });
+
+  it("a second view follows the first as it types, without taking focus or moving the caret", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB]);
+    const a = view(model).root;
+    const b = view(model).root;
+    await user.click(radio(a, DB.question, "SQLite"));
+    const box = otherText(a, DB.question);
+    await user.type(box, "abc");
+    box.setSelectionRange(1, 1);
+    await vi.waitFor(() => expect(otherText(b, DB.question).value).toBe("abc"), { timeout: 2000 });
+    expect(document.activeElement).toBe(box);
+    expect(box.selectionStart).toBe(1);
+    // Typing Other chose it, in both views.
+    expect(radio(b, DB.question, "SQLite").checked).toBe(false);
+    expect(within(getByRole(b, "group", { name: DB.question })).getByRole<HTMLInputElement>("radio", { name: "Other" }).checked).toBe(true);
+
+    // Typing in the second view while the first shows it keeps the first's caret.
+    const boxB = otherText(b, DB.question);
+    boxB.focus();
+    boxB.value = "abcd";
+    boxB.dispatchEvent(new Event("input", { bubbles: true }));
+    leavePage();
+    expect(box.value).toBe("abcd");
+    expect(document.activeElement).toBe(boxB);
+  });
+
+  it("the draft is dropped once the request resolves, and nothing more is written", async () => {
+    vi.useFakeTimers();
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    radio(root, DB.question, "SQLite").click();
+    model.kernelUpdate({ status: "answered", result: { answers: {} }, draft: {} });
+    vi.advanceTimersByTime(SAVE_DELAY_MS * 2);
+    leavePage();
+    expect(model.set.mock.calls.filter((c) => c[0] === "draft")).toEqual([]);
+    await Promise.resolve();
+  });
+});
+
+describe("approval and form drafts", () => {
+  it("an approval's edited details and reason survive a reload", async () => {
+    const user = userEvent.setup();
+    const model = new FakeModel({ kind: "approval", title: "Run shell command", details: "rm -rf build" });
+    const first = view(model);
+    await user.click(getByRole(first.root, "button", { name: "Edit" }));
+    const details = getByRole<HTMLTextAreaElement>(first.root, "textbox", { name: "Details" });
+    await user.clear(details);
+    await user.type(details, "rm -rf build/tmp");
+    await user.type(getByRole(first.root, "textbox", { name: "Reason" }), "only the temp files");
+    leavePage();
+    first.cleanup();
+    first.host.remove();
+
+    const reloaded = view(model).root;
+    expect(getByRole<HTMLTextAreaElement>(reloaded, "textbox", { name: "Details" }).value).toBe("rm -rf build/tmp");
+    expect(getByRole<HTMLTextAreaElement>(reloaded, "textbox", { name: "Reason" }).value).toBe("only the temp files");
+    expect(queryByRole(reloaded, "button", { name: "Edit" })).toBeNull();
+  });
+
+  it("a form's unsent values survive a reload; untouched fields keep their defaults", async () => {
+    const user = userEvent.setup();
+    const fields = [
+      { name: "name", title: "Your name", type: "string", required: true, default: null },
+      { name: "team", title: "Team", type: "string", required: false, default: "core" },
+      { name: "agree", title: "Agree", type: "boolean", required: false, default: null },
+    ].map((f) => ({
+      description: "",
+      format: "",
+      min_length: null,
+      max_length: null,
+      minimum: null,
+      maximum: null,
+      min_items: null,
+      max_items: null,
+      options: [],
+      ...f,
+    }));
+    const model = new FakeModel({ kind: "form", message: "Who?", fields } as Partial<Model>);
+    const first = view(model);
+    await user.type(getByRole(first.root, "textbox", { name: "Your name" }), "Ada");
+    await user.click(getByRole(first.root, "checkbox", { name: "Agree" }));
+    leavePage();
+    first.cleanup();
+    first.host.remove();
+
+    const reloaded = view(model).root;
+    expect(getByRole<HTMLInputElement>(reloaded, "textbox", { name: "Your name" }).value).toBe("Ada");
+    expect(getByRole<HTMLInputElement>(reloaded, "textbox", { name: "Team" }).value).toBe("core");
+    expect(getByRole<HTMLInputElement>(reloaded, "checkbox", { name: "Agree" }).checked).toBe(true);
+  });
+});
+
+describe("Escape with a draft", () => {
+  it("without a draft dismisses at once", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB]);
+    view(model);
+    await user.keyboard("{Escape}");
+    expect(sent(model).action).toBe("dismiss");
+  });
+
+  it("asks first in a visible status; a second Escape dismisses", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    await user.click(radio(root, DB.question, "SQLite"));
+    expect(getByRole(root, "status").textContent).toBe("");
+    await user.keyboard("{Escape}");
+    const status = getByRole(root, "status");
+    expect(status.textContent).toBe(SHELL_TEXT.escapeAgain);
+    expect(status.textContent).toBe("Press Escape again to discard your answer");
+    expect(responseWrites(model)).toEqual([]);
+    expect(radio(root, DB.question, "SQLite").checked).toBe(true);
+    await user.keyboard("{Escape}");
+    expect(sent(model)).toMatchObject({ action: "dismiss", answers: [] });
+  });
+
+  it("any other key or an edit takes the question back", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    const box = otherText(root, DB.question);
+    await user.type(box, "maybe");
+    await user.keyboard("{Escape}");
+    expect(getByRole(root, "status").textContent).toBe(SHELL_TEXT.escapeAgain);
+    await user.keyboard("!");
+    expect(getByRole(root, "status").textContent).toBe("");
+    expect(box.value).toBe("maybe!");
+    await user.keyboard("{Escape}");
+    await user.click(radio(root, DB.question, "SQLite"));
+    expect(getByRole(root, "status").textContent).toBe("");
+    await user.keyboard("{Escape}");
+    await user.keyboard("{ArrowDown}");
+    expect(getByRole(root, "status").textContent).toBe("");
+    expect(responseWrites(model)).toEqual([]);
+  });
+
+  it("an approval with a reason asks before Escape rejects", async () => {
+    const user = userEvent.setup();
+    const model = new FakeModel({ kind: "approval", title: "Deploy", details: "" });
+    const { root } = view(model);
+    await user.type(getByRole(root, "textbox", { name: "Reason" }), "not on a Friday");
+    await user.keyboard("{Escape}");
+    expect(getByRole(root, "status").textContent).toBe(SHELL_TEXT.escapeAgain);
+    expect(responseWrites(model)).toEqual([]);
+    await user.keyboard("{Escape}");
+    expect(sent(model).action).toBe("dismiss");
+  });
+});
