@@ -134,3 +134,30 @@ def test_arrowed_to_option_is_what_enter_sends(open_notebook, page):
     page.keyboard.press("Enter")
     result = read_result(nb, 1)
     assert result["answers"] == {PICK: "Large"}
+
+
+def test_escape_with_a_draft_asks_before_it_discards(open_notebook, page):
+    nb, ask = _open_asking(open_notebook)
+    keys = page.keyboard
+    keys.press("3")
+    expect(ask.option(PICK, "Large")).to_be_checked()
+
+    # The first Escape only asks, in a visible, announced status; the choice stays.
+    keys.press("Escape")
+    again = ask.root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")
+    expect(again).to_be_visible()
+    ask.expect_pending()
+    expect(ask.option(PICK, "Large")).to_be_checked()
+
+    # Any other key takes the question back.
+    keys.press("ArrowUp")
+    expect(again).to_have_count(0)
+    expect(ask.option(PICK, "Medium")).to_be_checked()
+
+    keys.press("Escape")
+    expect(again).to_be_visible()
+    keys.press("Escape")
+    result = read_result(nb, 1)
+    assert result["status"] == "dismissed"
+    assert result["answers"] == {}
+    ask.expect_resolved("dismissed")

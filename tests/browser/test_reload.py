@@ -1,28 +1,39 @@
-"""A page reload while a question waits: the question is shown again and still answerable.
+"""A page reload while a question waits: the question is shown again, still answerable, with
+the person's unsent draft (choices, Other text; an approval's edited details and reason).
 
 A notebook's outputs reach a reloaded page only from the saved file, so the person saves
-(toolbar) before reloading, as they would. The reloaded page no longer owns the running
-cell's output stream, so the cell's own print is not shown there; the next cell reads the
-answer the waiting cell received.
+(toolbar) before reloading, as they would. The draft is typed after the save and the page is
+reloaded right after the last keystroke: it lives in the widget model, not in the file. The
+reloaded page no longer owns the running cell's output stream, so the cell's own print is not
+shown there; the next cell reads the answer the waiting cell received.
 """
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .test_approval import PRINT_DECISION, ApprovalView
 
 pytestmark = pytest.mark.browser
 
 QUESTION = "Which optimizer should the sweep use?"
+LOGS = "What should each run log?"
 
 
-def test_reload_while_waiting_shows_the_question_again(open_notebook):
+def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_notebook):
     nb = open_notebook(
         [
             "import json, nbask",
             (
-                f"ans = await nbask.ask({QUESTION!r}, ['AdamW (Recommended)', 'SGD'], timeout=None)\n"
+                f"ans = await nbask.ask_questions([{{'question': {QUESTION!r}, 'options': ["
+                "{'label': 'AdamW (Recommended)'}, {'label': 'SGD'}]},\n"
+                f"    {{'question': {LOGS!r}, 'multi_select': True, 'options': ["
+                "{'label': 'Loss'}, {'label': 'Gradients'}, {'label': 'Samples'}]}], timeout=None)\n"
                 "print('ANSWERED', flush=True)"
             ),
             PRINT_RESULT,
@@ -32,18 +43,67 @@ def test_reload_while_waiting_shows_the_question_again(open_notebook):
     nb.run_cell(1, wait=False)
     ask = AskWidget.in_cell(nb, 1)
     ask.expect_pending()
-    ask.choose(QUESTION, "AdamW")  # an unsent choice; the reload drops it
     nb.save()
 
+    ask.choose(QUESTION, "SGD")
+    ask.choose(LOGS, "Loss")
+    ask.choose(LOGS, "Samples")
+    ask.other(LOGS).fill("learning rate")
+    ask.other(LOGS).press("s")  # the last keystroke, right before the reload
     nb.reload()
     nb.wait_kernel_connected()
+
     ask = AskWidget.in_cell(nb, 1)
     ask.expect_pending()
-    ask.choose(QUESTION, "SGD")
+    expect(ask.option(QUESTION, "SGD")).to_be_checked()
+    expect(ask.option(QUESTION, "AdamW")).not_to_be_checked()
+    expect(ask.option(LOGS, "Loss")).to_be_checked()
+    expect(ask.option(LOGS, "Gradients")).not_to_be_checked()
+    expect(ask.option(LOGS, "Samples")).to_be_checked()
+    expect(ask.other(LOGS)).to_have_value("learning rates")
     ask.submit()
     ask.expect_resolved("answered", {QUESTION: "SGD"})
 
     nb.run_cell(2, wait=False)
     result = read_result(nb, 2)
     assert result["status"] == "answered"
-    assert result["answers"] == {QUESTION: "SGD"}
+    assert result["answers"] == {QUESTION: "SGD", LOGS: "Loss, Samples, learning rates"}
+
+
+def test_an_approvals_edited_details_and_reason_survive_a_reload(open_notebook):
+    details = '{"replicas": 2}'
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"d = await nbask.approve('Scale the web service', {details!r}, timeout=None)\nprint('DECIDED', flush=True)",
+            PRINT_DECISION,
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    view = ApprovalView(nb.widget(1))
+    expect(view.root).to_be_visible()
+    view.expect_status("pending")
+    nb.save()
+
+    view.button("Edit").click()
+    view.textbox("Details").fill('{"replicas": 3}')
+    view.textbox("Reason").fill("traffic doubles tonight")
+    nb.reload()
+    nb.wait_kernel_connected()
+
+    view = ApprovalView(nb.widget(1))
+    expect(view.root).to_be_visible()
+    view.expect_status("pending")
+    expect(view.textbox("Details")).to_have_value('{"replicas": 3}')
+    expect(view.textbox("Reason")).to_have_value("traffic doubles tonight")
+    view.button("Approve").click()
+    view.expect_status("answered")
+
+    nb.run_cell(2, wait=False)
+    nb.wait_output(2, re.compile(r"DECISION \{"))
+    line = next(ln for ln in nb.stream_text(2).splitlines() if ln.startswith("DECISION "))
+    decision = json.loads(line[len("DECISION ") :])
+    assert decision["decision"] == "edit"
+    assert decision["edited"] == '{"replicas": 3}'
+    assert decision["reason"] == "traffic doubles tonight"

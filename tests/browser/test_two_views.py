@@ -65,3 +65,29 @@ def test_same_widget_twice_resolves_once_and_both_views_show_it(open_notebook):
         expect(view.root).not_to_contain_text(loser)
     assert nb.wait_done(2) == 3
     assert nb.stream_text(2).count("RESULT ") == 1
+
+
+def test_a_second_view_shows_the_draft_as_it_is_typed(open_notebook, page):
+    nb = open_notebook(["import json, nbask", _cell("w"), "print('done')"])
+    nb.run_cell(0)
+    first, second = _run_two_views(nb, 1)
+
+    first.choose(QUESTION, "F1 score")
+    expect(second.option(QUESTION, "F1 score")).to_be_checked()
+    first.other(QUESTION).press_sequentially("Top-5 accuracy")
+    expect(second.other(QUESTION)).to_have_value("Top-5 accuracy")
+    # Typing Other chose it, in both views; focus stayed where the person types.
+    expect(second.option(QUESTION, "Other")).to_be_checked()
+    expect(first.other(QUESTION)).to_be_focused()
+    page.keyboard.press("!")
+    expect(first.other(QUESTION)).to_have_value("Top-5 accuracy!")
+    expect(second.other(QUESTION)).to_have_value("Top-5 accuracy!")
+
+    # And back: a change in the second view shows in the first.
+    second.choose(QUESTION, "ROC AUC")
+    expect(first.option(QUESTION, "ROC AUC")).to_be_checked()
+    first.submit()
+    result = read_result(nb, 1)
+    assert result["answers"] == {QUESTION: "ROC AUC"}
+    for view in (first, second):
+        view.expect_resolved("answered", {QUESTION: "ROC AUC"})
