@@ -98,3 +98,26 @@ def test_enter_on_a_focused_button_acts_once(open_host):
     assert result["answers"] == {PICK: "Small", EXTRAS: "Loss"}
     assert host.wait_done(cell) == "ok"
     assert host.stdout(cell).count("RESULT ") == 1
+
+
+def test_escape_with_a_draft_asks_before_it_discards(open_host):
+    host, cell, ask = open_asking(open_host, CALL)
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    keys = host.page.keyboard
+    keys.press("3")
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    before = len(host.forwarded_keys())
+
+    keys.press("Escape")
+    again = ask.root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")
+    expect(again).to_be_visible()
+    ask.expect_pending()
+    keys.press("ArrowDown")  # any other key takes it back
+    expect(again).to_have_count(0)
+    keys.press("Escape")
+    expect(again).to_be_visible()
+    keys.press("Escape")
+    result = host.read_result(cell)
+    assert result["status"] == "dismissed"
+    ask.expect_resolved("dismissed")
+    assert _forwarded_since(host, before) == [], "Escape is the widget's, not the workbench's"

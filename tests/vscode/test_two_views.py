@@ -41,3 +41,27 @@ def test_one_widget_twice_resolves_once(open_host):
         expect(view.root).not_to_contain_text("F1 score")
     assert host.wait_done(cell) == "ok"
     assert host.stdout(cell).count("RESULT ") == 1
+
+
+def test_a_second_view_shows_the_draft_as_it_is_typed(open_host):
+    host = open_host()
+    host.run_ok("import json, nbask")
+    questions = [{"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}]
+    cell = host.run(
+        f"w = nbask.QuestionWidget(questions={questions!r})\n"
+        "display(w)\ndisplay(w)\n"
+        "ans = await w.await_answer(timeout=None)\n" + PRINT_RESULT
+    )
+    expect(host.cell(cell).locator(".nbask")).to_have_count(2)
+    first, second = AskWidget(host.widget(cell, 0)), AskWidget(host.widget(cell, 1))
+    first.expect_pending()
+    first.choose(QUESTION, "F1 score")
+    expect(second.option(QUESTION, "F1 score")).to_be_checked()
+    first.other(QUESTION).press_sequentially("Top-5 accuracy")
+    expect(second.other(QUESTION)).to_have_value("Top-5 accuracy")
+    expect(first.other(QUESTION)).to_be_focused()
+    second.choose(QUESTION, "ROC AUC")
+    expect(first.option(QUESTION, "ROC AUC")).to_be_checked()
+    first.submit()
+    assert host.read_result(cell)["answers"] == {QUESTION: "ROC AUC"}
+    assert host.wait_done(cell) == "ok"

@@ -11,11 +11,17 @@
 //   else is kept in `stray` (VS Code does not show it in a cell).
 // - A widget-view output is rendered as the extension's renderer does: the output element and a
 //   new `.cell-output-ipywidget-background` region around the view, get_model -> create_view ->
-//   display_view, and only for a model this session has seen opened (no widget recovery after
-//   a reload: the output falls back to its text/plain).
+//   display_view, and only for a model the widget manager has (seen opened in this session, or
+//   recovered from the kernel after a reload); otherwise the output falls back to its text/plain.
 // - Cells and their outputs survive a page reload (VS Code keeps them in the notebook document),
 //   and a restored cell keeps receiving its execute request's output (VS Code resumes a running
-//   cell on a remote kernel after a window reload), but its widget is not shown again.
+//   cell on a remote kernel after a window reload). After a reload the host waits for the
+//   kernel_info reply, then recovers the kernel's live widgets as ipywidgets 8 does
+//   (comm_info_request / the jupyter.widget.control comm's request_states) and shows the
+//   restored cells' widgets again: a question still waiting comes back, answerable.
+// - Nothing runs before the kernel connection is ready: the page reports ready only once the
+//   kernel answered kernel_info (asked again if a reply does not come), as VS Code waits for
+//   the kernel before it executes a cell.
 //
 // Everything the Python tests need is on `window.vscodeHost`.
 import {
@@ -73,6 +79,9 @@ interface StrayOutput {
 
 interface WidgetManagerLike {
   get_model(id: string): Promise<unknown> | undefined;
+  has_model(id: string): boolean;
+  /** ipywidgets 8's recovery of the kernel's live widgets (ManagerBase._loadFromKernel). */
+  _loadFromKernel(): Promise<void>;
   create_view(model: unknown, options: { el: HTMLElement }): Promise<unknown>;
   display_view(data: unknown, view: unknown, options: { node: HTMLElement }): Promise<unknown>;
 }
@@ -396,6 +405,46 @@ function restoreCells(): void {
   note(`restored ${cells.length} cells`);
 }
 
+/** How long the host waits for a kernel_info reply before it asks again. */
+const KERNEL_INFO_RETRY_MS = 5000;
+const KERNEL_INFO_ATTEMPTS = 6;
+
+/** Resolves once the kernel answered a kernel_info_request on this connection. The first request
+ *  goes out when the websocket opens (@jupyterlab/services); one that gets no reply is sent
+ *  again, and every step is in the host log. */
+async function kernelReady(): Promise<void> {
+  let answered = false;
+  const info = kernel.info.then(() => {
+    answered = true;
+  });
+  for (let attempt = 1; attempt <= KERNEL_INFO_ATTEMPTS; attempt++) {
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, KERNEL_INFO_RETRY_MS));
+    await Promise.race([info, timer]);
+    if (answered) return;
+    note(`no kernel_info reply after ${(attempt * KERNEL_INFO_RETRY_MS) / 1000}s (connection ${kernel.connectionStatus}, status ${kernel.status}); asking again`);
+    if (kernel.connectionStatus === "connected") void kernel.requestKernelInfo().catch(() => undefined);
+  }
+  throw new Error(`the kernel never answered kernel_info (connection ${kernel.connectionStatus})`);
+}
+
+/** After a reload: the kernel's live widgets, so restored cells can show theirs again. */
+async function recoverWidgets(): Promise<void> {
+  const saved = sessionStorage.getItem(storageKey);
+  if (!saved || !manager) return;
+  const records = JSON.parse(saved) as CellRecord[];
+  const ids = records.flatMap((c) =>
+    c.outputs.flatMap((o) => {
+      const widget = o.data?.[WIDGET_MIME] as { model_id?: string } | undefined;
+      return widget?.model_id ? [widget.model_id] : [];
+    }),
+  );
+  if (ids.length === 0) return;
+  const started = now();
+  await manager._loadFromKernel();
+  for (const id of ids) if (manager.has_model(id)) seenModels.add(id);
+  note(`recovered widgets from the kernel in ${Math.round(now() - started)} ms: ${ids.filter((id) => seenModels.has(id)).length} of ${ids.length} outputs`);
+}
+
 async function main(): Promise<void> {
   win.vscodeHost = { log };
   const serverSettings = ServerConnection.makeSettings({
@@ -433,8 +482,7 @@ async function main(): Promise<void> {
     });
   });
   kernel.iopubMessage.connect((_sender, msg) => onIOPub(msg));
-  // Not awaited: a kernel busy in a cell that waits on a widget answers kernel_info only when
-  // the cell ends; VS Code's webview does not wait for it either.
+  kernel.connectionStatusChanged.connect((_sender, status) => note(`connection ${status}`));
   void kernel.info.then(() => {
     kernelInfoAt = now();
     note(`kernel_info reply from ${kernelId} (${kernel.name})`);
@@ -456,6 +504,9 @@ async function main(): Promise<void> {
   };
   manager = new win.vscIPyWidgets.WidgetManager(kernel, container, scriptLoader, (m: string) => note(`wm: ${m}`));
 
+  // A cell run before the kernel answered kernel_info would sit in the connection's queue.
+  await kernelReady();
+  await recoverWidgets();
   restoreCells();
 
   win.vscodeHost = {
