@@ -75,7 +75,10 @@ def test_an_approvals_edited_details_and_reason_survive_a_reload(open_notebook):
     nb = open_notebook(
         [
             "import json, nbask",
-            f"d = await nbask.approve('Scale the web service', {details!r}, timeout=None)\nprint('DECIDED', flush=True)",
+            (
+                f"d = await nbask.approve('Scale the web service', {details!r}, timeout=None)\n"
+                "print('DECIDED', flush=True)"
+            ),
             PRINT_DECISION,
         ]
     )

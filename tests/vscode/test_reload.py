@@ -20,9 +20,7 @@ QUESTION = "Retrain the model on the new data?"
 
 
 @pytest.mark.parametrize("kernel_name", ALL_KERNELS)
-def test_after_reload_the_question_comes_back_with_its_draft_and_answering_resumes_the_cell(
-    open_host, kernel_name
-):
+def test_after_reload_the_question_comes_back_with_its_draft_and_answering_resumes_the_cell(open_host, kernel_name):
     host, cell, ask = open_asking(
         open_host, f"nbask.ask({QUESTION!r}, ['Yes', 'No', 'Only the last week'], timeout=None)"
     )
@@ -54,7 +52,8 @@ def test_after_reload_the_question_comes_back_with_its_draft_and_answering_resum
 def test_after_reload_an_approvals_edit_is_still_there(open_host):
     host = open_host()
     host.run_ok("import json, nbask")
-    cell = host.run("d = await nbask.approve('Scale the web service', '{\"replicas\": 2}', timeout=None)\n" + PRINT_DECISION)
+    ask_approval = "d = await nbask.approve('Scale the web service', '{\"replicas\": 2}', timeout=None)\n"
+    cell = host.run(ask_approval + PRINT_DECISION)
     view = ApprovalView(host.widget(cell))
     view.expect_status("pending")
     view.button("Edit").click()
