@@ -187,8 +187,9 @@ FAILURE_NOTES = """Why jupyter-ui-poll 1.1.0 fails where it does:
   every shell message's task dies with AttributeError, so the answer and the queued cell
   are lost (the kernel log shows the error).
 
-nbask publishes nothing for comm messages (no busy/idle, as ipykernel 7.4's own concurrent
-dispatch does) and hands every other message back to the kernel untouched.
+nbask publishes a busy/idle pair for each comm message under that message's own parent (never
+the waiting cell's: the ipywidgets front end sends a widget's next update only after the
+previous one's idle) and hands every other message back to the kernel untouched.
 """
 
 
