@@ -46,7 +46,13 @@ def in_marimo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "marimo", fake_marimo(lambda: True))
 
 
+@nbask.requires_approval(action="Delete rows")
+def delete_rows(table: str) -> str:
+    return f"deleted from {table}"
+
+
 CALLS: dict[str, Callable[[], Any]] = {
+    "requires_approval": lambda: delete_rows("staging"),
     "ask_sync": lambda: nbask.ask_sync("Which database?", ["PostgreSQL", "SQLite"]),
     "approve_sync": lambda: nbask.approve_sync("Drop table", "DROP TABLE users"),
     "ask_form_sync": lambda: nbask.ask_form_sync("Deploy?", FORM),
