@@ -51,6 +51,8 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "package.json",
 )
+#: The kernelspec of JupyterLite's Pyodide kernel, given to the site's notebooks.
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 #: What the kernel itself loads from the lock when it starts (the Pyodide kernel addon).
 KERNEL_ROOTS = ("micropip", "ipython", "jedi")
 #: Lock packages that may not keep the lock's version: no WebAssembly pydantic_core of the lock's
@@ -170,7 +172,11 @@ def fetch_wheels(cache: pathlib.Path, pyodide: pathlib.Path, nbask_wheel: pathli
     """Every wheel the site needs but nbask's own, for Pyodide's platform (cached)."""
     lock = json.loads((pyodide / "pyodide-lock.json").read_text("utf-8"))
     packages = {normalise(k): v for k, v in lock["packages"].items()}
-    key = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    # Keyed by what decides the downloads: nbask's requirements (in its wheel) and the pins here.
+    with zipfile.ZipFile(nbask_wheel) as whl:
+        (metadata,) = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+        requires = email.parser.Parser().parsestr(whl.read(metadata).decode()).get_all("Requires-Dist") or []
+    key = hashlib.sha256("\n".join(sorted(r for r in requires if "extra ==" not in r)).encode())
     key.update(f"{PYODIDE_VERSION} {PLATFORM} {KERNEL_ROOTS} {FLOATING}".encode())
     wheels = cache / f"wheels-{key.hexdigest()[:16]}"
     if (wheels / ".complete").is_file():
@@ -280,6 +286,25 @@ def lite_dir(work: pathlib.Path, pyodide: pathlib.Path, wheels: pathlib.Path, nb
     (work / "jupyter-lite.json").write_text(json.dumps(settings, indent=2), "utf-8")
 
 
+def with_pyodide_kernel(path: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
+    """A copy of ``path`` whose notebooks name the Pyodide kernel ("python"), so JupyterLite starts
+    it at once instead of asking which kernel to use for a notebook saved with "python3".
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    copy = dest / path.name
+    if path.is_dir():
+        shutil.copytree(path, copy)
+    else:
+        shutil.copy2(path, copy)
+    for notebook in [copy] if copy.is_file() else copy.rglob("*.ipynb"):
+        if notebook.suffix != ".ipynb":
+            continue
+        data = json.loads(notebook.read_text("utf-8"))
+        data.setdefault("metadata", {})["kernelspec"] = PYODIDE_KERNELSPEC
+        notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    return copy
+
+
 def main() -> None:
     """Build the site."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -301,7 +326,7 @@ def main() -> None:
         shutil.rmtree(out, ignore_errors=True)
         cmd = ["jupyter", "lite", "build", "--output-dir", str(out)]
         for content in args.contents:
-            cmd += ["--contents", str(content.resolve())]
+            cmd += ["--contents", str(with_pyodide_kernel(content.resolve(), pathlib.Path(tmp) / "contents"))]
         log("jupyter lite build")
         jupyter = pathlib.Path(sys.executable).parent / "jupyter"
         run([str(jupyter), *cmd[1:]], cwd=work)

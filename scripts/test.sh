@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every suite: lint, types, example notebooks,
-# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host. Prints
+# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host, and
+# JupyterLite (a site built offline by scripts/lite.sh, driven in Chromium). Prints
 # one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install] [--quick]
 #   --no-install  skip the installs (they must have run once)
@@ -125,7 +126,7 @@ if [ "$QUICK" = 0 ]; then
   record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
 fi
 
-SUITES=(unit headless tools kernel browser vscode)
+SUITES=(unit headless tools kernel browser vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"
