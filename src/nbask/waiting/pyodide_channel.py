@@ -68,31 +68,39 @@ class ReplyChannel:
         self._channel = js.BroadcastChannel.new(self.name)
         self._channel.onmessage = self._handler
         self._open = True
+        self._dispatching = False
 
     def _on_message(self, event: Any) -> None:
         # The front end posts JSON text: a posted object would arrive with JavaScript's null
         # as a proxy object, not None.
-        data = event.data
-        if not isinstance(data, str):
-            return
+        self._dispatching = True
         try:
-            raw = json.loads(data)
-        except ValueError:
-            return
-        if isinstance(raw, dict):
-            self._deliver(raw)
+            data = event.data
+            raw = _json_object(data) if isinstance(data, str) else None
+            if raw is not None:
+                self._deliver(raw)
+        finally:
+            self._dispatching = False
+            if not self._open:
+                self._handler.destroy()
 
     def close(self) -> None:
         if not self._open:
             return
         self._open = False
         self._channel.close()
-        # Often called from inside the handler (the reply settled the request): the proxy is
+        # Usually called from inside the handler (the reply settled the request): the proxy is
         # destroyed once that call has returned.
-        try:
-            asyncio.get_event_loop().call_soon(self._handler.destroy)
-        except RuntimeError:
+        if not self._dispatching:
             self._handler.destroy()
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 async def await_future(future: asyncio.Future[T], timeout: float | None, on_waiting: Callable[[], None] | None) -> T:
