@@ -8,6 +8,7 @@ import type { BaseModel, SavedDraft } from "./contract";
 import { STATUS_TEXT } from "./contract";
 import { asText, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
 import { DraftSync, fingerprint, type DraftTarget } from "./draftsync";
+import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */
@@ -72,6 +73,8 @@ export abstract class InteractionView<M extends BaseModel> {
   /** Escape was pressed once with a draft: the next Escape discards it. */
   private escapeArmed = false;
   private readonly escapeNote: HTMLElement;
+  /** The reply's route where the comm cannot reach a running cell (JupyterLite). */
+  private readonly replies = new ReplyChannel();
 
   constructor(
     protected readonly model: AnyModel<M>,
@@ -128,6 +131,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.stopTicker();
     clearTimeout(this.autofocusTimer);
     unregisterWaiting(this.waiting);
+    this.replies.close();
     this.root.remove();
   }
 
@@ -363,6 +367,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.draftSync.cancel();
     this.model.set("response", response);
     this.model.save_changes();
+    this.replies.post(this.model.get("reply_channel"), response);
     // model.set already notifies every view of this model; this covers hosts that do not
     // echo a view's own change back to it.
     this.update();
