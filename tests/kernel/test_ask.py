@@ -131,7 +131,8 @@ def test_timeout_then_a_late_answer_is_kept_apart_from_what_the_call_returned(k:
     updates = widget_updates(k, comm)
     assert any(u.get("status") == "timeout" for u in updates)
     late = [u["result"] for u in updates if u.get("result", {}).get("late")]
-    assert late and late[-1]["answers"] == {"Deploy now?": "Yes"}
+    assert late
+    assert late[-1]["answers"] == {"Deploy now?": "Yes"}
     assert late[-1]["answered_by_user"] == "alice", "the comm message header's username is who answered"
     assert all(u.get("status") != "answered" for u in updates), "the widget's status stays what the call returned"
     code = (
