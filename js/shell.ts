@@ -7,6 +7,7 @@ import type { BaseModel } from "./contract";
 import { LATE_TEXT, STATUS_TEXT } from "./contract";
 import { asText, button, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
 import { knownUsername, learnUsername } from "./identity";
+import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */
@@ -64,6 +65,8 @@ export abstract class InteractionView<M extends BaseModel> {
   private readonly waiting: WaitingView;
   /** The person pressed "Answer anyway" on a timed-out request: its form is shown again. */
   private answeringLate = false;
+  /** The reply's route where the comm cannot reach a running cell (JupyterLite). */
+  private readonly replies = new ReplyChannel();
 
   constructor(
     protected readonly model: AnyModel<M>,
@@ -108,6 +111,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.stopTicker();
     clearTimeout(this.autofocusTimer);
     unregisterWaiting(this.waiting);
+    this.replies.close();
     this.root.remove();
   }
 
@@ -335,8 +339,10 @@ export abstract class InteractionView<M extends BaseModel> {
       return;
     }
     const user = knownUsername();
-    this.model.set("response", user === null ? response : { ...response, user });
+    const sent = user === null ? response : { ...response, user };
+    this.model.set("response", sent);
     this.model.save_changes();
+    this.replies.post(this.model.get("reply_channel"), sent);
     // model.set already notifies every view of this model; this covers hosts that do not
     // echo a view's own change back to it.
     this.update();
