@@ -30,6 +30,9 @@ export interface BaseModel {
 export interface Option {
   label: string;
   description: string;
+  /** Monospace text (a snippet, a small table, a diff) shown beside the options while this
+   *  option is focused or chosen; "" or absent = none. Rendered as text, never HTML. */
+  preview?: string;
 }
 
 export interface Question {
@@ -124,12 +127,16 @@ export interface QuestionAnswer {
   selected: string[];
   /** The trimmed "Other" text when Other is chosen and not empty, else null. */
   other: string | null;
+  /** The person's trimmed note on this question; left out when they wrote none. */
+  note?: string;
 }
 
 /** A question's response (parsed by src/nbask/responses.py, parse_question_response). */
 export interface Response {
   action: "submit" | "dismiss";
   answers: QuestionAnswer[];
+  /** The person's trimmed note on the whole set; left out when they wrote none. */
+  note?: string;
   /** Random id of the view that sent it. */
   view_id: string;
   sent_at_ms: number;
@@ -159,6 +166,9 @@ export interface FormResponse {
 /** A question's result: question text -> answer text, and a note. */
 export interface QuestionResult {
   answers?: Record<string, string>;
+  /** Question text -> the person's note on it (only questions with one). */
+  notes?: Record<string, string>;
+  /** The person's note on the whole set, then the kernel's remark, a blank line apart. */
   note?: string;
 }
 
@@ -180,6 +190,8 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_tex
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
 export const NO_PREFERENCE: string = contract.no_preference;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;
+export const MAX_NOTE_CHARS: number = contract.max_note_chars;
+export const MAX_PREVIEW_CHARS: number = contract.max_preview_chars;
 export const MAX_REASON_CHARS: number = contract.max_reason_chars;
 export const MAX_DETAILS_CHARS: number = contract.max_details_chars;
 export const FIELD_TYPES: readonly string[] = contract.field_types;

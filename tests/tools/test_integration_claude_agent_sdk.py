@@ -115,6 +115,24 @@ def test_person_answers_the_question_with_a_choice_and_typed_text(person: Person
     assert response["updatedInput"]["metadata"] == {"source": "test"}
 
 
+def test_person_notes_and_the_chosen_preview_go_back_in_annotations(person: Person):
+    person.answers(pick("SQLite", notes={0: "Only for the demo."}, note="Revisit next sprint."))
+    cli, _ = run([ToolCall("AskUserQuestion", ASK_INPUT)])
+    (asked,) = person.questions
+    # The preview reaches the person (shown beside the options); the other option has none.
+    assert asked["questions"][0]["options"][1]["preview"] == "sqlite3 app.db"
+    assert "preview" not in asked["questions"][0]["options"][0]
+    assert cli.responses[0] == allowed(
+        {
+            **ASK_INPUT,
+            "answers": {QUESTION: "SQLite"},
+            "annotations": {
+                QUESTION: {"notes": "Only for the demo.\n\nRevisit next sprint.", "preview": "sqlite3 app.db"}
+            },
+        }
+    )
+
+
 @pytest.mark.parametrize(
     ("decide", "why"),
     [(dismiss(), "dismissed the question(s) without answering"), (time_out(), "No answer within")],
