@@ -3,6 +3,7 @@
 #   .venvs/ipykernel-6.29  (ipykernel==6.29.5)  -> kernelspec nbask-ipykernel-6.29
 #   .venvs/ipykernel-7.3   (ipykernel==7.3.0)   -> kernelspec nbask-ipykernel-7.3
 #   the interpreter running this script (ipykernel 7.4.x) -> kernelspec nbask-ipykernel-7.4
+#   .venvs/colab          (Google Colab's kernel-side packages, $COLAB_PINS) -> kernelspec nbask-colab
 #
 # Usage: scripts/make_kernel_envs.sh [JUPYTER_DATA_DIR]
 #   The kernelspecs go to <dir>/kernels/<name>/kernel.json; <dir> defaults to
@@ -37,8 +38,10 @@ quiet_pip() {
     return "$rc"
 }
 
-make_venv() {  # make_venv <dir> <ipykernel pin>
-    local venv="$1" pin="$2"
+make_venv() {  # make_venv <dir> <pin>...
+    local venv="$1"
+    shift
+    local pin="$*"
     local stamp="$venv/.nbask-env-ok"
     # The stamp records what was installed; a changed pin or pyproject rebuilds the env.
     local want
@@ -49,7 +52,7 @@ make_venv() {  # make_venv <dir> <ipykernel pin>
     log "creating $venv ($pin)"
     nbask_new_venv "$venv" "$PYTHON"
     "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-    quiet_pip "$venv/bin/python" -m pip install -q -e "$REPO" "$pin"
+    quiet_pip "$venv/bin/python" -m pip install -q -e "$REPO" "$@"
     echo "$want" >"$stamp"
 }
 
@@ -72,9 +75,20 @@ with open(path, "w") as f:
 EOF
 }
 
+# Google Colab's kernel: the versions its runtime's published package list (pip-freeze.txt of
+# github.com/googlecolab/backend-info, August 2026) gives for the kernel, the widget stack and
+# what they talk through; pip resolves the rest. (Colab runs Python 3.13; this env uses $PYTHON.)
+COLAB_PINS=(
+    ipykernel==6.17.1 ipython==7.34.0 jupyter_client==7.4.9 jupyter_core==5.9.1
+    pyzmq==26.2.1 tornado==6.5.7 traitlets==5.7.1 ipywidgets==7.7.1 widgetsnbextension==3.6.10
+    anywidget==0.9.21 psygnal==0.15.1 pydantic==2.13.4 typing_extensions==4.16.0
+    debugpy==1.8.15 nest-asyncio==1.6.0
+)
+
 mkdir -p "$REPO/.venvs"
 make_venv "$REPO/.venvs/ipykernel-6.29" "ipykernel==6.29.5"
 make_venv "$REPO/.venvs/ipykernel-7.3" "ipykernel==7.3.0"
+make_venv "$REPO/.venvs/colab" "${COLAB_PINS[@]}"
 
 main_ipk="$("$PYTHON" -c 'import ipykernel; print(ipykernel.__version__)')"
 case "$main_ipk" in
@@ -85,4 +99,5 @@ esac
 write_spec nbask-ipykernel-6.29 "$REPO/.venvs/ipykernel-6.29/bin/python" "nbask ipykernel 6.29"
 write_spec nbask-ipykernel-7.3 "$REPO/.venvs/ipykernel-7.3/bin/python" "nbask ipykernel 7.3"
 write_spec nbask-ipykernel-7.4 "$PYTHON" "nbask ipykernel $main_ipk"
-log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4"
+write_spec nbask-colab "$REPO/.venvs/colab/bin/python" "nbask Colab kernel (ipykernel 6.17.1, ipywidgets 7.7.1)"
+log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab"

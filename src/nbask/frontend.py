@@ -1,4 +1,5 @@
-"""Who could see a request here: a Jupyter kernel's front end, a terminal, or no one.
+"""Who could see a request here: a Jupyter kernel's front end, a terminal, or no one (a
+headless notebook runner, or a marimo notebook, whose front end cannot answer a running cell).
 
 The hard case is a kernel with no front end: a notebook executed by nbclient (and what is
 built on it: papermill, ``jupyter nbconvert --execute``, ``jupyter execute``, nbmake) runs
@@ -57,6 +58,24 @@ def running_kernel() -> Any | None:
 def in_kernel() -> bool:
     """True inside a running ipykernel kernel."""
     return running_kernel() is not None
+
+
+def in_marimo_notebook() -> bool:
+    """True inside a marimo notebook's kernel (``marimo edit``, ``marimo run``, ``marimo export``).
+
+    Asked through marimo's public ``marimo.running_in_notebook()``, and only where marimo is
+    already imported: its kernel imports it before any cell runs, so a process without it is
+    not a marimo notebook, and nbask never loads marimo itself. A notebook run as a script
+    (``python notebook.py``, ``app.run()``) is not one either: there a terminal may answer.
+    """
+    marimo = sys.modules.get("marimo")
+    running = getattr(marimo, "running_in_notebook", None)
+    if not callable(running):
+        return False
+    try:
+        return bool(running())
+    except Exception:  # noqa: BLE001 - a marimo that cannot tell is not taken for one
+        return False
 
 
 def cell_allows_stdin(kernel: Any) -> bool | None:
@@ -187,6 +206,8 @@ def _program_of(argv: list[str]) -> tuple[str | None, list[str]]:
 
 def describe_process() -> str:
     """Where this process runs, in a few words, for error messages."""
+    if in_marimo_notebook():
+        return "a marimo notebook"
     if in_kernel():
         return "a Jupyter kernel"
     shell = sys.modules.get("IPython")

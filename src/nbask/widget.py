@@ -106,6 +106,13 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         """What the resolved block shows for ``outcome``."""
         raise NotImplementedError
 
+    # ipywidgets 7 (Google Colab's) displays a widget through ``_ipython_display_``, which
+    # IPython prefers to ``_repr_mimebundle_`` and which publishes on its own: the output would
+    # lack the summary below, and ``display(..., display_id=True)`` would get no id to update.
+    # IPython skips an attribute that is not callable, so every ipywidgets generation displays
+    # through ``_repr_mimebundle_`` (ipywidgets 8 has no ``_ipython_display_`` at all).
+    _ipython_display_ = None
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is None:

@@ -42,8 +42,25 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 
 REPO = Path(__file__).resolve().parents[2]
-#: The kernelspecs made by scripts/make_kernel_envs.sh.
-KERNEL_NAMES = ("nbask-ipykernel-6.29", "nbask-ipykernel-7.3", "nbask-ipykernel-7.4")
+#: The kernelspecs made by scripts/make_kernel_envs.sh, each with the ipykernel generation the
+#: tests branch on ("6": shell stream on the main loop; "7.0-7.3": a shell-channel thread and
+#: a lock; "7.4": concurrent comm dispatch). nbask-colab is Google Colab's published set:
+#: ipykernel 6.17.1, ipywidgets 7.7.1, traitlets 5.7.1, anywidget 0.9.21 and their pins.
+KERNEL_GENERATIONS = {
+    "nbask-ipykernel-6.29": "6",
+    "nbask-ipykernel-7.3": "7.0-7.3",
+    "nbask-ipykernel-7.4": "7.4",
+    "nbask-colab": "6",
+}
+#: The kernels the real-kernel tests run against: NBASK_KERNELS (comma-separated names) picks
+#: some (scripts/test.sh runs the Colab set as a suite of its own), else the three ipykernels.
+_DEFAULT_KERNELS = "nbask-ipykernel-6.29,nbask-ipykernel-7.3,nbask-ipykernel-7.4"
+KERNEL_NAMES = tuple(
+    name.strip() for name in os.environ.get("NBASK_KERNELS", _DEFAULT_KERNELS).split(",") if name.strip()
+)
+_unknown = [name for name in KERNEL_NAMES if name not in KERNEL_GENERATIONS]
+if _unknown:
+    raise RuntimeError(f"NBASK_KERNELS names unknown kernels {_unknown}; known: {sorted(KERNEL_GENERATIONS)}")
 #: Where the tests register them (inside the gitignored .venvs, not the user's Jupyter dir).
 DEFAULT_DATA_DIR = REPO / ".venvs" / "jupyter-data"
 
@@ -219,6 +236,11 @@ class KernelHarness:
         return int(self.km.provisioner.pid)  # type: ignore[union-attr]
 
     @property
+    def generation(self) -> str:
+        """The ipykernel generation of this kernelspec ("6", "7.0-7.3" or "7.4")."""
+        return KERNEL_GENERATIONS[self.kernel_name]
+
+    @property
     def supports_subshells(self) -> bool:
         """Whether the kernel implements JEP 91 subshells (ipykernel 7+)."""
         return "kernel subshells" in self.kernel_info.get("supported_features", [])
@@ -304,7 +326,23 @@ class KernelHarness:
         """Wait for the reply and the closing ``idle`` of a request; return all it produced."""
         reply = self.reply(msg_id, timeout)
         self.wait_idle(msg_id, timeout)
+        if reply["content"].get("status") == "error" and reply["msg_type"] == "execute_reply":
+            self._until_abort_ends(timeout)
         return CellResult(msg_id=msg_id, reply=reply, iopub=self.iopub_for(msg_id))
+
+    def _until_abort_ends(self, timeout: float) -> None:
+        """After a failed cell, until the kernel has stopped aborting execute requests.
+
+        A failed cell makes ipykernel abort the requests queued behind it, until a
+        "stop aborting" step it queues. ipykernel 6.17 (Google Colab's) queues that step one
+        loop turn later, so a request sent at once may land before it and be aborted (about
+        one in 200, with or without nbask; 6.29 queues it at once). A shell request that is
+        not an execute request is never aborted, and anything sent after its reply is queued
+        behind the step, so the next cell of a test runs as a person's would.
+        """
+        msg_id = self._send_shell("kernel_info_request", {}, None)
+        self.reply(msg_id, timeout)
+        self.wait_idle(msg_id, timeout)
 
     # -- requests ---------------------------------------------------------------------------
 

@@ -20,11 +20,7 @@ from harness import KERNEL_NAMES, REPO, CommInfo, KernelHarness, ensure_kernelsp
 
 pytestmark = pytest.mark.kernel
 
-EXPECTED_STRATEGY = {
-    "nbask-ipykernel-6.29": "shell-stream",
-    "nbask-ipykernel-7.3": "shell-pipe",
-    "nbask-ipykernel-7.4": "concurrent-dispatch",
-}
+EXPECTED_STRATEGY = {"6": "shell-stream", "7.0-7.3": "shell-pipe", "7.4": "concurrent-dispatch"}
 
 # Defined once per kernel. ``Probe`` is the minimal test widget: the "front end" answers by
 # setting ``response``; its observer resolves an asyncio future with call_soon_threadsafe
@@ -163,12 +159,12 @@ def test_outside_a_kernel_nothing_hangs() -> None:
 
 def test_strategy_matches_kernel_generation(k: KernelHarness) -> None:
     res = k.run_ok("print(waiting.strategy_name())")
-    assert res.stdout.strip() == EXPECTED_STRATEGY[k.kernel_name]
+    assert res.stdout.strip() == EXPECTED_STRATEGY[k.generation]
 
 
 def test_plain_await_is_the_problem_being_solved(k: KernelHarness) -> None:
     """Control: without nbask, the answer waits behind the cell on 6.29 and 7.3."""
-    handles_it = k.kernel_name == "nbask-ipykernel-7.4"
+    handles_it = k.generation == "7.4"
     # Where the answer waits behind the cell, no timeout is long enough: keep it short there.
     cell = k.execute(
         "p = make_probe('plain')\n"
@@ -321,7 +317,7 @@ def test_answer_sent_before_the_wait_begins(k: KernelHarness, tmp_path: Path) ->
 
 def test_answer_sent_during_an_earlier_await(k: KernelHarness, request: pytest.FixtureRequest) -> None:
     # The kernel reads the answer during an earlier await of the same cell.
-    if k.kernel_name == "nbask-ipykernel-7.3":
+    if k.generation == "7.0-7.3":
         request.applymarker(
             pytest.mark.xfail(
                 strict=True,
@@ -428,7 +424,7 @@ def test_wait_blocking_from_a_worker_while_the_cell_awaits(k: KernelHarness) -> 
     # The main loop is free, so the comm is handled there, as in a plain await; ipykernel 7
     # may also use its shell-channel thread if the main loop was slow to respond.
     allowed = ["True ['MainThread']"]
-    if k.kernel_name != "nbask-ipykernel-6.29":
+    if k.generation != "6":
         allowed.append("True ['Shell channel']")
     assert res.stdout.strip() in allowed
 
@@ -448,12 +444,12 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
         "print(out[0])"
     )
     comm = probe(k, "worker-blocked")
-    if k.kernel_name != "nbask-ipykernel-6.29":  # where the worker's wait can begin at all
+    if k.generation != "6":  # where the worker's wait can begin at all
         k.wait_until_waiting(comm)
         k.update_widget(comm.comm_id, {"response": {"w": 2}})
     res = k.result(cell, 40)
     assert res.ok, res.error_text
-    if k.kernel_name == "nbask-ipykernel-6.29":
+    if k.generation == "6":
         # Only the (blocked) main thread may read ipykernel 6's shell socket: a clear error.
         assert res.stdout.startswith("unsupported: "), res.stdout
         assert "main thread" in res.stdout

@@ -2,9 +2,10 @@
 What each policy decides for a request is its kind's to say (``nbask.kinds``).
 
 ``interactive`` picks the live widget in a kernel, the terminal prompt on a TTY, or fails
-with NoOneCanAnswer; the others decide at once, without a person: ``recommended`` answers
-each question with its "(Recommended)" option (else its first) and rejects approvals,
-``replay`` answers from a recording, ``dismiss`` dismisses, ``error`` refuses. Every
+with NoOneCanAnswer (at once in a marimo notebook, which cannot answer a running cell); the
+others decide at once, without a person: ``recommended`` answers each question with its
+"(Recommended)" option (else its first) and rejects approvals, ``replay`` answers from a
+recording, ``dismiss`` dismisses, ``error`` refuses. Every
 outcome says who decided (``answered_by``). In a kernel, a policy's outcome is also shown in
 the cell as the Markdown summary, with the machine-readable record in its metadata, so the
 saved notebook shows what was answered and by whom (and can itself be replayed).
@@ -55,8 +56,24 @@ def choose_resolver(request: Request[Any]) -> Resolver:
     return replay_policy(replay_file)
 
 
+#: Why nbask cannot ask mid-cell in a marimo notebook, and what to do instead.
+MARIMO_CANNOT_ANSWER = (
+    "nbask is running in a marimo notebook, and marimo cannot deliver a widget's answer to a "
+    "cell while that cell runs: it applies widget changes only between cell runs, so a "
+    "question asked in the middle of a cell would wait forever. Instead, decide without a "
+    "person with a policy (nbask.configure(policy='recommended'), 'replay', 'dismiss' or "
+    "'error', set before asking), or let the person answer through a marimo UI element "
+    "(mo.ui.radio, mo.ui.anywidget, ...) shown by one cell and read its .value in a cell that "
+    "depends on it. No one will answer here, so do not ask again in this run."
+)
+
+
 def interactive_resolver() -> Resolver:
     """A person: the widget in a kernel, else the terminal prompt, else no one (an error)."""
+    if frontend.in_marimo_notebook():
+        # marimo's kernel is not ipykernel and runs widget messages only between cells: the
+        # widget could be shown, but its answer would arrive after the cell that waits for it.
+        raise NoFrontEnd(MARIMO_CANNOT_ANSWER)
     if frontend.in_kernel():
         return LiveWidgetResolver()
     if terminal_streams() is None:

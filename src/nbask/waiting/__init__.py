@@ -32,7 +32,7 @@ Details of the contract:
 - ``strategy_name()`` raises ``WaitingUnsupported`` where no strategy fits (no kernel, a
   non-ipykernel kernel, an in-process kernel), so callers can fail before showing anything.
 - Strategies: ``concurrent-dispatch`` (ipykernel 7.4+), ``shell-pipe`` (7.0-7.3),
-  ``shell-stream`` (6.29+); see the module of each for the kernel behaviour it answers.
+  ``shell-stream`` (6.17+); see the module of each for the kernel behaviour it answers.
 
 Threads:
 
@@ -132,7 +132,7 @@ def _strategy() -> Strategy:
     version = getattr(sys.modules.get("ipykernel"), "__version__", "?")
     raise WaitingUnsupported(
         f"nbask does not know how to receive widget messages during a cell on ipykernel "
-        f"{version} ({type(kernel).__name__}); supported: ipykernel 6.29+ and 7.x"
+        f"{version} ({type(kernel).__name__}); supported: ipykernel 6.17+ and 7.x"
     )
 
 
