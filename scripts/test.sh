@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every suite: lint, types, example notebooks,
-# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host. Prints
+# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host, and
+# JupyterLite (a site built offline by scripts/lite.sh, driven in Chromium). Prints
 # one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install] [--quick]
 #   --no-install  skip the installs (they must have run once)
@@ -127,7 +128,7 @@ fi
 
 # "colab" is the real-kernel suite again, against Google Colab's kernel-side packages
 # (kernelspec nbask-colab, made by scripts/make_kernel_envs.sh).
-SUITES=(unit headless tools kernel colab browser vscode)
+SUITES=(unit headless tools kernel colab browser vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"
