@@ -37,7 +37,7 @@ function checkbox(root: HTMLElement, question: string, name: string): HTMLInputE
 
 describe("restoreDraft", () => {
   it("takes back every field of the empty draft whose type and length fit", () => {
-    const saved = { multi: false, checked: [false, true], otherChecked: false, otherText: "later" };
+    const saved = { multi: false, checked: [false, true], otherChecked: false, otherText: "later", note: "why", noteOpen: true };
     expect(restoreDraft(DB, JSON.parse(JSON.stringify(saved)))).toEqual(saved);
   });
 
@@ -164,6 +164,31 @@ describe("a question's draft across a reload and a second view", () => {
       { selected: ["SQLite"], other: null },
       { selected: ["Search"], other: "Billing" },
     ]);
+  });
+
+  it("notes (a question's and the one for all questions) survive a reload", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB, FEATURES]);
+    const first = view(model);
+    const group = within(getByRole(first.root, "group", { name: DB.question }));
+    await user.click(group.getByRole("button", { name: "Add a note" }));
+    await user.type(getByRole(first.root, "textbox", { name: `Note for ${DB.header}` }), "needs JSON columns");
+    await user.click(getByRole(first.root, "button", { name: "Add a note for all questions" }));
+    await user.type(getByRole(first.root, "textbox", { name: "Note for all questions" }), "for the beta");
+    leavePage();
+    first.cleanup();
+    first.host.remove();
+
+    const reloaded = view(model).root;
+    expect(getByRole<HTMLTextAreaElement>(reloaded, "textbox", { name: `Note for ${DB.header}` }).value).toBe("needs JSON columns");
+    expect(getByRole<HTMLTextAreaElement>(reloaded, "textbox", { name: "Note for all questions" }).value).toBe("for the beta");
+    model.set.mockClear();
+    model.save_changes.mockClear();
+    await user.click(getByRole(reloaded, "button", { name: "Submit" }));
+    await user.click(getByRole(reloaded, "button", { name: "Send anyway" }));
+    const response = sent(model) as unknown as { answers: { note?: string }[]; note?: string };
+    expect(response.answers[0]?.note).toBe("needs JSON columns");
+    expect(response.note).toBe("for the beta");
   });
 
   it("a draft of another request is not shown", () => {
