@@ -25,6 +25,10 @@ export interface BaseModel {
   /** nbask.configure(notify=True): a desktop notification when a question starts waiting
    *  unseen (js/waiting.ts). Optional: an older kernel does not send it. */
   notify?: boolean;
+  /** The BroadcastChannel the response is also posted on, where the comm cannot bring it to a
+   *  running cell (JupyterLite's Pyodide kernel, js/sidechannel.ts); "" = the comm alone.
+   *  Optional: an older kernel does not send it. */
+  reply_channel?: string;
 }
 
 export interface Option {

@@ -6,6 +6,7 @@ import type { AnyModel } from "@anywidget/types";
 import type { BaseModel } from "./contract";
 import { STATUS_TEXT } from "./contract";
 import { asText, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */
@@ -61,6 +62,8 @@ export abstract class InteractionView<M extends BaseModel> {
   private readonly events: string[];
   /** This view as the page-wide "question waiting" signals see it (js/waiting.ts). */
   private readonly waiting: WaitingView;
+  /** The reply's route where the comm cannot reach a running cell (JupyterLite). */
+  private readonly replies = new ReplyChannel();
 
   constructor(
     protected readonly model: AnyModel<M>,
@@ -104,6 +107,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.stopTicker();
     clearTimeout(this.autofocusTimer);
     unregisterWaiting(this.waiting);
+    this.replies.close();
     this.root.remove();
   }
 
@@ -284,6 +288,7 @@ export abstract class InteractionView<M extends BaseModel> {
     if (this.form === null || this.isLocked()) return;
     this.model.set("response", response);
     this.model.save_changes();
+    this.replies.post(this.model.get("reply_channel"), response);
     // model.set already notifies every view of this model; this covers hosts that do not
     // echo a view's own change back to it.
     this.update();

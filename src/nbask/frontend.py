@@ -34,6 +34,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from . import waiting
+
 #: What nbclient adds to the command line of every IPython kernel it starts.
 NBCLIENT_KERNEL_ARGUMENT = "--HistoryManager.hist_file=:memory:"
 
@@ -56,8 +58,10 @@ def running_kernel() -> Any | None:
 
 
 def in_kernel() -> bool:
-    """True inside a running ipykernel kernel."""
-    return running_kernel() is not None
+    """True inside a running ipykernel kernel, or JupyterLite's Pyodide kernel (whose front end
+    shows widgets, and which no headless runner starts).
+    """
+    return running_kernel() is not None or waiting.in_browser_kernel()
 
 
 def in_marimo_notebook() -> bool:

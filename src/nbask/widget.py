@@ -20,7 +20,7 @@ from typing import Any, Generic
 import anywidget
 import traitlets
 
-from . import config
+from . import config, waiting
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from .core.manager import manager
 from .responses import MalformedResponse, is_response
@@ -64,11 +64,18 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # nbask.configure(notify=True) / NBASK_NOTIFY=1: a desktop notification when the question
     # starts waiting while the page is hidden or the widget out of view (js/waiting.ts).
     notify = traitlets.Bool(default_value=False).tag(sync=True)
+    # Where the comm cannot bring a reply to a running cell (JupyterLite's Pyodide kernel): the
+    # BroadcastChannel the front end also posts its response on (js/sidechannel.ts); "" = none.
+    reply_channel = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
         self.resolution: Resolution[OutcomeT] = resolution
         traits.setdefault("notify", config.notify_in_force())
+        channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
+        if channel is not None:
+            traits["reply_channel"] = channel.name
+            resolution.on_settled(lambda _outcome: channel.close())
         super().__init__(kind=resolution.request.kind, request_id=resolution.request.request_id, **traits)
         # The comm handler may run on a kernel subshell thread (JupyterLab 4.4+); the
         # Resolution is thread-safe, and the first outcome wins.
@@ -140,6 +147,11 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             return
         if not self.resolution.settle(outcome):
             self._note_late_response()
+
+    def _on_side_reply(self, raw: dict[str, Any]) -> None:
+        # As if the comm had brought it: the trait's observer parses and decides it, and the
+        # comm's own copy, delivered once the cell ends, then changes nothing.
+        self.response = raw
 
     def refuse(self, error: MalformedResponse) -> None:
         """Leave the request open after a reply that does not fit it."""

@@ -48,6 +48,12 @@ class LiveWidgetResolver:
 
     def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        # Where a blocking wait cannot work at all (JupyterLite without JSPI), say so before
+        # a widget no one could answer is shown.
+        try:
+            waiting.check_blocking()
+        except WaitingUnsupported as error:
+            raise NoFrontEnd(str(error)) from error
         widget: InteractionWidget[OutcomeT] = kind_of(resolution.request).widget(resolution)
         handle = _display(widget)
         try:

@@ -19,6 +19,13 @@ Public surface (used by nbask.widget / nbask.interaction, nothing else):
   timeout, raises ``KeyboardInterrupt`` on interrupt.
 - ``WaitingUnsupported`` -- raised (never a hang) when no strategy fits.
 - ``strategy_name()`` -- which strategy the current kernel uses, for diagnostics.
+- ``reply_channel(request_id, deliver)`` -- where the kernel's front end cannot bring a comm
+  message to a running cell at all (JupyterLite's Pyodide kernel), a side channel the widget
+  also replies on: its ``name`` goes to the front end, each reply to ``deliver``; ``None``
+  elsewhere (the comm is the way).
+- ``check_blocking()`` -- raises ``WaitingUnsupported`` where ``wait_blocking`` cannot work at
+  all, so a blocking call can fail before anything is shown.
+- ``in_browser_kernel()`` -- True inside JupyterLite's Pyodide kernel (no ipykernel there).
 
 Details of the contract:
 
@@ -33,6 +40,8 @@ Details of the contract:
   non-ipykernel kernel, an in-process kernel), so callers can fail before showing anything.
 - Strategies: ``concurrent-dispatch`` (ipykernel 7.4+), ``shell-pipe`` (7.0-7.3),
   ``shell-stream`` (6.17+); see the module of each for the kernel behaviour it answers.
+  ``pyodide-channel`` (JupyterLite's Pyodide kernel) has no strategy object: see
+  ``pyodide_channel``.
 
 Threads:
 
@@ -52,7 +61,7 @@ Threads:
   already read during an *earlier* await of the same cell is handled after the cell.
 
 Modules: this one holds the contract and the choice of strategy and imports neither pyzmq
-nor ipykernel (the rest is loaded once a running kernel is found); ``_waits`` the waits
+nor ipykernel (nor anything Pyodide lacks) (the rest is loaded once a running kernel is found); ``_waits`` the waits
 themselves; ``_threads`` waiting on one thread while another receives; ``_base`` comm
 routing, stream takeover and the blocking pump; ``_interrupt`` SIGINT; ``_strategy_base``
 the strategy interface, then one module per strategy.
@@ -65,6 +74,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from . import pyodide_channel
 from ._unsupported import WaitingUnsupported
 
 if TYPE_CHECKING:
@@ -72,7 +82,15 @@ if TYPE_CHECKING:
 
     from ._strategy_base import Strategy
 
-__all__ = ["WaitingUnsupported", "strategy_name", "wait_blocking", "wait_for"]
+__all__ = [
+    "WaitingUnsupported",
+    "check_blocking",
+    "in_browser_kernel",
+    "reply_channel",
+    "strategy_name",
+    "wait_blocking",
+    "wait_for",
+]
 
 T = TypeVar("T")
 
@@ -138,7 +156,31 @@ def _strategy() -> Strategy:
 
 def strategy_name() -> str:
     """The strategy the running kernel uses; raises WaitingUnsupported where none fits."""
+    if pyodide_channel.running():
+        return pyodide_channel.NAME
     return _strategy().name
+
+
+def in_browser_kernel() -> bool:
+    """True inside JupyterLite's Pyodide kernel, which is no ipykernel."""
+    return pyodide_channel.running()
+
+
+def reply_channel(request_id: str, deliver: Callable[[dict[str, Any]], None]) -> pyodide_channel.ReplyChannel | None:
+    """A side channel for the replies to ``request_id`` where the comm cannot bring them to a
+    running cell (JupyterLite), listening until closed; None where the comm can.
+    """
+    if not pyodide_channel.running():
+        return None
+    return pyodide_channel.ReplyChannel(request_id, deliver)
+
+
+def check_blocking() -> None:
+    """Raise WaitingUnsupported where a blocking wait cannot work at all (for a clear error
+    before anything is shown); elsewhere ``wait_blocking`` itself says what does not fit.
+    """
+    if pyodide_channel.running():
+        pyodide_channel.check_blocking()
 
 
 # -- waiting --------------------------------------------------------------------------------
@@ -149,6 +191,8 @@ async def wait_for(
 ) -> T:
     """Await ``future`` inside a running cell while comm messages keep flowing."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    if pyodide_channel.running():
+        return await pyodide_channel.await_future(future, timeout, on_waiting)
     strategy = _strategy()
     from ._waits import await_future  # noqa: PLC0415 - needs pyzmq: loaded once a kernel is found
 
@@ -160,6 +204,8 @@ def wait_blocking(
 ) -> bool:
     """Block until ``done`` is set; False on timeout, KeyboardInterrupt on interrupt."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    if pyodide_channel.running():
+        return pyodide_channel.block_until(done, timeout, on_waiting)
     strategy = _strategy()
     from ._waits import block_until  # noqa: PLC0415 - needs pyzmq: loaded once a kernel is found
 
