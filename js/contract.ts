@@ -130,8 +130,15 @@ export interface QuestionAnswer {
   other: string | null;
 }
 
+/** What every response may add: who sent it, as the page's Jupyter server knows them
+ *  (GET api/me, js/identity.ts); left out where there is none. The kernel prefers the comm
+ *  message header's username where a front end fills it in. */
+export interface Sender {
+  user?: string;
+}
+
 /** A question's response (parsed by src/nbask/responses.py, parse_question_response). */
-export interface Response {
+export interface Response extends Sender {
   action: "submit" | "dismiss";
   answers: QuestionAnswer[];
   /** Random id of the view that sent it. */
@@ -140,7 +147,7 @@ export interface Response {
 }
 
 /** An approval's response (parsed by src/nbask/responses.py, parse_approval_response). */
-export interface ApprovalResponse {
+export interface ApprovalResponse extends Sender {
   action: "approve" | "reject" | "dismiss";
   /** The Details textbox's text when the person pressed Edit, else null; the kernel
    *  decides "edit" (changed) or "approve" (unchanged). */
@@ -151,7 +158,7 @@ export interface ApprovalResponse {
 }
 
 /** A form's response (parsed by the kernel, which checks the values again). */
-export interface FormResponse {
+export interface FormResponse extends Sender {
   /** URL mode: "submit" = Open was pressed, "dismiss" = Decline. */
   action: "submit" | "dismiss";
   /** Field name -> typed value; empty optional fields are left out. {} on dismiss and in URL mode. */
@@ -160,14 +167,22 @@ export interface FormResponse {
   sent_at_ms: number;
 }
 
+/** What every result may add. After a timeout (status stays "timeout") an answer given with
+ *  "Answer anyway" replaces the result, with `late: true`; `answered_by_user` is the username
+ *  of who answered where the kernel knows one (rendered as text). */
+export interface ResultExtras {
+  late?: boolean;
+  answered_by_user?: string;
+}
+
 /** A question's result: question text -> answer text, and a note. */
-export interface QuestionResult {
+export interface QuestionResult extends ResultExtras {
   answers?: Record<string, string>;
   note?: string;
 }
 
 /** An approval's result. */
-export interface ApprovalResult {
+export interface ApprovalResult extends ResultExtras {
   decision?: DecisionKind;
   edited?: string | null;
   reason?: string;
@@ -175,12 +190,14 @@ export interface ApprovalResult {
 }
 
 /** A form's result: the values as the kernel accepted them, and a note. */
-export interface FormResult {
+export interface FormResult extends ResultExtras {
   values?: Record<string, FieldValue>;
   note?: string;
 }
 
 export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_text;
+/** "Answer anyway" (the button on a timed-out request), "Answered late" (its resolved block). */
+export const LATE_TEXT: Readonly<{ answer_anyway: string; answered_late: string }> = contract.late_text;
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
 export const NO_PREFERENCE: string = contract.no_preference;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;

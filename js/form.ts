@@ -142,6 +142,11 @@ export class FormView extends InteractionView<FormModel> {
     return this.url() !== "";
   }
 
+  /** A page to open is not offered after the time limit: no one waits for it any more. */
+  protected override offersLateAnswer(): boolean {
+    return !this.isUrlMode();
+  }
+
   protected pendingKey(): string {
     return JSON.stringify([
       asText(this.model.get("request_id")),

@@ -4,8 +4,9 @@
 // A form (question.ts, approval.ts) subclasses InteractionView and fills in what is its own.
 import type { AnyModel } from "@anywidget/types";
 import type { BaseModel } from "./contract";
-import { STATUS_TEXT } from "./contract";
-import { asText, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+import { LATE_TEXT, STATUS_TEXT } from "./contract";
+import { asText, button, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+import { knownUsername, learnUsername } from "./identity";
 import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
@@ -62,6 +63,8 @@ export abstract class InteractionView<M extends BaseModel> {
   private readonly events: string[];
   /** This view as the page-wide "question waiting" signals see it (js/waiting.ts). */
   private readonly waiting: WaitingView;
+  /** The person pressed "Answer anyway" on a timed-out request: its form is shown again. */
+  private answeringLate = false;
   /** The reply's route where the comm cannot reach a running cell (JupyterLite). */
   private readonly replies = new ReplyChannel();
 
@@ -92,6 +95,7 @@ export abstract class InteractionView<M extends BaseModel> {
       notify: () => this.model.get("notify") === true,
     };
     for (const name of this.events) this.model.on(name, this.update);
+    learnUsername();
   }
 
   /** Subclasses call this at the end of their constructor, once their own fields exist. */
@@ -126,6 +130,10 @@ export abstract class InteractionView<M extends BaseModel> {
   protected abstract onKey(event: KeyboardEvent, target: HTMLElement): void;
   /** Where focus lands when the widget has just appeared, or null for nowhere. */
   protected abstract autofocusTarget(): HTMLElement | null;
+  /** Whether a timed-out request offers "Answer anyway" (a form in URL mode does not). */
+  protected offersLateAnswer(): boolean {
+    return true;
+  }
 
   // -- reading the model ----------------------------------------------------------------------
 
@@ -138,6 +146,18 @@ export abstract class InteractionView<M extends BaseModel> {
     const raw: unknown = this.model.get("deadline_ms");
     const value = Number(raw);
     return Number.isFinite(value) && value > 0 ? value : 0;
+  }
+
+  /** The kernel took an answer given after the time limit (the result says so). */
+  protected isAnsweredLate(): boolean {
+    const result: unknown = this.model.get("result");
+    return isObject(result) && result.late === true;
+  }
+
+  /** The username the kernel recorded as who answered, or "" when none. */
+  private answeredBy(): string {
+    const result: unknown = this.model.get("result");
+    return isObject(result) ? asText(result.answered_by_user).trim() : "";
   }
 
   protected isSending(): boolean {
@@ -176,8 +196,14 @@ export abstract class InteractionView<M extends BaseModel> {
   protected readonly update = (): void => {
     const status = this.status();
     this.root.dataset.status = status;
-    if (status === "pending") this.showPending();
-    else this.showResolved(status);
+    const answeredLate = status === "timeout" && this.isAnsweredLate();
+    if (answeredLate || status !== "timeout") this.answeringLate = false;
+    const late = answeredLate ? "answered" : this.answeringLate ? "answering" : "";
+    if (late === "") this.root.removeAttribute("data-late");
+    else this.root.dataset.late = late;
+    if (status === "pending" || this.answeringLate) this.showPending();
+    // A late answer is shown as an answer (the block then says it came late).
+    else this.showResolved(answeredLate ? "answered" : status);
     // Waiting for the person: pending, and neither sending nor past its time limit.
     if (status === "pending" && !this.isLocked()) registerWaiting(this.waiting);
     else unregisterWaiting(this.waiting);
@@ -270,13 +296,32 @@ export abstract class InteractionView<M extends BaseModel> {
     this.stopTicker();
     this.root.removeAttribute("data-sending");
     this.root.removeAttribute("data-expired");
-    this.content.replaceChildren(this.buildResolved(status));
-    this.announce(STATUS_TEXT[status] ?? status);
+    const block = this.buildResolved(status);
+    if (status === "timeout" && this.offersLateAnswer()) block.append(this.lateRow());
+    this.content.replaceChildren(block);
+    this.announce(this.isAnsweredLate() ? LATE_TEXT.answered_late : (STATUS_TEXT[status] ?? status));
   }
 
-  /** The status line every resolved block starts with. */
+  /** "Answer anyway": reopens the timed-out request's form here, with its normal controls. */
+  private lateRow(): HTMLElement {
+    const row = el("div", "nbask-late-row");
+    const answer = button("nbask-button", LATE_TEXT.answer_anyway, () => {
+      this.answeringLate = true;
+      this.update();
+      this.autofocusTarget()?.focus();
+    });
+    row.append(answer);
+    return row;
+  }
+
+  /** The status line every resolved block starts with: "late" for an answer after the time
+   *  limit, and who answered where the kernel knows their username (shown as text). */
   protected statusLine(status: string, text?: string): HTMLElement {
-    const line = el("div", "nbask-status-line", text ?? STATUS_TEXT[status] ?? status);
+    let shown = text ?? STATUS_TEXT[status] ?? status;
+    if (this.isAnsweredLate()) shown = text === undefined ? LATE_TEXT.answered_late : `${shown} late`;
+    const user = this.answeredBy();
+    if (user !== "") shown += ` by ${user}`;
+    const line = el("div", "nbask-status-line", shown);
     line.dataset.status = status;
     return line;
   }
@@ -286,9 +331,18 @@ export abstract class InteractionView<M extends BaseModel> {
   /** Writes the response for the kernel; every view of the model then shows "Sending…". */
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
-    this.model.set("response", response);
+    if (this.answeringLate && isObject(response) && response.action === "dismiss") {
+      // Nothing to tell the kernel: the request already ended. Back to the resolved block.
+      this.answeringLate = false;
+      this.update();
+      this.root.querySelector<HTMLElement>(".nbask-late-row button")?.focus();
+      return;
+    }
+    const user = knownUsername();
+    const sent = user === null ? response : { ...response, user };
+    this.model.set("response", sent);
     this.model.save_changes();
-    this.replies.post(this.model.get("reply_channel"), response);
+    this.replies.post(this.model.get("reply_channel"), sent);
     // model.set already notifies every view of this model; this covers hosts that do not
     // echo a view's own change back to it.
     this.update();

@@ -7,8 +7,8 @@
 #   FILE...       what the site opens with; default notebooks/01_quickstart.ipynb
 # Needs Python 3.10+ and npm. Installs jupyterlite-core and the Pyodide kernel addon into
 # .venvs/lite (`pip install -e ".[lite]"`), fetches Pyodide from npm and the wheels from PyPI
-# into .venvs/lite-cache (reused while pyproject.toml is unchanged), then runs
-# scripts/lite_site.py. A first build takes a minute or two, a rebuild about half a minute.
+# into .venvs/lite-cache (reused while nbask's requirements are unchanged), then runs
+# scripts/lite_site.py. A first build takes about two minutes, a rebuild 10-20 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/_env.sh
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
       SERVE=8000
       if [[ "${2:-}" =~ ^[0-9]+$ ]]; then SERVE="$2"; shift; fi
       shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0" | cut -c3-; exit 0 ;;
     *) CONTENTS+=("$1"); shift ;;
   esac
 done
@@ -45,5 +45,5 @@ cat <<EOF
 Site ready in $OUT. Serve it with any static web server, for example
   python3 -m http.server 8000 --bind 127.0.0.1 --directory "$OUT"
 and open http://127.0.0.1:8000/lab/index.html?path=$first
-(or run: bash scripts/lite.sh --serve). The first start of the kernel takes 10-20 seconds.
+(or run: bash scripts/lite.sh --serve). The kernel takes 20-30 seconds to start the first time.
 EOF

@@ -181,7 +181,9 @@ def fetch_wheels(cache: pathlib.Path, pyodide: pathlib.Path, nbask_wheel: pathli
     wheels = cache / f"wheels-{key.hexdigest()[:16]}"
     if (wheels / ".complete").is_file():
         return wheels
-    shutil.rmtree(wheels, ignore_errors=True)
+    # Downloads for other requirements are stale now: keep only this set.
+    for old in cache.glob("wheels-*"):
+        shutil.rmtree(old, ignore_errors=True)
     wheels.mkdir(parents=True)
     # Keep what the lock has where PyPI has it too; nbask's requirements decide the rest.
     constraints = wheels / "constraints.txt"

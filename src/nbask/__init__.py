@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         ask_questions,
         ask_sync,
         history,
+        late_answers,
         save_history,
     )
     from .approvals import requires_approval
@@ -72,6 +73,7 @@ _PUBLIC: dict[str, str] = {
     "ask_questions": ".api",
     "ask_sync": ".api",
     "history": ".api",
+    "late_answers": ".api",
     "save_history": ".api",
     "requires_approval": ".approvals",
     "configure": ".config",
@@ -109,6 +111,7 @@ __all__ = [
     "configure",
     "history",
     "integrations",
+    "late_answers",
     "mcp",
     "no_questions",
     "requires_approval",

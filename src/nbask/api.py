@@ -31,6 +31,7 @@ __all__ = [
     "ask_questions",
     "ask_sync",
     "history",
+    "late_answers",
     "one_question_set",
     "run_request",
     "run_request_sync",
@@ -240,6 +241,15 @@ def ask_form_sync(
 def history() -> list[HistoryEntry]:
     """Every interaction that ended in this process, oldest first: what was asked and the outcome."""
     return manager().history()
+
+
+def late_answers() -> list[HistoryEntry]:
+    """The answers people gave after their question, approval or form had timed out, oldest
+    first: each entry's outcome has ``late=True``, ``timed_out_at`` (when the call returned
+    "timeout") and ``resolved_at`` (when the person answered). The call that asked had already
+    returned; these never change what it returned. They are in ``nbask.history()`` too.
+    """
+    return manager().late_answers()
 
 
 def save_history(path: str | os.PathLike[str]) -> pathlib.Path:

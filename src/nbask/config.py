@@ -22,6 +22,8 @@ DEFAULT_POLICY: Final[Policy] = "interactive"
 ENV_POLICY: Final = "NBASK_POLICY"
 ENV_REPLAY_FILE: Final = "NBASK_REPLAY_FILE"
 ENV_NOTIFY: Final = "NBASK_NOTIFY"
+ENV_SHARE_USERNAME: Final = "NBASK_SHARE_USERNAME"
+_TRUE_WORDS: Final = frozenset({"1", "true", "yes", "on"})
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Settings:
     policy_source: str
     #: Whether the widget shows a desktop notification when a question starts waiting unseen.
     notify: bool = False
+    #: Whether the agent tools tell the model the username of the person who answered.
+    share_username: bool = False
 
 
 class _Unset:
@@ -63,6 +67,7 @@ def configure(
     tools_enabled: bool | _Unset | None = _UNSET,
     enabled: bool | _Unset | None = _UNSET,
     notify: bool | _Unset | None = _UNSET,
+    share_username: bool | _Unset | None = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
 
@@ -76,6 +81,9 @@ def configure(
     ``notify=True``: the widget shows a desktop notification when a question starts waiting
     while the page is hidden or the widget is out of view (the browser asks for permission
     then, never before); ``NBASK_NOTIFY=1`` does the same.
+    ``share_username=True``: the agent tools (``nbask.tools``) tell the model who answered, by the
+    username the front end reported (shared notebooks); off by default, the username is then kept
+    in the history and shown in the cell only. ``NBASK_SHARE_USERNAME=1`` does the same.
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
@@ -92,16 +100,13 @@ def configure(
             warnings.warn("nbask.configure(enabled=...) is now tools_enabled=...", DeprecationWarning, stacklevel=2)
             if isinstance(tools_enabled, _Unset):
                 tools_enabled = enabled
-        if not isinstance(tools_enabled, _Unset):
-            if tools_enabled is not None and not isinstance(tools_enabled, bool):
-                msg = f"tools_enabled must be True, False or None, got {tools_enabled!r}"
+        for name, flag in (("tools_enabled", tools_enabled), ("notify", notify), ("share_username", share_username)):
+            if isinstance(flag, _Unset):
+                continue
+            if flag is not None and not isinstance(flag, bool):
+                msg = f"{name} must be True, False or None, got {flag!r}"
                 raise TypeError(msg)
-            updates["tools_enabled"] = tools_enabled
-        if not isinstance(notify, _Unset):
-            if notify is not None and not isinstance(notify, bool):
-                msg = f"notify must be True, False or None, got {notify!r}"
-                raise TypeError(msg)
-            updates["notify"] = notify
+            updates[name] = flag
         candidate = {**_configured, **updates}
         result = _settings_from(candidate)
         if result.policy == "replay" and result.replay_file is None:
@@ -151,6 +156,7 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
         tools_enabled=True if tools_enabled is None else tools_enabled,
         policy_source=source,
         notify=_notify_from(configured),
+        share_username=_flag_from(configured, "share_username", ENV_SHARE_USERNAME),
     )
 
 
@@ -162,10 +168,21 @@ def notify_in_force() -> bool:
 
 
 def _notify_from(configured: dict[str, Any]) -> bool:
-    notify: bool | None = configured.get("notify")
-    if notify is not None:
-        return notify
-    return os.environ.get(ENV_NOTIFY, "").strip().lower() in {"1", "true", "yes", "on"}
+    return _flag_from(configured, "notify", ENV_NOTIFY)
+
+
+def share_username_in_force() -> bool:
+    """Whether the agent tools tell the model who answered: ``configure(share_username=...)``,
+    else ``NBASK_SHARE_USERNAME`` (1/true/yes/on), else off. Never raises.
+    """
+    return _flag_from(_configured, "share_username", ENV_SHARE_USERNAME)
+
+
+def _flag_from(configured: dict[str, Any], name: str, env: str) -> bool:
+    flag: bool | None = configured.get(name)
+    if flag is not None:
+        return flag
+    return os.environ.get(env, "").strip().lower() in _TRUE_WORDS
 
 
 def how_to_set_a_policy() -> str:

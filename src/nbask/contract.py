@@ -33,6 +33,10 @@ MAX_FIELD_CHARS: Final[int] = _CONTRACT["max_field_chars"]
 MAX_CHOICE_OPTIONS: Final[int] = _CONTRACT["max_choice_options"]
 MAX_TITLE_CHARS: Final[int] = _CONTRACT["max_title_chars"]
 MAX_DESCRIPTION_CHARS: Final[int] = _CONTRACT["max_description_chars"]
+#: Who answered: a username longer than this, or one that names no one in particular (a host's
+#: fixed default), is not recorded.
+MAX_USERNAME_CHARS: Final[int] = _CONTRACT["max_username_chars"]
+GENERIC_USERNAMES: Final[frozenset[str]] = frozenset(_CONTRACT["generic_usernames"])
 
 
 def is_recommended(label: str) -> bool:

@@ -72,6 +72,10 @@ def _is_none(value: object) -> bool:
     return value is None
 
 
+def _is_false(value: object) -> bool:
+    return value is False
+
+
 class Option(StrictModel):
     """One choice of a question."""
 
@@ -178,6 +182,22 @@ class Outcome(BaseModel):
     asked_at: float = Field(description="Unix time the request was shown.")
     resolved_at: float = Field(description="Unix time the interaction ended.")
     answered_by: AnsweredBy = Field(default="person", description="Who decided: person, policy or replay.")
+    # Left out of dumps when unset, so records of outcomes without them stay as they were.
+    answered_by_user: str | None = Field(
+        default=None,
+        exclude_if=_is_none,
+        description="The username of the person who answered, where the front end names one (shared notebooks).",
+    )
+    late: bool = Field(
+        default=False,
+        exclude_if=_is_false,
+        description="An answer given after the request had timed out: the call had already returned 'timeout'.",
+    )
+    timed_out_at: float | None = Field(
+        default=None,
+        exclude_if=_is_none,
+        description="Unix time the request timed out, for a late answer (resolved_at is when it was answered).",
+    )
 
     @property
     def seconds_waited(self) -> float:

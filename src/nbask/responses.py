@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .contract import MAX_DETAILS_CHARS, MAX_OTHER_CHARS, MAX_REASON_CHARS
+from .contract import GENERIC_USERNAMES, MAX_DETAILS_CHARS, MAX_OTHER_CHARS, MAX_REASON_CHARS, MAX_USERNAME_CHARS
 from .models import Approval, Question, QuestionSet
 
 
@@ -46,6 +46,26 @@ class ApprovalResponse:
 def is_response(raw: object) -> bool:
     """True once a front end has written something to answer with (``{}`` means nothing yet)."""
     return isinstance(raw, dict) and bool(raw.get("action"))
+
+
+def username(value: object) -> str | None:
+    """A username worth recording, or None: text, trimmed, at most MAX_USERNAME_CHARS, and not a
+    name that every person of a host shares (``GENERIC_USERNAMES``, compared casefolded).
+    """
+    if not isinstance(value, str):
+        return None
+    name = value.strip()
+    if len(name) > MAX_USERNAME_CHARS or name.casefold() in GENERIC_USERNAMES:
+        return None
+    return name
+
+
+def answering_user(header_username: object, raw: dict[str, Any]) -> str | None:
+    """Who sent ``raw``: the username in the message's header where the front end put one there,
+    else the ``user`` the front end read from its Jupyter server's identity; None when neither
+    names someone.
+    """
+    return username(header_username) or username(raw.get("user"))
 
 
 def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> QuestionResponse:

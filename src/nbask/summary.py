@@ -24,5 +24,11 @@ def code_block(text: str) -> str:
 
 
 def by_whom(outcome: Outcome) -> str:
-    """Names who decided when it was no person ("by policy", "by replay"); a person's outcome says nothing more."""
-    return "" if outcome.answered_by == "person" else f" by {outcome.answered_by}"
+    """Names who decided when it was no person ("by policy", "by replay"), the person's username
+    where the front end named them ("by alice"), and "late" for an answer after the time limit.
+    """
+    late = " late" if outcome.late else ""
+    if outcome.answered_by != "person":
+        return f"{late} by {outcome.answered_by}"
+    user = outcome.answered_by_user
+    return f"{late} by {escape_markdown(user)}" if user else late

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import pathlib
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Generic
@@ -21,9 +22,11 @@ import anywidget
 import traitlets
 
 from . import config, waiting
+from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from .core.manager import manager
-from .responses import MalformedResponse, is_response
+from .models import Outcome
+from .responses import MalformedResponse, answering_user, is_response
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +34,19 @@ STATIC = pathlib.Path(__file__).parent / "static"
 _ESM_PATH = STATIC / "widget.js"
 _CSS_PATH = STATIC / "widget.css"
 LATE_ANSWER_NOTE = "An answer arrived after the question had ended and was ignored."
+ANSWERED_LATE_NOTE = (
+    "Answered after the time limit: the call had already gone on without an answer. "
+    "This answer is kept in nbask.late_answers(), and an agent using nbask.tools hears it with its next tool result."
+)
+
+#: The header of the comm message being handled on this thread: the front end's message, read
+#: for who sent a response (``_handle_msg`` sets it; the ``response`` observer runs inside).
+_message = threading.local()
+
+
+def who(outcome: Outcome) -> dict[str, Any]:
+    """The part of a resolved block's result that names the person who answered, if known."""
+    return {} if outcome.answered_by_user is None else {"answered_by_user": outcome.answered_by_user}
 
 
 def _require_bundle() -> None:
@@ -71,6 +87,12 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
         self.resolution: Resolution[OutcomeT] = resolution
+        #: The answer given after the request timed out, if one was (at most one is kept).
+        self.late_answer: OutcomeT | None = None
+        #: The display this widget was shown with by the live resolver: a late answer is added
+        #: to its record, so a saved notebook keeps it.
+        self.display_handle: Any = None
+        self._late_lock = threading.Lock()
         traits.setdefault("notify", config.notify_in_force())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
@@ -105,9 +127,14 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     def done(self) -> bool:
         return self.resolution.done
 
-    def summary_markdown(self) -> str:
-        """The request and its outcome as plain Markdown (see nbask.summary)."""
+    def summary_of(self, outcome: OutcomeT | None) -> str:
+        """The request and ``outcome`` (None while pending) as plain Markdown (see nbask.summary)."""
         raise NotImplementedError
+
+    def summary_markdown(self) -> str:
+        """The request and its outcome as plain Markdown, then the late answer if one came."""
+        summary = self.summary_of(self.answer)
+        return summary if self.late_answer is None else summary + "\n\n" + self.summary_of(self.late_answer)
 
     def result_for(self, outcome: OutcomeT) -> dict[str, Any]:
         """What the resolved block shows for ``outcome``."""
@@ -133,11 +160,20 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
 
     # -- resolution ------------------------------------------------------------
 
+    def _handle_msg(self, msg: dict[str, Any]) -> None:
+        header = msg.get("header")
+        _message.username = header.get("username") if isinstance(header, dict) else None
+        try:
+            super()._handle_msg(msg)
+        finally:
+            _message.username = None
+
     def _on_response(self, change: dict[str, Any]) -> None:
         raw = change["new"]
         if not is_response(raw):
             return
-        if self.resolution.done:
+        ended = self.resolution.outcome
+        if ended is not None and ended.status != "timeout":
             self._note_late_response()
             return
         try:
@@ -145,8 +181,38 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         except MalformedResponse as error:
             self.refuse(error)
             return
-        if not self.resolution.settle(outcome):
+        user = answering_user(getattr(_message, "username", None), raw)
+        if user is not None:
+            outcome = outcome.model_copy(update={"answered_by_user": user})
+        if ended is None and self.resolution.settle(outcome):
+            return
+        self._take_late(outcome)
+
+    def _take_late(self, outcome: OutcomeT) -> None:
+        """Keep an answer given after the request timed out, without changing what the call
+        returned: in the history and ``nbask.late_answers()``, for the agent tools, in the
+        resolved block and in the saved notebook's record.
+        """
+        ended = self.resolution.outcome
+        if ended is None or ended.status != "timeout":  # it was cancelled meanwhile
             self._note_late_response()
+            return
+        with self._late_lock:
+            # A dismiss after the time limit says nothing new, and one late answer is kept.
+            taken = outcome.status == "answered" and self.late_answer is None
+            if taken:
+                late = outcome.model_copy(update={"late": True, "timed_out_at": ended.resolved_at})
+                self.late_answer = late
+        if not taken:
+            self.response = {}
+            return
+        manager().record_late(self.request, late)
+        with self.hold_sync():
+            self.result = {**self.result_for(late), **who(late), "late": True, "note": ANSWERED_LATE_NOTE}
+            self.response = {}
+        if self.display_handle is not None:
+            records = {RECORD_KEY: record_of(self.request, ended), LATE_RECORD_KEY: record_of(self.request, late)}
+            self.display_handle.update(self, metadata=records)
 
     def _on_side_reply(self, raw: dict[str, Any]) -> None:
         # As if the comm had brought it: the trait's observer parses and decides it, and the
@@ -168,7 +234,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
 
     def _show_outcome(self, outcome: OutcomeT) -> None:
         with self.hold_sync():
-            self.result = self.result_for(outcome)
+            self.result = {**self.result_for(outcome), **who(outcome)}
             self.status = outcome.status
             self.deadline_ms = 0.0
 

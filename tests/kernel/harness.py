@@ -346,10 +346,14 @@ class KernelHarness:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def _send_shell(self, msg_type: str, content: dict[str, Any], subshell_id: str | None) -> str:
+    def _send_shell(
+        self, msg_type: str, content: dict[str, Any], subshell_id: str | None, username: str | None = None
+    ) -> str:
         msg = self.kc.session.msg(msg_type, content)
         if subshell_id is not None:
             msg["header"]["subshell_id"] = subshell_id
+        if username is not None:  # the front end's user, as a shared front end names them
+            msg["header"]["username"] = username
         self.kc.shell_channel.send(msg)
         return msg["header"]["msg_id"]
 
@@ -396,14 +400,17 @@ class KernelHarness:
         data: dict[str, Any],
         *,
         subshell_id: str | None = None,
+        username: str | None = None,
     ) -> str:
         """Send a ``comm_msg`` on the shell channel (as a front end does); returns its id."""
-        return self._send_shell("comm_msg", {"comm_id": comm_id, "data": data}, subshell_id)
+        return self._send_shell("comm_msg", {"comm_id": comm_id, "data": data}, subshell_id, username)
 
-    def update_widget(self, comm_id: str, state: dict[str, Any], *, subshell_id: str | None = None) -> str:
+    def update_widget(
+        self, comm_id: str, state: dict[str, Any], *, subshell_id: str | None = None, username: str | None = None
+    ) -> str:
         """Set widget traits exactly as the ipywidgets front end does (method "update")."""
         data = {"method": "update", "state": state, "buffer_paths": []}
-        return self.send_comm_msg(comm_id, data, subshell_id=subshell_id)
+        return self.send_comm_msg(comm_id, data, subshell_id=subshell_id, username=username)
 
     def interrupt(self) -> None:
         """Interrupt the kernel (SIGINT, as the front end's stop button does)."""

@@ -41,14 +41,16 @@ def nbask_widget(k: KernelHarness, question: str) -> CommInfo:
     return k.wait_for_comm_open(predicate=shows, timeout=20)
 
 
-def submit(k: KernelHarness, comm: CommInfo, *answers: tuple[list[str], str | None]) -> None:
+def submit(
+    k: KernelHarness, comm: CommInfo, *answers: tuple[list[str], str | None], username: str | None = None
+) -> None:
     response = {
         "action": "submit",
         "answers": [{"selected": selected, "other": other} for selected, other in answers],
         "view_id": "test-view",
         "sent_at_ms": 0,
     }
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"response": response}, username=username)
 
 
 printed = printed_json
@@ -116,20 +118,32 @@ def test_dismiss_gives_empty_answers_and_a_note(k: KernelHarness) -> None:
     assert "dismissed" in out["note"]
 
 
-def test_timeout_then_a_late_answer_is_ignored(k: KernelHarness) -> None:
+def test_timeout_then_a_late_answer_is_kept_apart_from_what_the_call_returned(k: KernelHarness) -> None:
     cell = k.execute("ans = await nbask.ask('Deploy now?', ['Yes', 'No'], timeout=0.5)\nshow(ans)")
     comm = nbask_widget(k, "Deploy now?")
     out = printed(k.result(cell, 20))
     assert any(u.get("deadline_ms", 0) > 0 for u in widget_updates(k, comm)), "the countdown got its deadline"
     assert out["status"] == "timeout"
     assert "0.5 seconds" in out["note"]
-    submit(k, comm, (["Yes"], None))
+    k.run_ok("print('the cell moved on')")
+    submit(k, comm, (["Yes"], None), username="alice")
     k.run_ok("print('idle again')")  # the late message is handled by the now idle kernel
     updates = widget_updates(k, comm)
     assert any(u.get("status") == "timeout" for u in updates)
-    assert "after the question had ended" in updates[-1].get("result", {}).get("note", "")
-    history = k.run_ok("print(nbask.history()[-1].status)").stdout.strip()
-    assert history == "timeout"
+    late = [u["result"] for u in updates if u.get("result", {}).get("late")]
+    assert late
+    assert late[-1]["answers"] == {"Deploy now?": "Yes"}
+    assert late[-1]["answered_by_user"] == "alice", "the comm message header's username is who answered"
+    assert all(u.get("status") != "answered" for u in updates), "the widget's status stays what the call returned"
+    code = (
+        "import json\n"
+        "print(json.dumps([ans.status, [(e.status, e.outcome.late) for e in nbask.history()],"
+        " [[e.outcome.answers, e.outcome.answered_by_user] for e in nbask.late_answers()]]))"
+    )
+    returned, history, late_answers = json.loads(k.run_ok(code).stdout.strip())
+    assert returned == "timeout"
+    assert history[-2:] == [["timeout", False], ["answered", True]]
+    assert late_answers == [[{"Deploy now?": "Yes"}, "alice"]]
 
 
 def test_a_second_concurrent_ask_is_refused_or_queued(k: KernelHarness) -> None:

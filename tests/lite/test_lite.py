@@ -125,6 +125,35 @@ def test_form_values_arrive_typed(lite: LitePage):
     }
 
 
+def test_a_refused_reply_leaves_the_question_open_for_another(lite: LitePage):
+    # The kernel refuses the first reply (as it refuses one that does not fit the question):
+    # the views must unlock, though the page still holds the comm, so a second Submit answers.
+    cell = lite.run(
+        "import nbask.kinds.question as question\n"
+        "from nbask.responses import MalformedResponse\n"
+        "real, calls = question.QuestionRequest.parse_and_decide, []\n"
+        "def refuse_once(self, raw):\n"
+        "    calls.append(raw['answers'])\n"
+        "    if len(calls) == 1:\n"
+        "        raise MalformedResponse('refused once')\n"
+        "    return real(self, raw)\n"
+        "question.QuestionRequest.parse_and_decide = refuse_once\n"
+        "try:\n"
+        "    ans = await nbask.ask('Refused once?', ['Left', 'Right'], timeout=120)\n"
+        "finally:\n"
+        "    question.QuestionRequest.parse_and_decide = real\n"
+        "print('RESULT ' + json.dumps({'status': ans.status, 'answers': ans.answers, 'replies': len(calls)}))"
+    )
+    pending(cell)
+    cell.widget.get_by_role("radio", name="Left").check()
+    cell.widget.get_by_role("button", name="Submit").click()
+    expect(cell.widget).not_to_have_attribute("data-sending", "true", timeout=30_000)
+    expect(cell.widget).to_have_attribute("data-status", "pending")
+    cell.widget.get_by_role("radio", name="Right").check()
+    cell.widget.get_by_role("button", name="Submit").click()
+    assert cell.result() == {"status": "answered", "answers": {"Refused once?": "Right"}, "replies": 2}
+
+
 def test_a_time_limit_still_ends_the_wait(lite: LitePage):
     cell = lite.run("ans = await nbask.ask('Deploy now?', ['Yes', 'No'], timeout=2)\n" + PRINT_ANSWER)
     assert cell.result()["status"] == "timeout"

@@ -71,7 +71,12 @@ def test_silence_is_a_rejection_with_a_reason_and_late_clicks_are_shown(status):
     assert (ended.decision, ended.status, ended.reason) == ("reject", status, "why it ended")
     respond(w, "approve")
     assert w.answer is ended
-    assert w.result["note"] == LATE_ANSWER_NOTE
+    if status == "cancelled":
+        assert w.result["note"] == LATE_ANSWER_NOTE
+    else:  # after a timeout the click is a late answer: kept apart, the outcome unchanged
+        assert w.late_answer is not None
+        assert (w.late_answer.decision, w.late_answer.late) == ("approve", True)
+        assert w.result["late"] is True
 
 
 def test_dismiss_is_a_rejection():

@@ -87,14 +87,25 @@ def test_dismiss():
     assert "dismissed" in w.answer.note
 
 
-def test_late_answer_after_timeout_is_ignored_and_shown():
+def test_answer_after_a_cancel_is_ignored_and_shown():
+    w = QuestionWidget(questions=QUESTIONS)
+    ended = w.end("cancelled", "Interrupted.")
+    submit(w, (["SQLite"], None), ([], None))
+    assert w.answer is ended
+    assert w.late_answer is None
+    assert w.result["note"] == LATE_ANSWER_NOTE
+
+
+def test_answer_after_a_timeout_is_a_late_answer_that_leaves_the_outcome_alone():
     w = QuestionWidget(questions=QUESTIONS)
     ended = w.end("timeout", "No answer within 5 seconds.")
     assert w.status == "timeout"
-    assert ended.status == "timeout"
     submit(w, (["SQLite"], None), ([], None))
     assert w.answer is ended
-    assert w.result["note"] == LATE_ANSWER_NOTE
+    assert w.status == "timeout"
+    assert w.late_answer is not None
+    assert w.late_answer.answers["Which database?"] == "SQLite"
+    assert w.result["late"] is True
 
 
 def test_end_after_answer_keeps_the_answer():

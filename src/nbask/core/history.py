@@ -27,6 +27,9 @@ from .lifecycle import Request
 
 #: The key of nbask's record in an output's metadata (``{"nbask": <HistoryEntry as JSON>}``).
 RECORD_KEY: Final = "nbask"
+#: The key of a late answer's record beside it (``{"nbask_late": <HistoryEntry as JSON>}``): kept
+#: apart so that replay, which reads ``RECORD_KEY``, still finds what the call returned.
+LATE_RECORD_KEY: Final = "nbask_late"
 
 #: Each request kind's outcome model, by kind name; filled by ``nbask.kinds.register``.
 OUTCOME_TYPES: dict[str, type[Outcome]] = {}
@@ -219,8 +222,9 @@ class Recording:
     def __init__(self, entries: list[HistoryEntry], source: str = "the recording") -> None:
         self.source = source
         self.size = len(entries)
-        # An interrupt ended the cell: nothing to reproduce.
-        self._entries = [entry for entry in entries if entry.status != "cancelled"]
+        # An interrupt ended the cell: nothing to reproduce. A late answer came after the call had
+        # returned "timeout": replaying it would give the call an answer it never had.
+        self._entries = [entry for entry in entries if entry.status != "cancelled" and not entry.outcome.late]
         self._indexes: dict[str, Any] = {}
         self._taken: dict[object, int] = defaultdict(int)
 

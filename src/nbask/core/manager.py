@@ -12,9 +12,10 @@ import threading
 from typing import Any
 
 from ..errors import InteractionPending
+from ..models import Outcome
 from ..scope import check_questions_allowed
 from .history import CompactRecord, HistoryEntry, compact, expand
-from .lifecycle import OutcomeT, Resolution, Resolver, ResolverChooser
+from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser
 
 log = logging.getLogger("nbask.manager")
 
@@ -27,6 +28,10 @@ class InteractionManager:
         self._pending: Resolution[Any] | None = None
         # What was asked and how it ended, kept compact; HistoryEntry records when read.
         self._ended: list[CompactRecord] = []
+        # Answers given after their request timed out (also in _ended), and how many of them
+        # the agent tools have passed on to the model.
+        self._late: list[CompactRecord] = []
+        self._late_delivered = 0
 
     @property
     def pending(self) -> Resolution[Any] | None:
@@ -36,7 +41,31 @@ class InteractionManager:
         return [expand(record) for record in list(self._ended)]
 
     def clear_history(self) -> None:
-        self._ended.clear()
+        with self._lock:
+            self._ended.clear()
+            self._late.clear()
+            self._late_delivered = 0
+
+    # -- late answers ------------------------------------------------------------
+
+    def record_late(self, request: Request[Any], outcome: Outcome) -> None:
+        """Keep an answer given after ``request`` timed out: in the history, and for the agent."""
+        record = compact(request, outcome)
+        with self._lock:
+            self._ended.append(record)
+            self._late.append(record)
+        log.info("nbask request %s answered late by %s", outcome.request_id, outcome.answered_by)
+
+    def late_answers(self) -> list[HistoryEntry]:
+        """Every late answer of this process, oldest first."""
+        return [expand(record) for record in list(self._late)]
+
+    def take_late_answers(self) -> list[HistoryEntry]:
+        """The late answers not taken before (each is handed out once), oldest first."""
+        with self._lock:
+            fresh = self._late[self._late_delivered :]
+            self._late_delivered = len(self._late)
+        return [expand(record) for record in fresh]
 
     # -- running a request -------------------------------------------------------
 

@@ -134,8 +134,8 @@ class ApprovalWidget(InteractionWidget[Decision]):
             **traits,
         )
 
-    def summary_markdown(self) -> str:
-        return approval_markdown(self.approval, self.answer)
+    def summary_of(self, outcome: Decision | None) -> str:
+        return approval_markdown(self.approval, outcome)
 
     def result_for(self, outcome: Decision) -> dict[str, Any]:
         return {"decision": outcome.decision, "edited": outcome.edited, "reason": outcome.reason, "note": ""}

@@ -109,8 +109,8 @@ class FormWidget(InteractionWidget[FormAnswer]):
         fields = [field.model_dump() for field in self.form.fields]
         super().__init__(resolution, message=self.form.message, fields=fields, url=self.form.url, **traits)
 
-    def summary_markdown(self) -> str:
-        return form_markdown(self.form, self.answer)
+    def summary_of(self, outcome: FormAnswer | None) -> str:
+        return form_markdown(self.form, outcome)
 
     def result_for(self, outcome: FormAnswer) -> dict[str, Any]:
         return {"values": outcome.values, "note": outcome.note}

@@ -100,8 +100,8 @@ class QuestionWidget(InteractionWidget[Answer]):
         self.question_set = resolution.request.question_set
         super().__init__(resolution, questions=[q.model_dump() for q in self.question_set.questions], **traits)
 
-    def summary_markdown(self) -> str:
-        return questions_markdown(self.question_set, self.answer)
+    def summary_of(self, outcome: Answer | None) -> str:
+        return questions_markdown(self.question_set, outcome)
 
     def result_for(self, outcome: Answer) -> dict[str, Any]:
         return {"answers": outcome.answers, "note": outcome.note}

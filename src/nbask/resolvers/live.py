@@ -63,7 +63,9 @@ class LiveWidgetResolver:
 
 
 def _display(widget: InteractionWidget[Any]) -> Any:
-    return display(widget, display_id=True)  # type: ignore[no-untyped-call]
+    handle = display(widget, display_id=True)  # type: ignore[no-untyped-call]
+    widget.display_handle = handle  # a late answer updates the record through it
+    return handle
 
 
 def _show_summary(handle: Any, widget: InteractionWidget[Any]) -> None:

@@ -16,6 +16,7 @@ from ..models import Answer
 from ..scope import QuestionsNotAllowed
 from ..waiting import WaitingUnsupported
 from .dialects import DEFAULT_TOOL_NAME, DIALECTS, TOOL_NAMES, ArgumentError, Dialect, Plan
+from .late import with_late_answers
 from .result import ToolResult
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,12 @@ def _failure(dialect: Dialect, error: Exception, tool_call_id: str | None) -> To
     return dialect.error("failed", text)
 
 
+def _delivered(result: ToolResult, tool_name: str) -> ToolResult:
+    """``result`` with any answer the person gave late to an earlier request, in the dialect's way."""
+    dialect = DIALECTS.get(tool_name) if isinstance(tool_name, str) else None
+    return with_late_answers(result, in_json=dialect is not None and dialect.replies_in_json)
+
+
 def _finish(dialect: Dialect, answer: Answer, plan: Plan, tool_call_id: str | None) -> ToolResult:
     try:
         return dialect.reply(answer, plan)
@@ -121,13 +128,13 @@ async def call(
     """
     prepared = _prepare(arguments, tool_name, tool_call_id, timeout)
     if isinstance(prepared, ToolResult):
-        return prepared
+        return _delivered(prepared, tool_name)
     dialect, request, plan = prepared
     try:
         answer = await run_request(request)
     except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
-        return _failure(dialect, error, tool_call_id)
-    return _finish(dialect, answer, plan, tool_call_id)
+        return _delivered(_failure(dialect, error, tool_call_id), tool_name)
+    return _delivered(_finish(dialect, answer, plan, tool_call_id), tool_name)
 
 
 def call_sync(
@@ -140,10 +147,10 @@ def call_sync(
     """The blocking twin of ``call``, for synchronous agent loops."""
     prepared = _prepare(arguments, tool_name, tool_call_id, timeout)
     if isinstance(prepared, ToolResult):
-        return prepared
+        return _delivered(prepared, tool_name)
     dialect, request, plan = prepared
     try:
         answer = run_request_sync(request)
     except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
-        return _failure(dialect, error, tool_call_id)
-    return _finish(dialect, answer, plan, tool_call_id)
+        return _delivered(_failure(dialect, error, tool_call_id), tool_name)
+    return _delivered(_finish(dialect, answer, plan, tool_call_id), tool_name)

@@ -13,12 +13,14 @@ from typing import Any, TypeVar, overload
 
 from pydantic_core import to_jsonable_python
 
+from .. import config
 from ..approvals import requires_approval
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..waiting import WaitingUnsupported
 from .call import call, call_sync
 from .dialects import DEFAULT_TOOL_NAME, Dialect, dialect_for
+from .late import with_late_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -144,7 +146,8 @@ def rejection_text(rejected: ApprovalRejected) -> str:
     """What the model reads when the person (or a policy) did not approve a call."""
     decision = rejected.decision
     if decision.status == "answered" and decision.answered_by == "person":
-        who = "The person rejected it"
+        user = decision.answered_by_user if config.share_username_in_force() else None
+        who = f"The person ({user}) rejected it" if user else "The person rejected it"
     elif decision.status == "answered":
         who = f"It was rejected by {decision.answered_by}, not by a person"
     elif decision.status == "dismissed":
@@ -157,9 +160,11 @@ def rejection_text(rejected: ApprovalRejected) -> str:
     if reason and reason[-1] not in ".!?":
         reason += "."
     reason = f" Reason: {reason}" if reason else ""
-    return f"Not approved: {rejected.action} did not run. {who}.{reason} {DO_NOT_RETRY}"
+    return with_late_text(f"Not approved: {rejected.action} did not run. {who}.{reason} {DO_NOT_RETRY}")
 
 
 def unasked_text(title: str, error: Exception) -> str:
     """What the model reads when no one could be asked to approve a call."""
-    return f"Not approved: {title} did not run, because no one could be asked to approve it: {error} {DO_NOT_RETRY}"
+    return with_late_text(
+        f"Not approved: {title} did not run, because no one could be asked to approve it: {error} {DO_NOT_RETRY}"
+    )

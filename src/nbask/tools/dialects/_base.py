@@ -35,6 +35,8 @@ class Dialect(ABC):
     #: The shape of the arguments as the dialect's description and schema tell the model to
     #: write them: every argument error shows it again, so the retry is in the same form.
     form: ClassVar[str]
+    #: Whether the dialect's replies are JSON objects (late answers then go in as a key).
+    replies_in_json: ClassVar[bool] = False
 
     # -- arguments ---------------------------------------------------------------------
 

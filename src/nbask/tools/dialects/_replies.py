@@ -55,13 +55,23 @@ def machine_note(answer: Answer) -> str:
     return ""
 
 
+def shared_user(answer: Answer) -> str | None:
+    """The username of who answered, when ``nbask.configure(share_username=True)`` lets the model hear it."""
+    return answer.answered_by_user if answer.answered_by_user and config.share_username_in_force() else None
+
+
+def user_note(answer: Answer) -> str:
+    user = shared_user(answer)
+    return f"Answered by {user}." if user else ""
+
+
 def join_notes(*notes: str) -> str:
     return " ".join(note.strip() for note in notes if note and note.strip())
 
 
 def answer_notes(answer: Answer) -> str:
     """The notes an answer goes back with: its own, and who answered when no person did."""
-    return join_notes(answer.note, machine_note(answer))
+    return join_notes(answer.note, machine_note(answer), user_note(answer))
 
 
 def dismissed_note(answer: Answer) -> str:
@@ -107,7 +117,10 @@ def json_answered(answer: Answer, payload: dict[str, Any]) -> ToolResult:
     """``payload`` plus who answered (when not a person) and the notes."""
     if answer.answered_by != "person":
         payload["answered_by"] = answer.answered_by
-    note = answer_notes(answer)
+    user = shared_user(answer)
+    if user:
+        payload["answered_by_user"] = user
+    note = join_notes(answer.note, machine_note(answer))
     if note:
         payload["note"] = note
     return answered_result(answer, dumps(payload))

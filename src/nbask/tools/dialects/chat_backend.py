@@ -68,6 +68,7 @@ class ChatBackend(Dialect):
     """
 
     name = "ask_user_question"
+    replies_in_json = True
     title = "Ask the user"
     origin = "a chat backend's approval_request stream protocol (seed 001)"
     arguments = ChatBackendArguments

@@ -30,6 +30,7 @@ class ClaudeCode(Dialect):
     """The AskUserQuestion dialect (see the module docstring)."""
 
     name = "AskUserQuestion"
+    replies_in_json = True
     title = "Ask the user"
     origin = "kimi-cli and Claude Code (seeds 000, 003)"
     arguments = QuestionSet

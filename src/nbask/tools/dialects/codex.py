@@ -113,6 +113,7 @@ class Codex(Dialect):
     """The Codex dialect (see the module docstring)."""
 
     name = "request_user_input"
+    replies_in_json = True
     title = "Request user input"
     origin = "OpenAI Codex (codex-rs request_user_input)"
     arguments = CodexArguments
