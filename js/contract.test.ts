@@ -4,7 +4,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { APPROVAL_TEXT } from "./approval";
-import { DECISION_TEXT, MAX_OTHER_CHARS, NO_PREFERENCE, STATUS_TEXT, isRecommended } from "./contract";
+import {
+  DECISION_TEXT,
+  MAX_NOTE_CHARS,
+  MAX_OTHER_CHARS,
+  MAX_PREVIEW_CHARS,
+  NO_PREFERENCE,
+  STATUS_TEXT,
+  isRecommended,
+} from "./contract";
 import { TEXT } from "./question";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,6 +25,8 @@ describe("wire contract", () => {
     expect(NO_PREFERENCE).toBe(contract.no_preference);
     expect(TEXT.noPreference).toBe(contract.no_preference);
     expect(MAX_OTHER_CHARS).toBe(contract.max_other_chars);
+    expect(MAX_NOTE_CHARS).toBe(contract.max_note_chars);
+    expect(MAX_PREVIEW_CHARS).toBe(contract.max_preview_chars);
   });
 
   it("reads (Recommended) as the Python side does: a case-insensitive suffix", () => {

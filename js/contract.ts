@@ -34,6 +34,9 @@ export interface BaseModel {
 export interface Option {
   label: string;
   description: string;
+  /** Monospace text (a snippet, a small table, a diff) shown beside the options while this
+   *  option is focused or chosen; "" or absent = none. Rendered as text, never HTML. */
+  preview?: string;
 }
 
 export interface Question {
@@ -128,6 +131,8 @@ export interface QuestionAnswer {
   selected: string[];
   /** The trimmed "Other" text when Other is chosen and not empty, else null. */
   other: string | null;
+  /** The person's trimmed note on this question; left out when they wrote none. */
+  note?: string;
 }
 
 /** What every response may add: who sent it, as the page's Jupyter server knows them
@@ -141,6 +146,8 @@ export interface Sender {
 export interface Response extends Sender {
   action: "submit" | "dismiss";
   answers: QuestionAnswer[];
+  /** The person's trimmed note on the whole set; left out when they wrote none. */
+  note?: string;
   /** Random id of the view that sent it. */
   view_id: string;
   sent_at_ms: number;
@@ -178,6 +185,9 @@ export interface ResultExtras {
 /** A question's result: question text -> answer text, and a note. */
 export interface QuestionResult extends ResultExtras {
   answers?: Record<string, string>;
+  /** Question text -> the person's note on it (only questions with one). */
+  notes?: Record<string, string>;
+  /** The person's note on the whole set, then the kernel's remark, a blank line apart. */
   note?: string;
 }
 
@@ -201,6 +211,8 @@ export const LATE_TEXT: Readonly<{ answer_anyway: string; answered_late: string 
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
 export const NO_PREFERENCE: string = contract.no_preference;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;
+export const MAX_NOTE_CHARS: number = contract.max_note_chars;
+export const MAX_PREVIEW_CHARS: number = contract.max_preview_chars;
 export const MAX_REASON_CHARS: number = contract.max_reason_chars;
 export const MAX_DETAILS_CHARS: number = contract.max_details_chars;
 export const FIELD_TYPES: readonly string[] = contract.field_types;

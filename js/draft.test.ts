@@ -34,7 +34,14 @@ function run(q: Question, ...actions: DraftAction[]): Draft {
 
 describe("emptyDraft", () => {
   it("has nothing chosen and follows the question's shape", () => {
-    expect(emptyDraft(single)).toEqual({ multi: false, checked: [false, false, false], otherChecked: false, otherText: "" });
+    expect(emptyDraft(single)).toEqual({
+      multi: false,
+      checked: [false, false, false],
+      otherChecked: false,
+      otherText: "",
+      note: "",
+      noteOpen: false,
+    });
     expect(emptyDraft(multi).multi).toBe(true);
     expect(answerOf(single, emptyDraft(single))).toEqual({ selected: [], other: null });
   });

@@ -3,7 +3,7 @@
 // on every change; nothing reaches the model until Submit, so re-renders caused by the kernel
 // do not lose it.
 import type { Question, QuestionAnswer, Response } from "./contract";
-import { MAX_OTHER_CHARS } from "./contract";
+import { MAX_NOTE_CHARS, MAX_OTHER_CHARS } from "./contract";
 
 /** One question's unsent answer. */
 export interface Draft {
@@ -16,7 +16,20 @@ export interface Draft {
   /** The Other textbox's text, at most MAX_OTHER_CHARS long. Kept even when Other is not
    *  chosen, but then not sent. */
   readonly otherText: string;
+  /** The note on this question, at most MAX_NOTE_CHARS long; sent when not blank, also while
+   *  its box is collapsed. */
+  readonly note: string;
+  /** The note's box is open ("Add a note" expanded). */
+  readonly noteOpen: boolean;
 }
+
+/** The note on the whole set: its text and whether its box is open. */
+export interface SetNote {
+  readonly note: string;
+  readonly noteOpen: boolean;
+}
+
+export const EMPTY_SET_NOTE: SetNote = { note: "", noteOpen: false };
 
 /** What the person did to one question. */
 export type DraftAction =
@@ -30,7 +43,11 @@ export type DraftAction =
   /** The Other checkbox or radio changed. */
   | { readonly type: "setOther"; readonly checked: boolean }
   /** The Other text changed: Other is chosen exactly when the text is not blank. */
-  | { readonly type: "typeOther"; readonly text: string };
+  | { readonly type: "typeOther"; readonly text: string }
+  /** The note's text changed. */
+  | { readonly type: "typeNote"; readonly text: string }
+  /** "Add a note" opened or closed the note's box. */
+  | { readonly type: "openNote"; readonly open: boolean };
 
 export function emptyDraft(question: Question): Draft {
   return {
@@ -38,12 +55,28 @@ export function emptyDraft(question: Question): Draft {
     checked: question.options.map(() => false),
     otherChecked: false,
     otherText: "",
+    note: "",
+    noteOpen: false,
   };
 }
 
 /** The Other text as it may be kept: cut at the cap the textbox and the kernel enforce. */
 export function capOtherText(text: string): string {
   return text.length > MAX_OTHER_CHARS ? text.slice(0, MAX_OTHER_CHARS) : text;
+}
+
+/** A note as it may be kept: cut at the cap the textbox and the kernel enforce. */
+export function capNote(text: string): string {
+  return text.length > MAX_NOTE_CHARS ? text.slice(0, MAX_NOTE_CHARS) : text;
+}
+
+/** The set's note after typing in it or opening/closing its box. */
+export function reduceSetNote(
+  set: SetNote,
+  action: { readonly type: "typeNote"; readonly text: string } | { readonly type: "openNote"; readonly open: boolean },
+): SetNote {
+  if (action.type === "typeNote") return { ...set, note: capNote(action.text) };
+  return { ...set, noteOpen: action.open };
 }
 
 function hasOption(draft: Draft, option: number): boolean {
@@ -85,15 +118,22 @@ export function reduceDraft(draft: Draft, action: DraftAction): Draft {
       const checked = otherChecked && !draft.multi ? only(draft, -1) : draft.checked;
       return { ...draft, checked, otherChecked, otherText };
     }
+    case "typeNote":
+      return { ...draft, note: capNote(action.text) };
+    case "openNote":
+      return draft.noteOpen === action.open ? draft : { ...draft, noteOpen: action.open };
   }
 }
 
-/** What is sent for one question: the chosen labels in option order, and the trimmed Other
- *  text when Other is chosen and not blank. */
+/** What is sent for one question: the chosen labels in option order, the trimmed Other
+ *  text when Other is chosen and not blank, and the trimmed note when not blank. */
 export function answerOf(question: Question, draft: Draft): QuestionAnswer {
   const selected = question.options.filter((_, i) => draft.checked[i] === true).map((o) => o.label);
   const text = draft.otherText.trim();
-  return { selected, other: draft.otherChecked && text !== "" ? text : null };
+  const answer: QuestionAnswer = { selected, other: draft.otherChecked && text !== "" ? text : null };
+  const note = draft.note.trim();
+  if (note !== "") answer.note = note;
+  return answer;
 }
 
 export function isAnswered(answer: QuestionAnswer): boolean {
@@ -115,16 +155,20 @@ export function firstUnanswered(questions: readonly Question[], drafts: readonly
   return answersOf(questions, drafts).findIndex((a) => !isAnswered(a));
 }
 
-/** The response written to the model: the answers on submit, none on dismiss. */
+/** The response written to the model: the answers and the set's note on submit, none on
+ *  dismiss. */
 export function buildResponse(
   action: Response["action"],
   questions: readonly Question[],
   drafts: readonly Draft[],
   stamp: { view_id: string; sent_at_ms: number },
+  setNote: SetNote = EMPTY_SET_NOTE,
 ): Response {
+  const note = setNote.note.trim();
   return {
     action,
     answers: action === "submit" ? answersOf(questions, drafts) : [],
+    ...(action === "submit" && note !== "" ? { note } : {}),
     ...stamp,
   };
 }

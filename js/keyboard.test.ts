@@ -367,18 +367,21 @@ describe("Tab", () => {
   it("walks the controls in document order, one stop per radio group", async () => {
     const { user } = pendingView([PLAIN, FEATURES]);
     const order: string[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 12; i++) {
       order.push(describeControl(document.activeElement));
       await user.tab();
     }
     expect(order).toEqual([
       "radio Yes", // first focus
       "text Other", // the rest of the radio group is skipped, as browsers do
+      "button Add a note", // collapsed: its textbox is not a stop yet
       "checkbox Auth",
       "checkbox Search",
       "checkbox Export",
       "checkbox Other",
       "text Other",
+      "button Add a note",
+      "button Add a note for all questions",
       "button Submit",
       "button Dismiss",
     ]);

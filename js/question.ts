@@ -1,12 +1,23 @@
-// The question form: 1-4 questions as radio or checkbox groups with a free-text "Other",
-// Submit / Dismiss (with a confirm row when some are left empty), digits and arrow keys,
-// and the resolved block listing each question with its answer.
+// The question form: 1-4 questions as radio or checkbox groups with a free-text "Other", an
+// optional note per question and one for the set ("Add a note"), option previews beside the
+// options, Submit / Dismiss (with a confirm row when some are left empty), digits and arrow
+// keys, and the resolved block listing each question with its answer and note.
 import type { AnyModel } from "@anywidget/types";
 import type { Option, Question, QuestionModel, Response } from "./contract";
-import { MAX_OTHER_CHARS, NO_PREFERENCE, RECOMMENDED, isRecommended } from "./contract";
-import type { Draft, DraftAction } from "./draft";
-import { answerOf, buildResponse, emptyDraft, firstUnanswered, isAnswered, reduceDraft, unansweredCount } from "./draft";
-import { asText, button, charCounter, el, headerChip, isObject, suppressShortcuts, textEl } from "./dom";
+import { MAX_NOTE_CHARS, MAX_OTHER_CHARS, NO_PREFERENCE, RECOMMENDED, isRecommended } from "./contract";
+import type { Draft, DraftAction, SetNote } from "./draft";
+import {
+  EMPTY_SET_NOTE,
+  answerOf,
+  buildResponse,
+  emptyDraft,
+  firstUnanswered,
+  isAnswered,
+  reduceDraft,
+  reduceSetNote,
+  unansweredCount,
+} from "./draft";
+import { asText, button, charCounter, el, headerChip, isObject, isTextEntry, suppressShortcuts, textEl } from "./dom";
 import { InteractionView } from "./shell";
 
 // Button names are part of the accessibility contract (end-to-end tests find them by role and
@@ -23,7 +34,30 @@ export const TEXT = {
   keepAnswering: "Keep answering",
   noPreference: NO_PREFERENCE,
   keys: "Keys: 1–4 choose · ↑↓ move · Enter send · Esc close",
+  addNote: "Add a note",
+  addSetNote: "Add a note for all questions",
+  notePlaceholder: "Optional: anything the agent should know",
+  allQuestions: "all questions",
+  preview: "Preview",
+  noPreview: "No preview for this option.",
+  previewHint: "Focus or choose an option to see its preview.",
+  resolvedNote: "Note",
 } as const;
+
+/** The note textbox's accessible name: "Note for <header or question>". */
+export function noteLabel(subject: string): string {
+  return `Note for ${subject}`;
+}
+
+/** The preview region's accessible name while it shows an option's preview. */
+export function previewLabel(label: string): string {
+  return `Preview of ${label}`;
+}
+
+/** Lines shown at most before the preview scrolls; its height is fixed per question (the
+ *  tallest preview's), so moving between options never moves what is below it. */
+const PREVIEW_MAX_LINES = 14;
+const PREVIEW_MIN_LINES = 3;
 
 /** The model's questions, read defensively: the kernel validates them, but a view must not crash. */
 export function readQuestions(raw: unknown): Question[] {
@@ -38,7 +72,7 @@ export function readQuestions(raw: unknown): Question[] {
       multi_select: q.multi_select === true,
       options: options.map((o: unknown) => {
         const option = isObject(o) ? o : {};
-        return { label: asText(option.label), description: asText(option.description) };
+        return { label: asText(option.label), description: asText(option.description), preview: asText(option.preview) };
       }),
     };
   });
@@ -49,6 +83,21 @@ export function confirmMessage(unanswered: number): string {
   return `${questions} without an answer will be sent as ${TEXT.noPreference}.`;
 }
 
+/** An "Add a note" disclosure: its button, the box it opens, the textbox in it. */
+interface NoteControls {
+  toggle: HTMLButtonElement;
+  box: HTMLElement;
+  text: HTMLTextAreaElement;
+  refreshCounter: () => void;
+}
+
+/** The preview region of a question whose options have previews. */
+interface PreviewControls {
+  pane: HTMLPreElement;
+  /** The option whose preview shows because it has focus (-1 = none has). */
+  focused: number;
+}
+
 /** Controls of one question, kept so the view can update them in place. */
 interface QuestionControls {
   fieldset: HTMLFieldSetElement;
@@ -56,12 +105,16 @@ interface QuestionControls {
   otherChoice: HTMLInputElement;
   otherText: HTMLInputElement;
   refreshCounter: () => void;
+  note: NoteControls;
+  preview: PreviewControls | null;
   /** Index of the "(Recommended)" option, or 0: where focus lands first. */
   firstFocus: number;
 }
 
 interface FormControls {
   questions: QuestionControls[];
+  /** The note on the whole set; only with more than one question (one question has its own). */
+  setNote: NoteControls | null;
   confirmRow: HTMLElement;
   confirmText: HTMLElement;
   sendAnyway: HTMLButtonElement;
@@ -72,6 +125,8 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private questions: Question[] = [];
   /** The person's unsent answers (see draft.ts), one per question. */
   private drafts: Draft[] = [];
+  /** The person's unsent note on the whole set. */
+  private setNote: SetNote = EMPTY_SET_NOTE;
   private controls: FormControls | null = null;
   private confirming = false;
 
@@ -87,6 +142,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   protected resetDraft(): void {
     this.questions = readQuestions(this.model.get("questions"));
     this.drafts = this.questions.map(emptyDraft);
+    this.setNote = EMPTY_SET_NOTE;
     this.confirming = false;
     this.controls = null;
   }
@@ -125,9 +181,24 @@ export class QuestionView extends InteractionView<QuestionModel> {
     const footer = el("div", "nbask-footer");
     footer.append(keys, this.makeSendingNote(), el("span", "nbask-spacer"), submit, dismiss);
 
-    element.append(top, ...questions.map((q) => q.fieldset), confirmRow, footer);
-    this.controls = { questions, confirmRow, confirmText, sendAnyway, submit };
+    element.append(top, ...questions.map((q) => q.fieldset));
+    let setNote: NoteControls | null = null;
+    if (this.questions.length > 1) {
+      setNote = this.buildNote(
+        "set-note",
+        TEXT.addSetNote,
+        noteLabel(TEXT.allQuestions),
+        (open) => this.changeSetNote({ type: "openNote", open }),
+        (text) => this.changeSetNote({ type: "typeNote", text }),
+      );
+      const row = el("div", "nbask-note nbask-set-note");
+      row.append(setNote.toggle, setNote.box);
+      element.append(row);
+    }
+    element.append(confirmRow, footer);
+    this.controls = { questions, setNote, confirmRow, confirmText, sendAnyway, submit };
     this.questions.forEach((_, qi) => this.syncQuestion(qi));
+    this.syncSetNote();
     return element;
   }
 
@@ -164,7 +235,28 @@ export class QuestionView extends InteractionView<QuestionModel> {
     });
     const other = this.buildOther(type, name, qi);
     list.append(other.row);
-    fieldset.append(list);
+    const preview = this.buildPreview(question, qi, options);
+    if (preview) {
+      // Beside the options where there is room, below them where there is not (flex wrap).
+      const choices = el("div", "nbask-choices");
+      choices.append(list, preview.pane);
+      fieldset.append(choices);
+    } else {
+      fieldset.append(list);
+    }
+
+    const note = this.buildNote(
+      `q${qi}-note`,
+      TEXT.addNote,
+      noteLabel(question.header.trim() || question.question),
+      (open) => this.change(qi, { type: "openNote", open }),
+      (value) => this.change(qi, { type: "typeNote", text: value }),
+    );
+    // The button's name is the same in every question; its description says which one.
+    note.toggle.setAttribute("aria-describedby", text.id);
+    const noteRow = el("div", "nbask-note");
+    noteRow.append(note.toggle, note.box);
+    fieldset.append(noteRow);
 
     const recommended = question.options.findIndex((o) => isRecommended(o.label));
     return {
@@ -173,8 +265,76 @@ export class QuestionView extends InteractionView<QuestionModel> {
       otherChoice: other.choice,
       otherText: other.text,
       refreshCounter: other.refreshCounter,
+      note,
+      preview,
       firstFocus: recommended >= 0 ? recommended : 0,
     };
+  }
+
+  /** An "Add a note" disclosure button and the box it opens, collapsed until opened. */
+  private buildNote(
+    suffix: string,
+    name: string,
+    label: string,
+    onToggle: (open: boolean) => void,
+    onInput: (text: string) => void,
+  ): NoteControls {
+    const box = el("div", "nbask-note-box");
+    box.id = this.domId(suffix);
+    box.hidden = true;
+    const toggle = button("nbask-note-toggle", name, () => {
+      const open = toggle.getAttribute("aria-expanded") !== "true";
+      onToggle(open);
+      // Opening means the person wants to write it.
+      if (open) text.focus();
+    });
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.setAttribute("aria-controls", box.id);
+    const text = suppressShortcuts(el("textarea", "nbask-note-text"));
+    text.rows = 2;
+    text.dir = "auto";
+    text.placeholder = TEXT.notePlaceholder;
+    text.setAttribute("aria-label", label);
+    // Capped like an Other answer; the kernel refuses a longer one.
+    const counter = charCounter(text, MAX_NOTE_CHARS);
+    counter.element.id = this.domId(`${suffix}-count`);
+    text.setAttribute("aria-describedby", counter.element.id);
+    text.addEventListener("input", () => onInput(text.value));
+    box.append(text, counter.element);
+    return { toggle, box, text, refreshCounter: counter.refresh };
+  }
+
+  /** The preview region, when some option of the question has a preview; null otherwise. */
+  private buildPreview(question: Question, qi: number, options: HTMLInputElement[]): PreviewControls | null {
+    const previews = question.options.map((o) => o.preview ?? "");
+    if (previews.every((p) => p === "")) return null;
+    const pane = el("pre", "nbask-preview");
+    pane.id = this.domId(`q${qi}-preview`);
+    // A scrolling region: focusable, so keyboard users can scroll it too.
+    pane.setAttribute("role", "region");
+    pane.tabIndex = 0;
+    const lines = Math.max(...previews.map((p) => p.split("\n").length));
+    pane.style.setProperty("--nbask-preview-lines", String(Math.min(Math.max(lines, PREVIEW_MIN_LINES), PREVIEW_MAX_LINES)));
+    const controls: PreviewControls = { pane, focused: -1 };
+    pane.addEventListener("blur", (event) => {
+      if (options.includes(event.relatedTarget as HTMLInputElement)) return;
+      controls.focused = -1;
+      this.syncPreview(qi);
+    });
+    options.forEach((input, oi) => {
+      input.setAttribute("aria-controls", pane.id);
+      input.addEventListener("focus", () => {
+        controls.focused = oi;
+        this.syncPreview(qi);
+      });
+      input.addEventListener("blur", (event) => {
+        // Moving into the region to scroll it keeps the preview that was showing.
+        if (event.relatedTarget === pane) return;
+        if (controls.focused === oi) controls.focused = -1;
+        this.syncPreview(qi);
+      });
+    });
+    return controls;
   }
 
   private buildOption(
@@ -256,6 +416,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
 
     const result = this.model.get("result");
     const answers = isObject(result) && isObject(result.answers) ? result.answers : {};
+    const notes = isObject(result) && isObject(result.notes) ? result.notes : {};
     const list = el("dl", "nbask-resolved-list");
     for (const question of readQuestions(this.model.get("questions"))) {
       const term = el("dt", "nbask-resolved-question");
@@ -267,6 +428,12 @@ export class QuestionView extends InteractionView<QuestionModel> {
       const given = answers[question.question];
       const answer = typeof given === "string" ? given : status === "answered" ? TEXT.noPreference : null;
       if (answer !== null) list.append(textEl("dd", "nbask-resolved-answer", answer));
+      const noted = notes[question.question];
+      if (typeof noted === "string" && noted.trim() !== "") {
+        const dd = el("dd", "nbask-resolved-note");
+        dd.append(el("span", "nbask-resolved-label", `${TEXT.resolvedNote}: `), textEl("span", "", noted));
+        list.append(dd);
+      }
     }
     if (list.childElementCount > 0) block.append(list);
 
@@ -290,6 +457,34 @@ export class QuestionView extends InteractionView<QuestionModel> {
       controls.refreshCounter();
     }
     controls.fieldset.dataset.answered = String(isAnswered(answerOf(question, draft)));
+    syncNote(controls.note, draft);
+    this.syncPreview(qi);
+  }
+
+  private syncSetNote(): void {
+    const note = this.controls?.setNote;
+    if (note) syncNote(note, this.setNote);
+  }
+
+  /** Shows the focused option's preview, else the first chosen one's, else a hint. */
+  private syncPreview(qi: number): void {
+    const controls = this.controls?.questions[qi];
+    const preview = controls?.preview;
+    const question = this.questions[qi];
+    const draft = this.drafts[qi];
+    if (!preview || !question || !draft) return;
+    const shown = preview.focused >= 0 ? preview.focused : draft.checked.findIndex((c) => c);
+    const option = question.options[shown];
+    const text = option?.preview ?? "";
+    // Model text: textContent only, so markup in a preview stays literal.
+    preview.pane.textContent = option === undefined ? TEXT.previewHint : text === "" ? TEXT.noPreview : text;
+    preview.pane.setAttribute("aria-label", option === undefined ? TEXT.preview : previewLabel(option.label));
+    preview.pane.dataset.empty = String(text === "");
+  }
+
+  private changeSetNote(action: Parameters<typeof reduceSetNote>[1]): void {
+    this.setNote = reduceSetNote(this.setNote, action);
+    this.syncSetNote();
   }
 
   /** Applies what the person did to question qi's draft, then shows the result. */
@@ -342,7 +537,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   }
 
   private send(action: Response["action"]): void {
-    const response = buildResponse(action, this.questions, this.drafts, this.stamp());
+    const response = buildResponse(action, this.questions, this.drafts, this.stamp(), this.setNote);
     this.confirming = false;
     this.sendResponse(response);
   }
@@ -373,8 +568,9 @@ export class QuestionView extends InteractionView<QuestionModel> {
   }
 
   private onEnter(event: KeyboardEvent, target: HTMLElement): void {
-    // A focused button does what it says (Enter on "Send anyway" sends, on Dismiss dismisses).
-    if (target instanceof HTMLButtonElement) return;
+    // A focused button does what it says (Enter on "Send anyway" sends, on Dismiss dismisses);
+    // in a note, Enter starts a new line.
+    if (target instanceof HTMLButtonElement || target instanceof HTMLTextAreaElement) return;
     event.preventDefault();
     this.requestSubmit();
   }
@@ -413,7 +609,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private onDigit(event: KeyboardEvent, target: HTMLElement, oi: number): void {
     const qi = this.questionIndexOf(target);
     const controls = this.controls?.questions[qi];
-    if (!controls || target === controls.otherText) return; // digits are text there
+    if (!controls || isTextEntry(target)) return; // digits are text in the Other box and the note
     const input = controls.options[oi];
     if (!input) return;
     event.preventDefault();
@@ -423,6 +619,18 @@ export class QuestionView extends InteractionView<QuestionModel> {
 
   private questionIndexOf(target: HTMLElement): number {
     return this.controls?.questions.findIndex((q) => q.fieldset.contains(target)) ?? -1;
+  }
+}
+
+/** Shows a note's draft: the box open or collapsed, and its text. */
+function syncNote(note: NoteControls, draft: { readonly note: string; readonly noteOpen: boolean }): void {
+  note.toggle.setAttribute("aria-expanded", String(draft.noteOpen));
+  note.box.hidden = !draft.noteOpen;
+  // A collapsed note with text is still sent; the button says there is one.
+  note.toggle.dataset.hasNote = String(draft.note.trim() !== "");
+  if (note.text.value !== draft.note) {
+    note.text.value = draft.note;
+    note.refreshCounter();
   }
 }
 

@@ -116,7 +116,9 @@ describe("pending form", () => {
   it("puts data-lm-suppress-shortcuts on every focusable control", () => {
     const { root } = view(pendingModel());
     const focusable = root.querySelectorAll("input, button, select, textarea, [tabindex]");
-    expect(focusable.length).toBe(5 + 2 * 2 + 4); // 5 options, Other choice + textbox per question, 4 buttons
+    // 5 options, Other choice + textbox and "Add a note" + note per question, the set's
+    // "Add a note" + note, 4 buttons.
+    expect(focusable.length).toBe(5 + 2 * 2 + 2 * 2 + 2 + 4);
     for (const control of focusable) expect(control.getAttribute("data-lm-suppress-shortcuts")).toBe("true");
   });
 

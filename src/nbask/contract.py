@@ -23,6 +23,10 @@ ANSWER_SEPARATOR: Final[str] = _CONTRACT["answer_separator"]
 RECOMMENDED: Final[re.Pattern[str]] = re.compile(_CONTRACT["recommended_suffix_pattern"], re.IGNORECASE)
 MAX_HEADER_CHARS: Final[int] = _CONTRACT["max_header_chars"]
 MAX_OTHER_CHARS: Final[int] = _CONTRACT["max_other_chars"]
+#: A person's note on one question or on the whole set (as long as an Other answer may be).
+MAX_NOTE_CHARS: Final[int] = _CONTRACT["max_note_chars"]
+#: An option's preview (a snippet, a small table, a diff), shown as monospace text.
+MAX_PREVIEW_CHARS: Final[int] = _CONTRACT["max_preview_chars"]
 MAX_REASON_CHARS: Final[int] = _CONTRACT["max_reason_chars"]
 MAX_DETAILS_CHARS: Final[int] = _CONTRACT["max_details_chars"]
 

@@ -18,7 +18,13 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from .contract import MAX_DESCRIPTION_CHARS, MAX_DETAILS_CHARS, MAX_HEADER_CHARS, NO_PREFERENCE, is_recommended
+from .contract import (
+    MAX_DETAILS_CHARS,
+    MAX_HEADER_CHARS,
+    MAX_PREVIEW_CHARS,
+    NO_PREFERENCE,
+    is_recommended,
+)
 
 __all__ = [
     "MAX_HEADER_CHARS",
@@ -81,12 +87,16 @@ class Option(StrictModel):
 
     label: NonEmptyText = Field(description="Short choice text (1-5 words). End it with '(Recommended)' to suggest it.")
     description: str = Field(default="", description="What this choice means or implies.")
-    # Not part of what a model is told to send (left out of the JSON Schema): Claude Code's
-    # AskUserQuestion may give an option a preview (a mockup or code snippet shown while the option
-    # is focused). It is kept as given (indentation matters in a snippet), capped like a form's
-    # description, and not rendered yet; an option without one serialises without it.
-    preview: SkipJsonSchema[Annotated[str, StringConstraints(strip_whitespace=False)]] = Field(
-        default="", max_length=MAX_DESCRIPTION_CHARS, exclude_if=_is_empty
+    # Kept as given (indentation matters in a snippet); shown as monospace text beside the
+    # options while this one is focused or chosen. An option without one serialises without it.
+    preview: Annotated[str, StringConstraints(strip_whitespace=False)] = Field(
+        default="",
+        max_length=MAX_PREVIEW_CHARS,
+        exclude_if=_is_empty,
+        description=(
+            "Optional monospace text shown beside the options while this one is focused or chosen: "
+            f"a code snippet, a small table, a diff (at most {MAX_PREVIEW_CHARS} characters)."
+        ),
     )
 
 
@@ -209,6 +219,11 @@ class Answer(Outcome):
 
     answers: dict[str, str] = Field(default_factory=dict, description="Question text -> answer text.")
     selections: dict[str, list[str]] = Field(default_factory=dict, description="Question text -> chosen values.")
+    notes: dict[str, str] = Field(
+        default_factory=dict, description="Question text -> the person's note on it (only questions with one)."
+    )
+    #: The person's note on the whole set, then what nbask says about the outcome (questions left
+    #: without an answer, why there is no answer), separated by a blank line.
     note: str = ""
 
 

@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .contract import GENERIC_USERNAMES, MAX_DETAILS_CHARS, MAX_OTHER_CHARS, MAX_REASON_CHARS, MAX_USERNAME_CHARS
+from .contract import (
+    GENERIC_USERNAMES,
+    MAX_DETAILS_CHARS,
+    MAX_NOTE_CHARS,
+    MAX_OTHER_CHARS,
+    MAX_REASON_CHARS,
+    MAX_USERNAME_CHARS,
+)
 from .models import Approval, Question, QuestionSet
 
 
@@ -20,18 +27,22 @@ class MalformedResponse(ValueError):
 
 @dataclass(frozen=True)
 class QuestionReply:
-    """The person's reply to one question: chosen labels (option order) and the Other text."""
+    """The person's reply to one question: chosen labels (option order), the Other text, and
+    their note on it ("" for none).
+    """
 
     selected: tuple[str, ...]
     other: str | None
+    note: str = ""
 
 
 @dataclass(frozen=True)
 class QuestionResponse:
-    """A submit (one reply per question, in order) or a dismiss."""
+    """A submit (one reply per question, in order, and a note on the whole set) or a dismiss."""
 
     action: Literal["submit", "dismiss"]
     replies: tuple[QuestionReply, ...] = ()
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> Q
         _parse_reply(f"response.answers[{index}]", question, entry)
         for index, (question, entry) in enumerate(zip(question_set.questions, entries, strict=True))
     )
-    return QuestionResponse(action="submit", replies=tuple(replies))
+    return QuestionResponse(action="submit", replies=tuple(replies), note=_parse_note("response.note", raw.get("note")))
 
 
 def _parse_reply(where: str, question: Question, entry: object) -> QuestionReply:
@@ -107,7 +118,8 @@ def _parse_reply(where: str, question: Question, entry: object) -> QuestionReply
     if not question.multi_select and len(selected) + (other is not None) > 1:
         msg = f"{where}: a single-select question takes one choice (an option or the Other text)"
         raise MalformedResponse(msg)
-    return QuestionReply(selected=tuple(label for label in labels if label in selected), other=other)
+    note = _parse_note(f"{where}.note", entry.get("note"))
+    return QuestionReply(selected=tuple(label for label in labels if label in selected), other=other, note=note)
 
 
 def _parse_other(where: str, other: object) -> str | None:
@@ -122,6 +134,20 @@ def _parse_other(where: str, other: object) -> str | None:
         msg = f"{where}.other is {len(text)} characters; the limit is {MAX_OTHER_CHARS}"
         raise MalformedResponse(msg)
     return text or None
+
+
+def _parse_note(where: str, note: object) -> str:
+    """The trimmed note ("" when left out, null or blank); a front end without notes sends none."""
+    if note is None:
+        return ""
+    if not isinstance(note, str):
+        msg = f"{where} must be text or null"
+        raise MalformedResponse(msg)
+    text = note.strip()
+    if len(text) > MAX_NOTE_CHARS:
+        msg = f"{where} is {len(text)} characters; the limit is {MAX_NOTE_CHARS}"
+        raise MalformedResponse(msg)
+    return text
 
 
 def parse_approval_response(raw: dict[str, Any], approval: Approval) -> ApprovalResponse:

@@ -115,6 +115,24 @@ def test_person_answers_the_question_with_a_choice_and_typed_text(person: Person
     assert response["updatedInput"]["metadata"] == {"source": "test"}
 
 
+def test_person_notes_and_the_chosen_preview_go_back_in_annotations(person: Person):
+    person.answers(pick("SQLite", notes={0: "Only for the demo."}, note="Revisit next sprint."))
+    cli, _ = run([ToolCall("AskUserQuestion", ASK_INPUT)])
+    (asked,) = person.questions
+    # The preview reaches the person (shown beside the options); the other option has none.
+    assert asked["questions"][0]["options"][1]["preview"] == "sqlite3 app.db"
+    assert "preview" not in asked["questions"][0]["options"][0]
+    assert cli.responses[0] == allowed(
+        {
+            **ASK_INPUT,
+            "answers": {QUESTION: "SQLite"},
+            "annotations": {
+                QUESTION: {"notes": "Only for the demo.\n\nRevisit next sprint.", "preview": "sqlite3 app.db"}
+            },
+        }
+    )
+
+
 @pytest.mark.parametrize(
     ("decide", "why"),
     [(dismiss(), "dismissed the question(s) without answering"), (time_out(), "No answer within")],
@@ -310,11 +328,16 @@ def test_kernel_the_command_is_approved_edited_or_rejected_in_the_widget(
 def test_kernel_the_question_is_answered_in_the_widget(k: KernelHarness):
     cell = turn(k, 'ToolCall("AskUserQuestion", ASK)')
     question = widget(k, lambda state: any(q.get("question") == QUESTION for q in state.get("questions", [])))
-    answer = {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}], "view_id": "t", "sent_at_ms": 0}
+    # The widget shows the option's preview; the person adds a note to the question and the set.
+    assert question.state["questions"][0]["options"][1]["preview"] == "sqlite3 app.db"
+    entry = {"selected": ["SQLite"], "other": None, "note": "Turn on WAL."}
+    answer = {"action": "submit", "answers": [entry], "note": "Demo only.", "view_id": "t", "sent_at_ms": 0}
     k.update_widget(question.comm_id, {"response": answer})
     out = printed(k, cell)
-    assert out["responses"] == [allowed({**ASK_INPUT, "answers": {QUESTION: "SQLite"}})]
-    assert out["ran"] == [["AskUserQuestion", {**ASK_INPUT, "answers": {QUESTION: "SQLite"}}]]
+    annotations = {QUESTION: {"notes": "Turn on WAL.\n\nDemo only.", "preview": "sqlite3 app.db"}}
+    updated = {**ASK_INPUT, "answers": {QUESTION: "SQLite"}, "annotations": annotations}
+    assert out["responses"] == [allowed(updated)]
+    assert out["ran"] == [["AskUserQuestion", updated]]
 
 
 @pytest.mark.kernel

@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 import nbask
-from nbask.contract import MAX_DESCRIPTION_CHARS
+from nbask.contract import MAX_PREVIEW_CHARS
 from nbask.models import Option
 from nbask.tools import TOOL_NAMES, ToolResult, call, parameters_schema
 from nbask.tools.dialects import DIALECTS
@@ -264,7 +264,7 @@ def test_claude_code_preview_and_metadata_are_accepted_and_the_preview_kept(pers
 
 def test_claude_code_long_preview_is_withheld_not_refused(person: Person):
     arguments = claude_code()
-    arguments["questions"][0]["options"][0]["preview"] = "x" * (MAX_DESCRIPTION_CHARS + 1)
+    arguments["questions"][0]["options"][0]["preview"] = "x" * (MAX_PREVIEW_CHARS + 1)
     result = run(arguments, "AskUserQuestion")
     assert not result.is_error, result.output
     assert person.asked[0].question_set.questions[0].options[0].preview == ""
@@ -292,11 +292,29 @@ def test_claude_code_preview_that_is_not_text_names_the_field():
     assert "questions[0].options[1].preview: Input should be a valid string" in result.output
 
 
-def test_preview_is_not_advertised_to_the_model_and_is_capped_on_the_option():
-    assert "preview" not in json.dumps(parameters_schema("AskUserQuestion"))
+def test_preview_is_advertised_to_the_model_with_its_cap_and_is_capped_on_the_option():
+    option = parameters_schema("AskUserQuestion")["properties"]["questions"]["items"]["properties"]["options"]
+    preview = option["items"]["properties"]["preview"]
+    assert preview["type"] == "string"
+    assert preview["maxLength"] == MAX_PREVIEW_CHARS
+    assert "monospace" in preview["description"]
+    assert "preview" not in option["items"].get("required", [])
     assert Option(label="A").model_dump() == {"label": "A", "description": ""}
-    with pytest.raises(ValueError, match=f"at most {MAX_DESCRIPTION_CHARS} characters"):
-        Option(label="A", preview="x" * (MAX_DESCRIPTION_CHARS + 1))
+    with pytest.raises(ValueError, match=f"preview\n.*at most {MAX_PREVIEW_CHARS} characters"):
+        Option(label="A", preview="x" * (MAX_PREVIEW_CHARS + 1))
+
+
+def test_a_preview_in_the_schema_validates_and_reaches_the_person(person: Person):
+    question = claude_code()["questions"][0]
+    snake = {"questions": [{("multi_select" if k == "multiSelect" else k): v for k, v in question.items()}]}
+    schema = parameters_schema("AskUserQuestion")
+    jsonschema.validate(snake, schema)
+    too_long = json.loads(json.dumps(snake))
+    too_long["questions"][0]["options"][0]["preview"] = "x" * (MAX_PREVIEW_CHARS + 1)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(too_long, schema)
+    run(snake, "AskUserQuestion")
+    assert person.questions[0]["questions"][0]["options"][0]["preview"] == SNIPPET
 
 
 # -- every argument error shows the form the model was told to write ----------------------------

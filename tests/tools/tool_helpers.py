@@ -22,8 +22,15 @@ REPO = HERE.parents[1]
 Decide = Callable[[Request[Any]], Any]
 
 
-def pick(*choices: list[str] | str, other: str | dict[int, str] | None = None) -> Decide:
-    """Submit: question i gets ``choices[i]`` (a label or a list of labels) and the Other text."""
+def pick(
+    *choices: list[str] | str,
+    other: str | dict[int, str] | None = None,
+    notes: dict[int, str] | None = None,
+    note: str = "",
+) -> Decide:
+    """Submit: question i gets ``choices[i]`` (a label or a list of labels), the Other text and
+    the note ``notes[i]``; ``note`` is the note on the whole set.
+    """
 
     def decide(request: Request[Any]) -> Answer:
         assert isinstance(request, QuestionRequest)
@@ -32,8 +39,8 @@ def pick(*choices: list[str] | str, other: str | dict[int, str] | None = None) -
             chosen = choices[index] if index < len(choices) else []
             selected = (chosen,) if isinstance(chosen, str) else tuple(chosen)
             text = other.get(index) if isinstance(other, dict) else (other if index == 0 else None)
-            replies.append(QuestionReply(selected=selected, other=text))
-        return request.decide(QuestionResponse(action="submit", replies=tuple(replies)))
+            replies.append(QuestionReply(selected=selected, other=text, note=(notes or {}).get(index, "")))
+        return request.decide(QuestionResponse(action="submit", replies=tuple(replies), note=note))
 
     return decide
 

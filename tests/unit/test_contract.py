@@ -25,6 +25,10 @@ def test_constants_come_from_the_contract():
     assert CONTRACT["no_preference"] == nbask.NO_PREFERENCE
     assert CONTRACT["max_header_chars"] == models.MAX_HEADER_CHARS
     assert models.Question.model_fields["header"].metadata[0].max_length == CONTRACT["max_header_chars"]
+    assert CONTRACT["max_note_chars"] == contract.MAX_NOTE_CHARS
+    assert CONTRACT["max_preview_chars"] == contract.MAX_PREVIEW_CHARS
+    preview = models.Option.model_json_schema()["properties"]["preview"]
+    assert preview["maxLength"] == CONTRACT["max_preview_chars"]
     assert contract.is_recommended("Use JWT (recommended) ")
     assert not contract.is_recommended("Recommended: JWT")
 

@@ -66,7 +66,7 @@ def test_submit_resolves_and_syncs_the_result():
     assert w.answer.answers == {"Which database?": "SQLite", "Which features?": "Search, Export"}
     assert w.answer.tool_call_id == "call_1"
     assert w.answer.request_id == w.request_id
-    assert w.result == {"answers": w.answer.answers, "note": ""}
+    assert w.result == {"answers": w.answer.answers, "notes": {}, "note": ""}
 
 
 def test_second_submit_is_ignored():

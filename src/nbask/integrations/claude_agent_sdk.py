@@ -8,9 +8,11 @@ control requests). ``can_use_tool`` maps each one onto nbask:
 - ``AskUserQuestion`` is nbask's question set, read by the AskUserQuestion dialect of
   ``nbask.tools`` (the same validation and limits as ``nbask.tools.call``). The answers go back
   as ``PermissionResultAllow(updated_input={**input, "answers": {question text: answer}})``, the
-  way Claude Code's own dialog fills them in; a note (who answered when no person did, questions
-  left unanswered) goes in ``annotations[question text]["notes"]``. Claude Code's option
-  ``preview`` is not shown. A dismiss, a timeout or no one to ask is a ``PermissionResultDeny``
+  way Claude Code's own dialog fills them in. ``annotations[question text]`` carries, as Claude
+  Code's dialog does, ``"notes"`` (the person's note on that question, then their note on the
+  set and nbask's own notes: who answered when no person did, questions left unanswered) and
+  ``"preview"`` (the preview of the option chosen, when it had one). An option's ``preview`` is
+  shown beside the options. A dismiss, a timeout or no one to ask is a ``PermissionResultDeny``
   whose message says no one answered, and what the model should do.
 - Any other tool is an approval titled with the permission prompt's ``title`` (else
   "Call <tool>"), its details the ``Bash`` command text or the input as pretty JSON. Approve
@@ -42,6 +44,7 @@ from claude_agent_sdk import (
 )
 
 from ..api import approve, ask
+from ..contract import MAX_PREVIEW_CHARS
 from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..models import MAX_ACTION_CHARS, Decision
 from ..tools import call
@@ -98,24 +101,40 @@ def _interrupted() -> bool:
 
 
 def _questions_of(tool_input: dict[str, Any]) -> dict[str, Any]:
-    """The part of the input nbask's dialect reads: the questions, without Claude Code's option
-    ``preview`` (nbask cannot show one) and without the fields that are not questions.
-    """
-    data = {key: value for key, value in tool_input.items() if key not in _NOT_ASKED}
-    questions = data.get("questions")
-    if isinstance(questions, list):
-        data["questions"] = [_without_previews(question) for question in questions]
-    return data
+    """The part of the input nbask's dialect reads: everything but the fields that are not questions."""
+    return {key: value for key, value in tool_input.items() if key not in _NOT_ASKED}
 
 
-def _without_previews(question: object) -> object:
-    if not isinstance(question, dict) or not isinstance(question.get("options"), list):
-        return question
-    options = [
-        {k: v for k, v in option.items() if k != "preview"} if isinstance(option, dict) else option
-        for option in question["options"]
-    ]
-    return {**question, "options": options}
+def _previews_of(tool_input: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(question text, option label) -> the option's preview, for the options that have one."""
+    found: dict[tuple[str, str], str] = {}
+    for question in tool_input.get("questions") or []:
+        if not isinstance(question, dict) or not isinstance(question.get("options"), list):
+            continue
+        for option in question["options"]:
+            if isinstance(option, dict) and isinstance(option.get("preview"), str) and option["preview"]:
+                found[str(question.get("question")), str(option.get("label"))] = option["preview"]
+    return found
+
+
+def _annotations(tool_input: dict[str, Any], payload: dict[str, Any], answers: dict[str, str]) -> dict[str, Any]:
+    """Per question: the notes (the person's on it, then the set's) and the chosen option's preview."""
+    notes: dict[str, str] = payload.get("notes") or {}
+    shared = str(payload.get("note") or "").strip()
+    previews = _previews_of(tool_input)
+    annotations: dict[str, Any] = {}
+    for key, given in answers.items():
+        entry: dict[str, str] = {}
+        text = "\n\n".join(part for part in (notes.get(key, ""), shared) if part)[:MAX_NOTES_CHARS]
+        if text:
+            entry["notes"] = text
+        # A single choice whose option had a preview: Claude Code reports the preview chosen.
+        preview = previews.get((key, given))
+        if preview is not None and len(preview) <= MAX_PREVIEW_CHARS:
+            entry["preview"] = preview
+        if entry:
+            annotations[key] = entry
+    return annotations
 
 
 async def _answer_questions(tool_input: dict[str, Any], context: ToolPermissionContext) -> PermissionResult:
@@ -128,9 +147,9 @@ async def _answer_questions(tool_input: dict[str, Any], context: ToolPermissionC
         return PermissionResultDeny(message=f"No one answered the question(s). {note}".strip())
     answers: dict[str, str] = payload["answers"]
     updated: dict[str, Any] = {**tool_input, "answers": answers}
-    note = str(payload.get("note") or "").strip()[:MAX_NOTES_CHARS]
-    if note and "annotations" not in tool_input:
-        updated["annotations"] = {key: {"notes": note} for key in answers}
+    annotations = _annotations(tool_input, payload, answers)
+    if annotations and "annotations" not in tool_input:
+        updated["annotations"] = annotations
     return PermissionResultAllow(updated_input=updated)
 
 

@@ -45,17 +45,23 @@ class QuestionRequest(Request[Answer]):
             return self.ended("dismissed", "The person dismissed the questions without answering.", answered_by)
         answers: dict[str, str] = {}
         selections: dict[str, list[str]] = {}
+        notes: dict[str, str] = {}
         skipped = 0
         for question, reply in zip(self.question_set.questions, response.replies, strict=True):
             values = [*reply.selected, *([reply.other] if reply.other is not None else [])]
             selections[question.question] = values
             answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
+            if reply.note:
+                notes[question.question] = reply.note
             skipped += not values
+        # The person's own words first; nbask's remark about empty questions after them.
+        remark = f"{skipped} question(s) left without an answer." if skipped else ""
         return Answer(
             status="answered",
             answers=answers,
             selections=selections,
-            note=f"{skipped} question(s) left without an answer." if skipped else "",
+            notes=notes,
+            note="\n\n".join(text for text in (response.note, remark) if text),
             **self._ids(answered_by),
         )
 
@@ -104,7 +110,7 @@ class QuestionWidget(InteractionWidget[Answer]):
         return questions_markdown(self.question_set, outcome)
 
     def result_for(self, outcome: Answer) -> dict[str, Any]:
-        return {"answers": outcome.answers, "note": outcome.note}
+        return {"answers": outcome.answers, "notes": outcome.notes, "note": outcome.note}
 
 
 # -- the summary ------------------------------------------------------------------------------
@@ -118,6 +124,9 @@ def questions_markdown(question_set: QuestionSet, answer: Answer | None) -> str:
         given = answer.answers.get(question.question) if answer else None
         line = f"- {escape_markdown(question.question)}"
         lines.append(line + (f" — **{escape_markdown(given)}**" if given else ""))
+        noted = answer.notes.get(question.question) if answer else None
+        if noted:
+            lines.append(f"  - Note: {escape_markdown(noted)}")
     if answer and answer.note:
         lines += ["", escape_markdown(answer.note)]
     return "\n".join(lines)
@@ -203,6 +212,8 @@ class _Record:
     chosen: tuple[str, ...]
     written: tuple[str, ...]
     note: str
+    #: The person's note on this question ("" for none).
+    noted: str = ""
 
 
 @dataclass
@@ -235,6 +246,7 @@ def _index(entries: list[HistoryEntry]) -> _Index:
                 chosen=tuple(value for value in values if value in labels),
                 written=tuple(value for value in values if value not in labels),
                 note=outcome.note,
+                noted=outcome.notes.get(text, ""),
             )
             index.by_question[text, labels].append(record)
             index.by_text[text].append(record)
@@ -293,8 +305,8 @@ def _reply(question: Question, record: _Record) -> QuestionReply:
     others = [text for text in record.written if text not in labels]
     other = ANSWER_SEPARATOR.join(others) if others else None
     if not question.multi_select and selected:
-        return QuestionReply(selected=selected[:1], other=None)
-    return QuestionReply(selected=selected, other=other)
+        return QuestionReply(selected=selected[:1], other=None, note=record.noted)
+    return QuestionReply(selected=selected, other=other, note=record.noted)
 
 
 # -- the kind ---------------------------------------------------------------------------------

@@ -42,6 +42,19 @@ def selections_for(answer: Answer, plan: Plan, index: int) -> list[str]:
     return list(answer.selections.get(plan.question_set.questions[index].question, []))
 
 
+def note_for(answer: Answer, plan: Plan, index: int) -> str:
+    """The person's note on question ``index`` ("" when they wrote none)."""
+    return answer.notes.get(plan.question_set.questions[index].question, "")
+
+
+def with_notes(payload: dict[str, Any], answer: Answer, plan: Plan) -> dict[str, Any]:
+    """``payload`` with ``"notes": {key: the person's note}`` for the questions that have one."""
+    notes = {key: note for index, key in enumerate(plan.keys) if (note := note_for(answer, plan, index))}
+    if notes:
+        payload["notes"] = notes
+    return payload
+
+
 def machine_note(answer: Answer) -> str:
     """Says so when no person decided: the model must be able to tell a policy's answer apart."""
     if answer.answered_by == "policy":
@@ -72,6 +85,13 @@ def join_notes(*notes: str) -> str:
 def answer_notes(answer: Answer) -> str:
     """The notes an answer goes back with: its own, and who answered when no person did."""
     return join_notes(answer.note, machine_note(answer), user_note(answer))
+
+
+def single_question_notes(answer: Answer, plan: Plan) -> str:
+    """What a one-question text reply adds after the answer: the person's note on the question,
+    then the answer's own notes.
+    """
+    return join_notes(note_for(answer, plan, 0), answer_notes(answer))
 
 
 def dismissed_note(answer: Answer) -> str:

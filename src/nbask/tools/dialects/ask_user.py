@@ -21,7 +21,14 @@ from ..result import ToolResult
 from . import guidance
 from ._arguments import Location, Plan, field_path, validate, validated_question_set
 from ._base import Dialect
-from ._replies import answer_for, answer_notes, answered_result, dismissed_note, dismissed_result, timed_out_result
+from ._replies import (
+    answer_for,
+    answered_result,
+    dismissed_note,
+    dismissed_result,
+    single_question_notes,
+    timed_out_result,
+)
 
 
 class AskUserArguments(StrictModel):
@@ -75,7 +82,7 @@ class AskUser(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         text = answer_for(answer, plan, 0)
-        note = answer_notes(answer)
+        note = single_question_notes(answer, plan)
         return answered_result(answer, f"{text}\n\n({note})" if note else text)
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:

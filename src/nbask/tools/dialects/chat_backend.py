@@ -12,8 +12,10 @@ shortened, at a word boundary where possible, with "…": nbask's models keep th
 limit, and the question text, which is the answer key, is never changed.
 
 The reply is the seed's ``approval`` message: ``{"type": "approval", "answers": {question text:
-answer}}``, a skipped question as "[No preference]"; a dismiss has empty answers and a note; a
-timeout is ``{"type": "approval_timeout", ...}`` (the seed's "approval_timeout" block).
+answer}}``, a skipped question as "[No preference]", with ``"notes": {question text: note}`` for
+the questions the person wrote a note on and their note on the whole set in ``"note"``; a
+dismiss has empty answers and a note; a timeout is ``{"type": "approval_timeout", ...}`` (the
+seed's "approval_timeout" block).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..result import ToolResult
 from . import guidance
 from ._arguments import ArgumentError, Location, Plan, field_path, header_fields, validate, validated_question_set
 from ._base import Dialect
-from ._replies import answer_for, json_answered, json_dismissed, json_timed_out
+from ._replies import answer_for, json_answered, json_dismissed, json_timed_out, with_notes
 
 
 class ChatBackendOption(StrictModel):
@@ -132,7 +134,7 @@ class ChatBackend(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
-        return json_answered(answer, {"type": "approval", "answers": answers})
+        return json_answered(answer, with_notes({"type": "approval", "answers": answers}, answer, plan))
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan

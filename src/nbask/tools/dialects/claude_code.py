@@ -4,12 +4,13 @@ Arguments are nbask's schema, ``{"questions": [{"question", "header", "options":
 "description"}], "multi_select"}]}`` (Claude Code's camelCase ``multiSelect`` is accepted too).
 Claude Code's other inputs are accepted as well (its AskUserQuestion schema, as bundled with the
 claude-agent-sdk): an option's ``preview`` (a mockup or snippet shown while the option is focused)
-is kept on the Option, not rendered yet; one over 2000 characters is left out, as Claude Code
-withholds it; the top-level ``metadata`` (``{"source": ...}``, for analytics, never shown) is kept
+is shown beside the options as monospace text; one over 2000 characters is left out, as Claude
+Code withholds it; the top-level ``metadata`` (``{"source": ...}``, for analytics, never shown) is kept
 in the plan and changes nothing. ``answers`` and ``annotations`` are what the person's answer
 fills in, so a call that sends them is told to leave them out.
 The reply is kimi-cli's: ``{"answers": {question text: answer text}}`` as JSON with non-ASCII
-kept; a dismiss is ``{"answers": {}, "note": ...}``, not an error; a timeout adds
+kept, plus ``"notes": {question text: note}`` for the questions the person wrote a note on and
+their note on the whole set in ``"note"``; a dismiss is ``{"answers": {}, "note": ...}``, not an error; a timeout adds
 ``"status": "timeout"``. When a policy or a replay answered, ``answered_by`` and a note say so.
 """
 
@@ -17,13 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...contract import MAX_DESCRIPTION_CHARS
+from ...contract import MAX_PREVIEW_CHARS
 from ...models import Answer, QuestionSet
 from ..result import ToolResult
 from . import guidance
 from ._arguments import ArgumentError, Plan, validated_question_set
 from ._base import Dialect
-from ._replies import answer_for, json_answered, json_dismissed, json_timed_out
+from ._replies import answer_for, json_answered, json_dismissed, json_timed_out, with_notes
 
 
 class ClaudeCode(Dialect):
@@ -64,7 +65,7 @@ class ClaudeCode(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
-        return json_answered(answer, {"answers": answers})
+        return json_answered(answer, with_notes({"answers": answers}, answer, plan))
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
@@ -94,7 +95,7 @@ def _without_long_previews(question: object) -> object:
         {key: value for key, value in option.items() if key != "preview"}
         if isinstance(option, dict)
         and isinstance(option.get("preview"), str)
-        and len(option["preview"]) > MAX_DESCRIPTION_CHARS
+        and len(option["preview"]) > MAX_PREVIEW_CHARS
         else option
         for option in question["options"]
     ]

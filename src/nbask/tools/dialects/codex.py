@@ -20,7 +20,9 @@ questions, and copy and paste would carry it along.
 
 The reply is Codex's ``RequestUserInputResponse``: ``{"answers": {id: {"answers": [...]}}}``,
 the chosen labels in option order, then the typed text as ``"user_note: <text>"`` (the prefix
-Codex's clients use for free text); a question left empty has an empty list. A dismiss and a
+Codex's clients use for free text), then the person's note on the question as one more
+``"user_note: <note>"`` (Codex's client appends its notes the same way); a question left empty has
+an empty list. The person's note on the whole set is the reply's ``"note"``. A dismiss and a
 timeout have no answers and a note (``"status": "timeout"`` for the latter).
 """
 
@@ -35,7 +37,7 @@ from ..result import ToolResult
 from . import guidance
 from ._arguments import ArgumentError, Plan, header_fields, validate, validated_question_set
 from ._base import Dialect
-from ._replies import json_answered, json_dismissed, json_timed_out, selections_for
+from ._replies import json_answered, json_dismissed, json_timed_out, note_for, selections_for
 
 USER_NOTE: Final = "user_note: "
 #: The auto-resolution window Codex allows, in milliseconds; a value outside is clamped into it.
@@ -124,8 +126,8 @@ class Codex(Dialect):
         f"Set autoResolutionMs, from {MIN_AUTO_RESOLUTION_MS} to {MAX_AUTO_RESOLUTION_MS} milliseconds, only when "
         "the question is useful but not blocking and continuing with your best judgment is acceptable; omit it "
         "when you need the answer. Give every question an id; the answers come back keyed by it, "
-        'as {"answers": {id: {"answers": [chosen labels..., "user_note: <typed text>"]}}}; an empty list '
-        f"means the question was left empty. {guidance.SILENCE}"
+        'as {"answers": {id: {"answers": [chosen labels..., "user_note: <typed text or note>"]}}}; an empty '
+        f"list means the question was left empty. {guidance.SILENCE}"
     )
 
     def parse(self, data: dict[str, Any]) -> Plan:
@@ -163,7 +165,10 @@ class Codex(Dialect):
         for index, (key, question) in enumerate(zip(plan.keys, plan.question_set.questions, strict=True)):
             labels = {option.label for option in question.options}
             values = selections_for(answer, plan, index)
-            answers[key] = {"answers": [v if v in labels else f"{USER_NOTE}{v}" for v in values]}
+            given = [v if v in labels else f"{USER_NOTE}{v}" for v in values]
+            # The person's note goes where Codex's own client puts its notes: one more user_note.
+            note = note_for(answer, plan, index)
+            answers[key] = {"answers": [*given, f"{USER_NOTE}{note}"] if note else given}
         return json_answered(answer, {"answers": answers})
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:

@@ -46,7 +46,14 @@ from ._arguments import (
     validated_question_set,
 )
 from ._base import Dialect
-from ._replies import answer_for, answer_notes, answered_result, dismissed_note, dismissed_result, timed_out_result
+from ._replies import (
+    answer_for,
+    answered_result,
+    dismissed_note,
+    dismissed_result,
+    single_question_notes,
+    timed_out_result,
+)
 
 #: The forms of a complete call, as each kind of prompt shows it to the model.
 FORM_JSON: Final = (
@@ -163,7 +170,7 @@ class Followup(Dialect):
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         output = f"<answer>\n{answer_for(answer, plan, 0)}\n</answer>"
-        note = answer_notes(answer)
+        note = single_question_notes(answer, plan)
         if note:
             output += f"\n({note})"
         return answered_result(answer, output)
