@@ -109,15 +109,20 @@ class AskWidget:
             expect(self.root).to_contain_text(answer)
 
     def expect_reading_order(self, texts: list[str]) -> None:
-        """Each text (a question, then its answer, then the next question...) is shown
-        below the one before it: the resolved block reads top to bottom.
+        """The status line ("Answered", "Answered by ...") comes first, then each text (a question,
+        then its answer, then the next question...) is shown below the one before it: the
+        resolved block reads top to bottom.
         """
         seen: dict[str, int] = {}
-        boxes = []
+        status_line = self.root.locator(".nbask-status-line")
+        located = [(status_line.inner_text(), status_line)]
         for text in texts:
             nth = seen.get(text, 0)
             seen[text] = nth + 1
-            box = self.root.get_by_text(text, exact=True).nth(nth).bounding_box()
+            located.append((text, self.root.get_by_text(text, exact=True).nth(nth)))
+        boxes = []
+        for text, locator in located:
+            box = locator.bounding_box()
             assert box is not None, f"{text!r} is not shown"
             boxes.append((text, round(box["y"]), round(box["y"] + box["height"]), round(box["x"])))
         for before, after in itertools.pairwise(boxes):
