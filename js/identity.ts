@@ -27,6 +27,22 @@ function pageConfig(): PageConfig | null {
   }
 }
 
+// A server that logs people in by one shared token makes up an identity per browser: a random
+// hex username and a display name such as "Anonymous Io", which is what JupyterLab shows for
+// that person (collaborators' cursors, the user menu). The display name is the one to record.
+const MADE_UP_USERNAME = /^[0-9a-f]{32}$/;
+
+function personName(identity: Record<string, unknown>): string | null {
+  const text = (value: unknown): string | null =>
+    typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+  const username = text(identity.username);
+  const displayName = text(identity.display_name) ?? text(identity.name);
+  if (username !== null && MADE_UP_USERNAME.test(username) && displayName?.startsWith("Anonymous ")) {
+    return displayName;
+  }
+  return username;
+}
+
 /** Reads the identity from the page's Jupyter server; null when there is none to read. */
 export async function readServerUsername(): Promise<string | null> {
   const config = pageConfig();
@@ -38,8 +54,7 @@ export async function readServerUsername(): Promise<string | null> {
     if (!response.ok) return null;
     const body: unknown = await response.json();
     const identity = isObject(body) && isObject(body.identity) ? body.identity : {};
-    const name = identity.username;
-    return typeof name === "string" && name.trim() !== "" ? name.trim() : null;
+    return personName(identity);
   } catch {
     return null;
   }

@@ -157,6 +157,25 @@ describe("who answered", () => {
     expect(sent(model)).toMatchObject({ user: "alice" });
   });
 
+  it("records a token-login server's made-up identity by the name JupyterLab shows, not its hex id", async () => {
+    const config = document.createElement("script");
+    config.id = "jupyter-config-data";
+    config.type = "application/json";
+    config.textContent = JSON.stringify({ baseUrl: "/", token: "" });
+    document.body.append(config);
+    const identity = (username: string) => ({
+      identity: { username, name: "Anonymous Io", display_name: "Anonymous Io" },
+    });
+    const answer = (body: object) => vi.fn(() => Promise.resolve(new Response(JSON.stringify(body))));
+    vi.stubGlobal("fetch", answer(identity("0123456789abcdef0123456789abcdef")));
+    expect(await readServerUsername()).toBe("Anonymous Io");
+    // A real username that happens to look like hex, or a person whose name starts "Anonymous", stays.
+    vi.stubGlobal("fetch", answer(identity("alice")));
+    expect(await readServerUsername()).toBe("alice");
+    vi.stubGlobal("fetch", answer({ identity: { username: "0123456789abcdef0123456789abcdef", name: "Dana" } }));
+    expect(await readServerUsername()).toBe("0123456789abcdef0123456789abcdef");
+  });
+
   it("has no username where the page has no Jupyter server (VS Code) or the server says nothing", async () => {
     expect(await readServerUsername()).toBeNull();
     const config = document.createElement("script");

@@ -452,24 +452,35 @@ export class QuestionView extends InteractionView<QuestionModel> {
     const result = this.model.get("result");
     const answers = isObject(result) && isObject(result.answers) ? result.answers : {};
     const notes = isObject(result) && isObject(result.notes) ? result.notes : {};
-    const list = el("dl", "nbask-resolved-list");
-    for (const question of readQuestions(this.model.get("questions"))) {
-      const term = el("dt", "nbask-resolved-question");
+    const questions = readQuestions(this.model.get("questions"));
+    // An answered question with no entry in the result is one the person left empty.
+    const given = questions.map((question) => {
+      const text = answers[question.question];
+      return typeof text === "string" ? text : status === "answered" ? TEXT.noPreference : null;
+    });
+    const noted = questions.map((question) => {
+      const text = notes[question.question];
+      return typeof text === "string" && text.trim() !== "" ? text : null;
+    });
+    // A description list only with answers or notes in it (a <dl> of terms alone is not one); a
+    // request that ended without any lists its questions as plain lines.
+    const described = given.some((answer) => answer !== null) || noted.some((note) => note !== null);
+    const list = el(described ? "dl" : "div", "nbask-resolved-list");
+    questions.forEach((question, qi) => {
+      const term = el(described ? "dt" : "div", "nbask-resolved-question");
       const chip = headerChip(question.header);
       if (chip) term.append(chip);
       term.append(textEl("span", "nbask-question-text", question.question));
       list.append(term);
-      // An answered question with no entry in the result is one the person left empty.
-      const given = answers[question.question];
-      const answer = typeof given === "string" ? given : status === "answered" ? TEXT.noPreference : null;
-      if (answer !== null) list.append(textEl("dd", "nbask-resolved-answer", answer));
-      const noted = notes[question.question];
-      if (typeof noted === "string" && noted.trim() !== "") {
+      const answer = given[qi];
+      if (answer !== null && answer !== undefined) list.append(textEl("dd", "nbask-resolved-answer", answer));
+      const note = noted[qi];
+      if (note !== null && note !== undefined) {
         const dd = el("dd", "nbask-resolved-note");
-        dd.append(el("span", "nbask-resolved-label", `${TEXT.resolvedNote}: `), textEl("span", "", noted));
+        dd.append(el("span", "nbask-resolved-label", `${TEXT.resolvedNote}: `), textEl("span", "", note));
         list.append(dd);
       }
-    }
+    });
     if (list.childElementCount > 0) block.append(list);
 
     const note = isObject(result) ? asText(result.note) : "";

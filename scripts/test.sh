@@ -127,13 +127,20 @@ if [ "$QUICK" = 0 ]; then
 fi
 
 # "colab" is the real-kernel suite again, against Google Colab's kernel-side packages
-# (kernelspec nbask-colab, made by scripts/make_kernel_envs.sh).
-SUITES=(unit headless tools kernel colab browser vscode lite)
+# (kernelspec nbask-colab, made by scripts/make_kernel_envs.sh); "colab-web" is a part of the
+# browser suite in JupyterLab served from that environment (its ipywidgets 7 kernel, its
+# anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
+COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_basic.py tests/browser/test_approval.py
+  tests/browser/test_forms.py tests/browser/test_interrupt.py)
+SUITES=(unit headless tools kernel colab browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"
   case "$suite" in
     colab) NBASK_KERNELS=nbask-colab "$PY" -m pytest tests/kernel -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
+    colab-web)
+      NBASK_BROWSER_PYTHON="$ROOT/.venvs/colab/bin/python" NBASK_BROWSER_FRONTENDS=lab \
+        "$PY" -m pytest "${COLAB_WEB_TESTS[@]}" -k "not mcp_server" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
     *) "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
   esac
   code=$?

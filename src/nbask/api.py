@@ -89,9 +89,12 @@ async def ask(
 ) -> Answer:
     """Ask one question with 2-4 options in the running cell and wait for the answer.
 
-    The UI adds a free-text "Other" choice itself. ``timeout`` is in seconds (``None``
+    The UI adds a free-text "Other" choice itself. An option given as ``Option(label=...,
+    preview=...)`` or a dict with ``"preview"`` shows that text (a snippet, a small table, a
+    diff) beside the options while it is focused or chosen. ``timeout`` is in seconds (``None``
     waits forever); ``queue=True`` waits for an already pending request to end instead
-    of raising InteractionPending.
+    of raising InteractionPending. The person's notes come back in ``Answer.notes`` (per
+    question) and ``Answer.note`` (the whole set).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     question_set = one_question_set(question, options, header=header, multi_select=multi_select)

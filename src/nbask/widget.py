@@ -103,7 +103,9 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
             traits["reply_channel"] = channel.name
-            resolution.on_settled(lambda _outcome: channel.close())
+            # A timed-out request stays open to "Answer anyway", which must also reach a cell
+            # that is running then; any other end closes the channel.
+            resolution.on_settled(lambda outcome: None if outcome.status == "timeout" else channel.close())
         super().__init__(kind=resolution.request.kind, request_id=resolution.request.request_id, **traits)
         # The comm handler may run on a kernel subshell thread (JupyterLab 4.4+); the
         # Resolution is thread-safe, and the first outcome wins.

@@ -25,6 +25,9 @@ STATUS_TEXT = {
     "cancelled": "Cancelled",
 }
 
+ANSWER_ANYWAY = "Answer anyway"
+ANSWERED_LATE = "Answered late"
+
 # What a cell prints so the test can read the kernel's view of the answer exactly.
 PRINT_RESULT = (
     'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, '
@@ -96,22 +99,30 @@ class AskWidget:
         """Read-only block: the status word, each question's answer, no form controls."""
         self.expect_status(status)
         expect(self.root).to_contain_text(STATUS_TEXT[status])
-        expect(self.controls).to_have_count(0)
+        # A timed-out request keeps one control: "Answer anyway" (test_late_answers.py).
+        expect(self.controls).to_have_count(1 if status == "timeout" else 0)
+        if status == "timeout":
+            expect(self.button(ANSWER_ANYWAY)).to_be_visible()
         expect(self.root.get_by_role("group")).to_have_count(0)
         for question, answer in (answers or {}).items():
             expect(self.root).to_contain_text(question)
             expect(self.root).to_contain_text(answer)
 
     def expect_reading_order(self, texts: list[str]) -> None:
-        """Each text (a question, then its answer, then the next question...) is shown
-        below the one before it: the resolved block reads top to bottom.
+        """The status line ("Answered", "Answered by ...") comes first, then each text (a question,
+        then its answer, then the next question...) is shown below the one before it: the
+        resolved block reads top to bottom.
         """
         seen: dict[str, int] = {}
-        boxes = []
+        status_line = self.root.locator(".nbask-status-line")
+        located = [(status_line.inner_text(), status_line)]
         for text in texts:
             nth = seen.get(text, 0)
             seen[text] = nth + 1
-            box = self.root.get_by_text(text, exact=True).nth(nth).bounding_box()
+            located.append((text, self.root.get_by_text(text, exact=True).nth(nth)))
+        boxes = []
+        for text, locator in located:
+            box = locator.bounding_box()
             assert box is not None, f"{text!r} is not shown"
             boxes.append((text, round(box["y"]), round(box["y"] + box["height"]), round(box["x"])))
         for before, after in itertools.pairwise(boxes):

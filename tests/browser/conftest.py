@@ -12,6 +12,7 @@ the server log's tail, and a screenshot lands in `test-artifacts/`.
 from __future__ import annotations
 
 import contextlib
+import os
 import pathlib
 import re
 import shutil
@@ -28,7 +29,8 @@ from .processes import launch_chromium
 from .server import JupyterServer
 
 HERE = pathlib.Path(__file__).parent
-FRONTENDS = ["lab", "notebook7"]
+# NBASK_BROWSER_FRONTENDS=lab runs JupyterLab only (the Colab suite does, see scripts/test.sh).
+FRONTENDS = [name for name in os.environ.get("NBASK_BROWSER_FRONTENDS", "lab,notebook7").split(",") if name]
 VIEWPORT = {"width": 1280, "height": 900}
 DEFAULT_TIMEOUT_MS = 30_000
 

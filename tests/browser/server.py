@@ -23,6 +23,10 @@ from typing import Any
 
 from .processes import free_port, stop_server
 
+#: The Python environment that serves the page and runs the kernel: this interpreter, or the one
+#: NBASK_BROWSER_PYTHON names (the Colab suite runs JupyterLab from .venvs/colab, whose
+#: anywidget 0.9 front end and ipywidgets 7 kernel are Colab's).
+SERVER_PYTHON = os.environ.get("NBASK_BROWSER_PYTHON") or sys.executable
 KERNEL_NAME = "nbask-browser-test"
 KERNEL_DISPLAY_NAME = "nbask test kernel"
 
@@ -90,7 +94,7 @@ class JupyterServer:
         (kernel_dir / "kernel.json").write_text(
             json.dumps(
                 {
-                    "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                    "argv": [SERVER_PYTHON, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                     "display_name": KERNEL_DISPLAY_NAME,
                     "language": "python",
                     "metadata": {"debugger": False},
@@ -122,7 +126,7 @@ class JupyterServer:
     def start(self, ready_timeout: float = 90.0) -> None:
         env = self._prepare()
         argv = [
-            sys.executable,
+            SERVER_PYTHON,
             "-m",
             APPS[self.frontend],
             "--no-browser",

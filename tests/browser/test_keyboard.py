@@ -52,6 +52,8 @@ def test_answer_with_digits_arrows_space_and_enter(open_notebook, page):
 
     keys.press("Tab")  # the radio group is one stop; next is its Other textbox
     expect(ask.other(PICK)).to_be_focused()
+    keys.press("Tab")  # then the question's "Add a note" (its box collapsed, so no stop)
+    expect(ask.question(PICK).get_by_role("button", name="Add a note", exact=True)).to_be_focused()
     keys.press("Tab")
     expect(ask.option(EXTRAS, "Loss")).to_be_focused()
     keys.press("1")
@@ -84,30 +86,33 @@ def test_tab_order_then_escape_dismisses(open_notebook, page):
     keys = page.keyboard
 
     seen = [ask.focused_description()]
-    for _ in range(12):
+    for _ in range(16):
         keys.press("Tab")
         seen.append(ask.focused_description())
         if seen[-1].startswith("outside:"):
             break
-    assert seen[:9] == [
+    assert seen[:12] == [
         f"radio:{PICK} / Medium (Recommended)",
         f"textbox:{PICK} / Other",
+        f"button:{PICK} / Add a note",  # collapsed: its textbox is no stop yet
         f"checkbox:{EXTRAS} / Loss",
         f"checkbox:{EXTRAS} / Gradients",
         f"checkbox:{EXTRAS} / Samples",
         f"checkbox:{EXTRAS} / Other",
         f"textbox:{EXTRAS} / Other",
+        f"button:{EXTRAS} / Add a note",
+        "button:Add a note for all questions",
         "button:Submit",
         "button:Dismiss",
     ], seen
-    assert seen[9].startswith("outside:"), seen  # Dismiss is the widget's last stop
+    assert seen[12].startswith("outside:"), seen  # Dismiss is the widget's last stop
 
     keys.press("Shift+Tab")
     expect(ask.dismiss_button).to_be_focused()
     keys.press("Shift+Tab")
     expect(ask.submit_button).to_be_focused()
     keys.press("Shift+Tab")
-    expect(ask.other(EXTRAS)).to_be_focused()
+    expect(ask.button("Add a note for all questions")).to_be_focused()
 
     keys.press("Escape")
     result = read_result(nb, 1)

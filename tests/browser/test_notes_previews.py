@@ -57,7 +57,7 @@ def test_notes_for_a_question_and_the_set_reach_the_kernel(open_notebook, page, 
     note.press_sequentially("Only 2 users <b>for now</b>.")
     note.press("Enter")
     note.press_sequentially("Revisit in May.")
-    expect(ask.option(DB, "PostgreSQL (Recommended)")).not_to_be_checked()
+    expect(ask.option(DB, "SQLite")).not_to_be_checked()  # the "2" typed stayed text
     ask.button("Add a note for all questions").click()
     ask.root.get_by_role("textbox", name="Note for all questions", exact=True).fill("Ship on Friday.")
 

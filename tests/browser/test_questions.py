@@ -89,7 +89,7 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
     )
     # The resolved block reads top to bottom: each question, then its answer.
     ask.expect_reading_order(
-        ["Answered", AUTH, "Session cookie", FEATURES, "Search, Sharing, Audit log", NAME, "QuestionPad"]
+        [AUTH, "Session cookie", FEATURES, "Search, Sharing, Audit log", NAME, "QuestionPad"]
     )
     nb.wait_done(1)
 
@@ -114,4 +114,4 @@ def test_submit_with_an_empty_question_asks_to_confirm(open_notebook):
     assert result["status"] == "answered"
     assert result["answers"] == {AUTH: "JWT (Recommended)", FEATURES: "[No preference]"}
     ask.expect_resolved("answered", {AUTH: "JWT", FEATURES: "[No preference]"})
-    ask.expect_reading_order(["Answered", AUTH, "JWT (Recommended)", FEATURES, "[No preference]"])
+    ask.expect_reading_order([AUTH, "JWT (Recommended)", FEATURES, "[No preference]"])

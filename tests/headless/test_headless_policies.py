@@ -244,6 +244,27 @@ def test_replay_finds_answers_by_question_not_by_position(tmp_path: pathlib.Path
     assert {scope.answered_by, auth.answered_by} == {"replay"}
 
 
+def test_notes_are_recorded_and_a_replay_gives_each_question_its_note_back(tmp_path: pathlib.Path):
+    asked = [
+        {"question": "Auth?", "options": [{"label": "JWT"}, {"label": "Cookie"}]},
+        {"question": "Scope?", "options": [{"label": "Login"}, {"label": "Search"}]},
+    ]
+    response = {
+        "action": "submit",
+        "answers": [{"selected": ["Cookie"], "note": "Same-site only."}, {"selected": ["Login"]}],
+        "note": "Decided with the team.",
+    }
+    recording = record(tmp_path, asked, response)
+    (line,) = recording.read_text().splitlines()
+    outcome = json.loads(line)["outcome"]
+    assert outcome["notes"] == {"Auth?": "Same-site only."}
+    assert outcome["note"] == "Decided with the team."
+    nbask.configure(policy="replay", replay_file=recording)
+    auth = nbask.ask_sync("Auth?", ["JWT", "Cookie"])
+    assert auth.answers == {"Auth?": "Cookie"}
+    assert auth.notes == {"Auth?": "Same-site only."}
+
+
 def test_replay_hands_out_repeated_questions_in_order_then_keeps_the_last(tmp_path: pathlib.Path):
     path = tmp_path / "loop.jsonl"
     answers = iter(["Yes", "No"])

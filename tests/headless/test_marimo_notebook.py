@@ -1,7 +1,8 @@
 """nbask inside a real marimo notebook: marimo's own runner executes a notebook file in its
 kernel (``marimo export ipynb --include-outputs`` runs every cell as ``marimo edit`` does) and
 the test reads each cell's outputs. Asking mid-cell fails at once with marimo's reason, in the
-async and the sync calls; with a policy configured, a question is answered without a person.
+async and the sync calls (from a thread of the cell's own, with nbask's general message); with a
+policy configured, a question is answered without a person.
 """
 
 from __future__ import annotations
@@ -56,9 +57,29 @@ def _(nbask):
 
 
 @app.cell
-def _(nbask, refused):
+async def _(nbask, time):
+    import asyncio
+
+    # marimo's context is per thread: from a thread the cell starts, nbask cannot see marimo,
+    # and refuses with its general "no front end" message; at once all the same.
+    started_thread = time.monotonic()
+    try:
+        await asyncio.to_thread(nbask.ask_sync, "Which broker?", ["Redis", "NATS"])
+    except nbask.NoOneCanAnswer as error:
+        print("THREAD", type(error).__name__, time.monotonic() - started_thread)
+    threaded = True
+    return (threaded,)
+
+
+@app.cell
+def _(nbask, refused, threaded):
+    # Set and reset here, so whatever order marimo runs the independent cells in, the others
+    # ask with no policy.
     nbask.configure(policy="recommended")
-    answer = nbask.ask_sync("Which queue?", ["RabbitMQ (Recommended)", "Kafka"])
+    try:
+        answer = nbask.ask_sync("Which queue?", ["RabbitMQ (Recommended)", "Kafka"])
+    finally:
+        nbask.configure(policy=None)
     print("POLICY", refused, answer.answered_by, answer.answers["Which queue?"])
     return
 """
@@ -94,16 +115,21 @@ def test_asking_mid_cell_in_marimo_fails_at_once_and_a_policy_answers(tmp_path: 
     assert out.exists(), proc.stdout + proc.stderr
     assert proc.returncode == 1, proc.stdout + proc.stderr
     cells = cell_outputs(out)
-    assert len(cells) == 4, cells
+    everything = json.dumps(cells, indent=1)  # shown with any failure below
+    assert len(cells) == 5, everything
 
     refused = stdout_of(cells[1])
     for name in ("ask", "approve", "ask_form"):
-        assert f"REFUSED {name} NoFrontEnd {MARIMO_CANNOT_ANSWER}\n" in refused, refused
+        assert f"REFUSED {name} NoFrontEnd {MARIMO_CANNOT_ANSWER}\n" in refused, everything
     seconds = float(refused.split("SECONDS ")[1])
     assert seconds < 2.0, f"three refusals took {seconds:.2f}s: they must not wait"
 
     errors = [o for o in cells[2] if o.get("output_type") == "error"]
-    assert [e["ename"] for e in errors] == ["NoFrontEnd"], cells[2]
+    assert [e["ename"] for e in errors] == ["NoFrontEnd"], everything
     assert errors[0]["evalue"] == MARIMO_CANNOT_ANSWER
 
-    assert stdout_of(cells[3]).strip() == "POLICY True policy RabbitMQ (Recommended)"
+    thread = stdout_of(cells[3]).split()
+    assert thread[:2] == ["THREAD", "NoFrontEnd"], everything
+    assert float(thread[2]) < 5.0, everything
+
+    assert stdout_of(cells[4]).strip() == "POLICY True policy RabbitMQ (Recommended)", everything

@@ -146,6 +146,30 @@ def test_timeout_then_a_late_answer_is_kept_apart_from_what_the_call_returned(k:
     assert late_answers == [[{"Deploy now?": "Yes"}, "alice"]]
 
 
+def test_a_late_answer_arrives_while_another_question_waits(k: KernelHarness) -> None:
+    first = k.execute("early = await nbask.ask('Scale up?', ['Yes', 'No'], timeout=0.5)\nshow(early)")
+    early = nbask_widget(k, "Scale up?")
+    assert printed(k.result(first, 20))["status"] == "timeout"
+    second = k.execute("ans = await nbask.ask('Which zone?', ['a', 'b'], timeout=None)\nshow(ans)")
+    waiting = nbask_widget(k, "Which zone?")
+    # The kernel is busy with the waiting cell: the waiting engine hands the late reply over.
+    submit(k, early, (["No"], None))
+    k.wait_for_iopub(
+        lambda m: (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == early.comm_id
+            and bool(m["content"]["data"].get("state", {}).get("result", {}).get("late"))
+        ),
+        timeout=20,
+    )
+    submit(k, waiting, (["b"], None))
+    out = printed(k.result(second, 20))
+    assert (out["status"], out["answers"]) == ("answered", {"Which zone?": "b"})
+    code = "print(json.dumps([[e.outcome.answers, e.outcome.late] for e in nbask.late_answers()]))"
+    assert json.loads(k.run_ok(code).stdout.strip())[-1] == [{"Scale up?": "No"}, True]
+    assert k.run_ok("print(early.status)").stdout.strip() == "timeout"
+
+
 def test_a_second_concurrent_ask_is_refused_or_queued(k: KernelHarness) -> None:
     cell = k.execute(
         "first = asyncio.ensure_future(nbask.ask('First?', ['A', 'B']))\n"

@@ -86,6 +86,20 @@ def test_each_dialect_delivers_a_late_answer_once_with_the_next_result(person: P
     assert "Late answer" not in second.output, "delivered once"
 
 
+def test_a_late_answer_carries_the_persons_notes(person: Person):
+    widget = QuestionWidget(questions=LATE_QUESTION)
+    widget.end("timeout", "No answer within 1 seconds.")
+    entry = {"selected": ["eu-west"], "other": None, "note": "Data must stay in the EU."}
+    widget.response = {"action": "submit", "answers": [entry], "note": "Asked legal.", "view_id": "v", "sent_at_ms": 0}
+    person.answers(pick("Yes"))
+    (text,) = json.loads(asyncio.run(call(ASK, tool_name="AskUserQuestion")).output)["late_answers"]
+    assert text == (
+        'Late answer: the person answered an earlier question after it had timed out: "Which region?" -> '
+        '"eu-west". Their notes: "Which region?" -> "Data must stay in the EU.". Note: "Asked legal.". '
+        "The earlier call already returned without it; take it into account from now on."
+    )
+
+
 def test_a_late_answer_never_changes_what_the_timed_out_call_returned():
     widget = late_question()
     assert widget.answer is not None

@@ -7,6 +7,8 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from nbask.api import one_question_set
+from nbask.contract import MAX_PREVIEW_CHARS
 from nbask.models import (
     Option,
     Question,
@@ -125,3 +127,22 @@ def test_json_schema_is_exportable_and_has_no_answers():
     assert question_schema["properties"]["options"]["minItems"] == 2
     assert question_schema["properties"]["header"]["maxLength"] == 12
     assert "answers" not in text
+
+
+# -- option previews ---------------------------------------------------------------------------
+
+
+def test_a_preview_is_kept_as_given_and_capped_naming_the_field():
+    snippet = "  def f():\n      return 1\n"
+    shown = one_question_set("Which?", [Option(label="A", preview=snippet), {"label": "B", "preview": "| x |"}, "C"])
+    options = shown.questions[0].options
+    assert [o.preview for o in options] == [snippet, "| x |", ""]  # indentation kept, none = ""
+    assert options[2].model_dump() == {"label": "C", "description": ""}  # no preview, no key
+    where, message = error_of(
+        QuestionSet,
+        questions=[question(options=[{"label": "A", "preview": "x" * (MAX_PREVIEW_CHARS + 1)}, *opts("B")])],
+    )
+    assert where == "questions.0.options.0.preview"
+    assert f"at most {MAX_PREVIEW_CHARS} characters" in message
+    where, message = error_of(Option, label="A", preview=["not", "text"])
+    assert where == "preview"

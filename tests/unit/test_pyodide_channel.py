@@ -170,3 +170,15 @@ def test_the_module_imports_where_pyodide_is_missing():
     assert "js" not in sys.modules
     assert not pyodide_channel.running()
     assert not pyodide_channel.can_block()
+
+
+def test_after_a_timeout_the_channel_stays_open_for_a_late_answer(browser_kernel):
+    widget = QuestionWidget(questions=QUESTIONS)
+    channel = FakeChannel.open[widget.reply_channel]
+    widget.end("timeout", "no answer in time")
+    assert not channel.closed
+    channel.post(json.dumps(REPLY))
+    assert widget.answer is not None
+    assert widget.answer.status == "timeout"  # what the call returned stays as it was
+    assert widget.late_answer is not None
+    assert widget.late_answer.answers == {"Which database?": "SQLite"}

@@ -49,6 +49,8 @@ def test_digits_arrows_and_enter(open_host):
     expect(ask.option(PICK, "Medium")).to_be_checked()
     keys.press("Tab")
     expect(ask.other(PICK)).to_be_focused()
+    keys.press("Tab")  # then the question's "Add a note"
+    expect(ask.question(PICK).get_by_role("button", name="Add a note", exact=True)).to_be_focused()
     keys.press("Tab")
     expect(ask.option(EXTRAS, "Loss")).to_be_focused()
     keys.press("1")

@@ -8,6 +8,7 @@ kinds with the notes open and a preview shown.
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 from browser.ask_widget import AskWidget, run_axe_serious
@@ -16,6 +17,8 @@ from playwright.sync_api import expect
 from .test_theme import THEMES
 
 pytestmark = pytest.mark.vscode
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 
 DB = "Which database should the app use?"
 CACHE = "Which cache should we use?"
@@ -39,10 +42,14 @@ PRINT_NOTES = (
 )
 
 
-def _axe_in_every_theme(host, ask: AskWidget) -> dict[str, list[str]]:
+def _axe_in_every_theme(host, ask: AskWidget, shots: str = "") -> dict[str, list[str]]:
+    """The serious axe findings per theme; with ``shots``, a picture of each in test-artifacts/."""
     found = {}
     for name in THEMES:
         host.set_theme(name)
+        if shots:
+            ARTIFACTS.mkdir(exist_ok=True)
+            ask.root.screenshot(path=ARTIFACTS / f"vscode-{shots}-{name}.png", animations="disabled")
         violations = run_axe_serious(host.page, ask.root)
         if violations:
             found[name] = [f"{v['id']} ({v['impact']}): {v['nodes'][:2]}" for v in violations]
@@ -81,7 +88,7 @@ def test_notes_and_previews_round_trip_in_every_theme(open_host, axe_source):
     ask.root.get_by_role("textbox", name="Note for all questions", exact=True).fill("Ship on Friday.")
 
     host.page.add_script_tag(content=axe_source)
-    found = _axe_in_every_theme(host, ask)
+    found = _axe_in_every_theme(host, ask, shots="notes-previews")
     assert not found, "notes open, preview shown:\n" + json.dumps(found, indent=1)
     host.set_theme("light")
 

@@ -36,6 +36,11 @@ def late_text(entry: HistoryEntry) -> str:
     if isinstance(outcome, Answer):
         given = "; ".join(f"{_quoted(q)} -> {_quoted(a)}" for q, a in outcome.answers.items())
         what = f"answered an earlier question after it had timed out: {given}."
+        if outcome.notes:
+            notes = "; ".join(f"{_quoted(q)} -> {_quoted(n)}" for q, n in outcome.notes.items())
+            what += f" Their notes: {notes}."
+        if outcome.note:
+            what += f" Note: {_quoted(outcome.note)}."
     elif isinstance(outcome, Decision):
         action = _quoted(str(entry.asked.get("action", "")))
         what = f"{_VERDICTS[outcome.decision]} after the approval request {action} had timed out; it has not run since."
