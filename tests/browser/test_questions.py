@@ -88,9 +88,7 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
         "answered", {AUTH: "Session cookie", FEATURES: "Search, Sharing, Audit log", NAME: "QuestionPad"}
     )
     # The resolved block reads top to bottom: each question, then its answer.
-    ask.expect_reading_order(
-        [AUTH, "Session cookie", FEATURES, "Search, Sharing, Audit log", NAME, "QuestionPad"]
-    )
+    ask.expect_reading_order([AUTH, "Session cookie", FEATURES, "Search, Sharing, Audit log", NAME, "QuestionPad"])
     nb.wait_done(1)
 
 
