@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import type { AnyModel } from "@anywidget/types";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BaseModel, Model, SavedDraft } from "./contract";
-import { MAX_DRAFT_CHARS, MAX_OTHER_CHARS } from "./contract";
+import { LATE_TEXT, MAX_DRAFT_CHARS, MAX_OTHER_CHARS } from "./contract";
 import { emptyDraft, hasContent, restoreDraft } from "./draft";
 import { DraftSync, SAVE_DELAY_MS, fingerprint, parseSaved } from "./draftsync";
 import { SHELL_TEXT } from "./shell";
@@ -235,6 +235,54 @@ describe("a question's draft across a reload and a second view", () => {
     leavePage();
     expect(model.set.mock.calls.filter((c) => c[0] === "draft")).toEqual([]);
     await Promise.resolve();
+  });
+});
+
+describe("a timed-out question's draft (Answer anyway)", () => {
+  function timedOut(model: FakeModel): void {
+    model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 5 seconds." } });
+  }
+
+  it("what was typed before the time limit is there after a reload, and the late Submit sends it", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB, FEATURES]);
+    const first = view(model);
+    await user.click(radio(first.root, DB.question, "SQLite"));
+    await user.type(otherText(first.root, FEATURES.question), "Billing");
+    timedOut(model); // before the pause that would have written it: the timeout writes it
+    expect(savedDraft(model)?.data).toMatchObject({ drafts: [{ checked: [false, true] }, { otherText: "Billing" }] });
+    first.cleanup();
+    first.host.remove();
+
+    const reloaded = view(model).root;
+    expect(queryByRole(reloaded, "button", { name: "Submit" })).toBeNull();
+    await user.click(getByRole(reloaded, "button", { name: LATE_TEXT.answer_anyway }));
+    expect(radio(reloaded, DB.question, "SQLite").checked).toBe(true);
+    expect(otherText(reloaded, FEATURES.question).value).toBe("Billing");
+    // Typing while answering late is kept too (a second reload would show it).
+    await user.type(otherText(reloaded, FEATURES.question), " v2");
+    leavePage();
+    expect(savedDraft(model)?.data).toMatchObject({ drafts: [{}, { otherText: "Billing v2" }] });
+    await user.click(getByRole(reloaded, "button", { name: "Submit" }));
+    expect(sent(model).answers).toEqual([
+      { selected: ["SQLite"], other: null },
+      { selected: [], other: "Billing v2" },
+    ]);
+  });
+
+  it("Dismiss on the late form discards the draft in every view; Answer anyway then starts empty", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    await user.click(radio(root, DB.question, "SQLite"));
+    timedOut(model);
+    await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
+    expect(radio(root, DB.question, "SQLite").checked).toBe(true);
+    await user.click(getByRole(root, "button", { name: "Dismiss" }));
+    expect(savedDraft(model)).toBeNull();
+    expect(responseWrites(model)).toEqual([]);
+    await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
+    expect(radio(root, DB.question, "SQLite").checked).toBe(false);
   });
 });
 

@@ -97,6 +97,15 @@ export class DraftSync {
     this.pending = null;
   }
 
+  /** Discard the draft in the model too (the person said so), for every view. */
+  clear(): void {
+    this.cancel();
+    this.lastWritten = "";
+    if (parseSaved(this.model.get("draft")) === null) return; // nothing kept: nothing to write
+    this.model.set("draft", {});
+    this.model.save_changes();
+  }
+
   /** Write the pending change now. */
   readonly flush = (): void => {
     clearTimeout(this.timer);

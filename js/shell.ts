@@ -333,7 +333,10 @@ export abstract class InteractionView<M extends BaseModel> {
   }
 
   private showResolved(status: string): void {
-    this.draftSync.cancel();
+    // A timed-out form can still be answered late ("Answer anyway"): the kernel keeps its
+    // draft, so what was typed just before the time limit is written too.
+    if (status === "timeout" && !this.isAnsweredLate()) this.draftSync.flush();
+    else this.draftSync.cancel();
     this.disarmEscape();
     this.form = null;
     this.timer = null;
@@ -374,12 +377,12 @@ export abstract class InteractionView<M extends BaseModel> {
 
   /** The person changed the draft: keep it in the model once typing pauses. */
   protected draftChanged(): void {
-    if (this.status() !== "pending") return;
+    if (this.status() !== "pending" && !this.answeringLate) return;
     this.draftSync.save(this.draftTarget, this.draftData());
   }
 
   private readonly onRemoteDraft = (saved: SavedDraft): void => {
-    if (this.status() !== "pending" || this.isSending()) return;
+    if ((this.status() !== "pending" && !this.answeringLate) || this.isSending()) return;
     if (saved.request_id !== this.draftTarget.request_id || saved.key !== this.draftTarget.key) return;
     this.applyDraft(saved.data);
   };
@@ -411,8 +414,11 @@ export abstract class InteractionView<M extends BaseModel> {
     // (after a refusal the next edit saves it again).
     this.draftSync.cancel();
     if (this.answeringLate && isObject(response) && response.action === "dismiss") {
-      // Nothing to tell the kernel: the request already ended. Back to the resolved block.
+      // Nothing to tell the kernel: the request already ended. Back to the resolved block,
+      // and the draft is discarded (as Escape twice or Dismiss discards a pending one).
       this.answeringLate = false;
+      this.draftSync.clear();
+      this.formKey = "";
       this.update();
       this.root.querySelector<HTMLElement>(".nbask-late-row button")?.focus();
       return;

@@ -81,7 +81,8 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     result = traitlets.Dict().tag(sync=True)
     # The person's unsent answer (choices, texts, notes), written by the front end only
     # (js/draftsync.ts) so a reloaded page, a second view or a re-opened notebook shows it.
-    # Only state: never parsed, never an answer; emptied once the request resolves.
+    # Only state: never parsed, never an answer; emptied once no answer can come any more
+    # (answered, dismissed, cancelled; after a timeout, once answered late).
     draft = traitlets.Dict().tag(sync=True)
     # nbask.configure(notify=True) / NBASK_NOTIFY=1: a desktop notification when the question
     # starts waiting while the page is hidden or the widget out of view (js/waiting.ts).
@@ -169,8 +170,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     @traitlets.validate("draft")
     def _check_draft(self, proposal: Any) -> dict[str, Any]:
         value: dict[str, Any] = proposal["value"]
-        resolution = getattr(self, "resolution", None)
-        if not value or (resolution is not None and resolution.done):
+        if not value or not self._takes_drafts():
             return {}  # nothing is kept for a request that has ended
         size = len(json.dumps(value, ensure_ascii=False, default=str))
         if size > MAX_DRAFT_CHARS:
@@ -184,6 +184,16 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             previous: dict[str, Any] = self.draft
             return previous
         return value
+
+    def _takes_drafts(self) -> bool:
+        """Whether the person may still send an answer: pending, or timed out with no late answer
+        yet ("Answer anyway" reopens the form with the draft kept from before the time limit).
+        """
+        resolution = getattr(self, "resolution", None)
+        if resolution is None or not resolution.done:
+            return True
+        outcome = resolution.outcome
+        return outcome is not None and outcome.status == "timeout" and getattr(self, "late_answer", None) is None
 
     # -- resolution ------------------------------------------------------------
 
@@ -237,6 +247,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         with self.hold_sync():
             self.result = {**self.result_for(late), **who(late), "late": True, "note": ANSWERED_LATE_NOTE}
             self.response = {}
+            self.draft = {}
         if self.display_handle is not None:
             records = {RECORD_KEY: record_of(self.request, ended), LATE_RECORD_KEY: record_of(self.request, late)}
             self.display_handle.update(self, metadata=records)
@@ -264,7 +275,8 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             self.result = {**self.result_for(outcome), **who(outcome)}
             self.status = outcome.status
             self.deadline_ms = 0.0
-            self.draft = {}
+            if outcome.status != "timeout":  # a timed-out form may still be answered late
+                self.draft = {}
 
     def end(self, status: Ending, note: str) -> OutcomeT:
         """End without the person's reply; returns the final outcome (the person's, if it won)."""

@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result
+from .ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, PRINT_RESULT, AskWidget, read_result
 from .test_approval import PRINT_DECISION, ApprovalView
 
 pytestmark = pytest.mark.browser
@@ -110,3 +110,34 @@ def test_an_approvals_edited_details_and_reason_survive_a_reload(open_notebook):
     assert decision["decision"] == "edit"
     assert decision["edited"] == '{"replicas": 3}'
     assert decision["reason"] == "traffic doubles tonight"
+
+
+def test_what_was_typed_before_a_timeout_is_there_for_answer_anyway_after_a_reload(open_notebook):
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['AdamW (Recommended)', 'SGD'], timeout=12)\n" + PRINT_RESULT,
+            "print('LATE ' + json.dumps([e.outcome.answers for e in nbask.late_answers()]), flush=True)",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    ask.other(QUESTION).fill("Lion")  # typed, not sent, when the time limit comes
+    ask.expect_status("timeout", timeout=30_000)
+    assert read_result(nb, 1)["status"] == "timeout"
+    nb.wait_done(1)
+    nb.save()
+    nb.reload()
+    nb.wait_kernel_connected()
+
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_status("timeout")
+    ask.button(ANSWER_ANYWAY).click()
+    expect(ask.other(QUESTION)).to_have_value("Lion")
+    ask.submit()
+    expect(ask.root).to_have_attribute("data-late", "answered")
+    expect(ask.root).to_contain_text(ANSWERED_LATE)
+    nb.run_cell(2)
+    assert nb.stream_text(2).split("LATE ", 1)[1].splitlines()[0] == json.dumps([{QUESTION: "Lion"}])

@@ -190,6 +190,31 @@ def test_the_draft_is_cleared_once_the_request_resolves_and_not_kept_after():
     assert w.draft == {}
 
 
+def test_a_timed_out_request_keeps_its_draft_until_it_is_answered_late():
+    # "Answer anyway" reopens the form: what was typed before the time limit (or while
+    # answering late, before a reload) is still there; the late answer ends it.
+    w = QuestionWidget(questions=QUESTIONS)
+    w.draft = draft_of(w)
+    w.end("timeout", "No answer within 1 seconds.")
+    assert w.draft == draft_of(w)
+    w.draft = {**draft_of(w), "view_id": "v2"}
+    assert w.draft["view_id"] == "v2"
+    submit(w, (["SQLite"], None), ([], "Billing"))
+    assert w.late_answer is not None
+    assert w.draft == {}
+    w.draft = draft_of(w)
+    assert w.draft == {}
+
+
+def test_a_cancelled_request_keeps_no_draft():
+    w = QuestionWidget(questions=QUESTIONS)
+    w.draft = draft_of(w)
+    w.end("cancelled", "Interrupted.")
+    assert w.draft == {}
+    w.draft = draft_of(w)
+    assert w.draft == {}
+
+
 def test_an_oversized_draft_is_ignored_and_the_previous_one_kept(caplog):
     w = QuestionWidget(questions=QUESTIONS)
     w.draft = draft_of(w)
