@@ -122,32 +122,28 @@ def _parse_reply(where: str, question: Question, entry: object) -> QuestionReply
     return QuestionReply(selected=tuple(label for label in labels if label in selected), other=other, note=note)
 
 
+def _capped_text(where: str, value: object, limit: int) -> str:
+    """Trimmed text ("" when left out or null); not text, or longer than ``limit``, is malformed."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        msg = f"{where} must be text or null"
+        raise MalformedResponse(msg)
+    text = value.strip()
+    if len(text) > limit:
+        msg = f"{where} is {len(text)} characters; the limit is {limit}"
+        raise MalformedResponse(msg)
+    return text
+
+
 def _parse_other(where: str, other: object) -> str | None:
-    """The trimmed Other text, or None when empty; longer than the contract allows is malformed."""
-    if other is None:
-        return None
-    if not isinstance(other, str):
-        msg = f"{where}.other must be text or null"
-        raise MalformedResponse(msg)
-    text = other.strip()
-    if len(text) > MAX_OTHER_CHARS:
-        msg = f"{where}.other is {len(text)} characters; the limit is {MAX_OTHER_CHARS}"
-        raise MalformedResponse(msg)
-    return text or None
+    """The trimmed Other text, or None when empty."""
+    return _capped_text(f"{where}.other", other, MAX_OTHER_CHARS) or None
 
 
 def _parse_note(where: str, note: object) -> str:
     """The trimmed note ("" when left out, null or blank); a front end without notes sends none."""
-    if note is None:
-        return ""
-    if not isinstance(note, str):
-        msg = f"{where} must be text or null"
-        raise MalformedResponse(msg)
-    text = note.strip()
-    if len(text) > MAX_NOTE_CHARS:
-        msg = f"{where} is {len(text)} characters; the limit is {MAX_NOTE_CHARS}"
-        raise MalformedResponse(msg)
-    return text
+    return _capped_text(where, note, MAX_NOTE_CHARS)
 
 
 def parse_approval_response(raw: dict[str, Any], approval: Approval) -> ApprovalResponse:

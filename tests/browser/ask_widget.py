@@ -33,6 +33,13 @@ PRINT_RESULT = (
     'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, '
     '"selections": ans.selections, "note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
 )
+# The same, with each question's note (``Answer.notes``) in place of the selections.
+PRINT_NOTES = (
+    'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, "notes": ans.notes, '
+    '"note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
+)
+# Markup that would run if a preview or a note were rendered as HTML.
+HOSTILE_MARKUP = '<img src=x onerror="window.__nbaskPwned=1">'
 
 
 class AskWidget:

@@ -14,7 +14,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import AskWidget, read_result, run_axe_serious
+from .ask_widget import HOSTILE_MARKUP, PRINT_NOTES, AskWidget, read_result, run_axe_serious
 
 pytestmark = pytest.mark.browser
 
@@ -29,10 +29,6 @@ QUESTIONS = [
         "multi_select": True,
     },
 ]
-PRINT_NOTES = (
-    'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, "notes": ans.notes, '
-    '"note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
-)
 
 
 def open_question(open_notebook, call: str):
@@ -81,12 +77,11 @@ def test_notes_for_a_question_and_the_set_reach_the_kernel(open_notebook, page, 
     expect(ask.root.locator("b")).to_have_count(0)
 
 
-HOSTILE = '<img src=x onerror="window.__nbaskPwned=1">'
 SNIPPET = "cache = LRU(maxsize=128)\n\n    # oldest entries go first\n| size | hits |\n|  128 |  97% |"
 CACHE = "Which cache should we use?"
 CACHE_CALL = (
     f"nbask.ask({CACHE!r}, [nbask.Option(label='LRU (Recommended)', preview={SNIPPET!r}), "
-    f"{{'label': 'TTL', 'preview': {HOSTILE!r}}}, 'None'], header='Cache', timeout=600)"
+    f"{{'label': 'TTL', 'preview': {HOSTILE_MARKUP!r}}}, 'None'], header='Cache', timeout=600)"
 )
 
 
@@ -98,7 +93,7 @@ def test_previews_show_beside_the_options_as_literal_text(open_notebook, page, a
     before = options.bounding_box()
 
     ask.option(CACHE, "TTL").focus()
-    expect(ask.root.get_by_role("region", name="Preview of TTL", exact=True)).to_have_text(HOSTILE)
+    expect(ask.root.get_by_role("region", name="Preview of TTL", exact=True)).to_have_text(HOSTILE_MARKUP)
     expect(region.locator("img")).to_have_count(0)
     assert page.evaluate("window.__nbaskPwned") is None
 
@@ -121,7 +116,7 @@ def test_previews_show_beside_the_options_as_literal_text(open_notebook, page, a
     # Chosen, then focus elsewhere: the chosen option's preview stays.
     ask.option(CACHE, "TTL").check()
     ask.root.get_by_role("button", name="Add a note", exact=True).focus()
-    expect(ask.root.get_by_role("region", name="Preview of TTL", exact=True)).to_have_text(HOSTILE)
+    expect(ask.root.get_by_role("region", name="Preview of TTL", exact=True)).to_have_text(HOSTILE_MARKUP)
 
     page.add_script_tag(content=axe_source)
     violations = run_axe_serious(page, ask.root)

@@ -10,14 +10,10 @@ import pathlib
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from typing import Any
 
 import nbformat
 import pytest
-
-import nbask
-from nbask.core.manager import manager
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
@@ -40,18 +36,6 @@ print("RESULT", json.dumps({"answers": ans.answers, "status": ans.status, "by": 
 dec = await nbask.approve("Run shell command", "rm -rf build/")
 print("RESULT", json.dumps({"decision": dec.decision, "status": dec.status, "by": dec.answered_by}))""",
 ]
-
-
-@pytest.fixture(autouse=True)
-def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No policy from the environment or an earlier test, and an empty history."""
-    monkeypatch.delenv("NBASK_POLICY", raising=False)
-    monkeypatch.delenv("NBASK_REPLAY_FILE", raising=False)
-    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
-    manager().clear_history()
-    yield
-    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
-    manager().clear_history()
 
 
 def clean_env(**extra: str) -> dict[str, str]:

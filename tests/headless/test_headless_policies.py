@@ -21,22 +21,21 @@ DB = "Which database should the app use?"
 
 
 def test_interactive_without_kernel_or_terminal_fails_at_once_and_names_the_policy():
+    # "At once": the call has no timeout, so it fails before waiting for anything; a call that
+    # waited would never end and the subprocess would be killed (run_python's timeout).
     proc = run_python(
         """
-        import time, nbask
-        start = time.monotonic()
+        import nbask
         try:
-            nbask.ask_sync("Proceed?", ["Yes", "No"])
+            nbask.ask_sync("Proceed?", ["Yes", "No"], timeout=None)
         except nbask.NoOneCanAnswer as error:
-            print(type(error).__name__, round(time.monotonic() - start, 3))
+            print(type(error).__name__)
             print(error)
         """
     )
     assert proc.returncode == 0, proc.stderr
-    first, message = proc.stdout.split("\n", 1)
-    kind, seconds = first.split()
+    kind, message = proc.stdout.split("\n", 1)
     assert kind == "NoFrontEnd"
-    assert float(seconds) < 0.5
     assert "plain Python process" in message
     assert "no one can answer" in message
     assert "NBASK_POLICY=recommended" in message

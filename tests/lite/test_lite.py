@@ -49,6 +49,11 @@ def pending(cell: Cell) -> None:
     expect(cell.widget).to_have_attribute("data-status", "pending", timeout=90_000)
 
 
+def choose_and_submit(cell: Cell, label: str) -> None:
+    cell.widget.get_by_role("radio", name=label).check()
+    cell.widget.get_by_role("button", name="Submit").click()
+
+
 def test_nbask_imports_without_the_kernel_machinery(lite: LitePage):
     cell = lite.run(
         "import json, sys, nbask, nbask.waiting\n"
@@ -72,8 +77,7 @@ def test_ask_resumes_the_waiting_cell_with_the_answer(lite: LitePage):
         " header='DB', timeout=120)\n" + PRINT_ANSWER
     )
     pending(cell)
-    cell.widget.get_by_role("radio", name="SQLite").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "SQLite")
     assert cell.result() == {
         "status": "answered",
         "answers": {"Which database should the app use?": "SQLite"},
@@ -143,12 +147,10 @@ def test_a_refused_reply_leaves_the_question_open_for_another(lite: LitePage):
         "print('RESULT ' + json.dumps({'status': ans.status, 'answers': ans.answers, 'replies': len(calls)}))"
     )
     pending(cell)
-    cell.widget.get_by_role("radio", name="Left").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "Left")
     expect(cell.widget).not_to_have_attribute("data-sending", "true", timeout=30_000)
     expect(cell.widget).to_have_attribute("data-status", "pending")
-    cell.widget.get_by_role("radio", name="Right").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "Right")
     assert cell.result() == {"status": "answered", "answers": {"Refused once?": "Right"}, "replies": 2}
 
 
@@ -171,8 +173,7 @@ def test_without_the_side_channel_the_comm_answer_arrives_only_after_the_cell(li
         "    nbask.waiting.reply_channel = real\n" + PRINT_ANSWER
     )
     pending(cell)
-    cell.widget.get_by_role("radio", name="Yes").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "Yes")
     assert cell.result()["status"] == "timeout"
     expect(cell.widget).to_have_attribute("data-status", "timeout")
 
@@ -192,8 +193,7 @@ def test_answer_anyway_reaches_a_cell_that_is_still_running(lite: LitePage):
     )
     assert cell.wait_printed("FIRST ") == "timeout"
     cell.widget.get_by_role("button", name="Answer anyway").click()
-    cell.widget.get_by_role("radio", name="No").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "No")
     assert cell.wait_printed("LATE ", timeout=30_000) == '[{"Late one?": "No"}]'
 
 
@@ -226,8 +226,7 @@ def test_ask_sync_blocks_where_the_browser_can(lite: LitePage):
         expect(cell.output.locator(".nbask")).to_have_count(0)
         pytest.skip("this Chromium has no JSPI: ask_sync raised its clear error instead")
     pending(cell)
-    cell.widget.get_by_role("radio", name="No").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "No")
     assert cell.result() == {"status": "answered", "answers": {"Keep going?": "No"}, "by": "person"}
 
 
@@ -256,8 +255,7 @@ def test_the_quickstart_notebook_answers_in_its_own_kernel(lite: LitePage):
     lite.run_existing(1)  # import nbask
     cell = lite.run_existing(3)
     pending(cell)
-    cell.widget.get_by_role("radio", name="SQLite").check()
-    cell.widget.get_by_role("button", name="Submit").click()
+    choose_and_submit(cell, "SQLite")
     expect(cell.output).to_contain_text("answered {'Which database should the app use?': 'SQLite'}", timeout=60_000)
 
 

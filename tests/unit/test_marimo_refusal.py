@@ -11,14 +11,13 @@ import pathlib
 import subprocess
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import nbask
 from nbask import frontend
-from nbask.core.manager import manager
 from nbask.resolvers.policies import MARIMO_CANNOT_ANSWER
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
@@ -29,16 +28,6 @@ def fake_marimo(running: Callable[[], bool]) -> types.ModuleType:
     module = types.ModuleType("marimo")
     module.running_in_notebook = running  # type: ignore[attr-defined]
     return module
-
-
-@pytest.fixture(autouse=True)
-def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.delenv("NBASK_POLICY", raising=False)
-    monkeypatch.delenv("NBASK_REPLAY_FILE", raising=False)
-    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
-    manager().clear_history()
-    yield
-    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
 
 
 @pytest.fixture

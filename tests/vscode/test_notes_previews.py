@@ -11,7 +11,7 @@ import json
 import pathlib
 
 import pytest
-from browser.ask_widget import AskWidget, run_axe_serious
+from browser.ask_widget import HOSTILE_MARKUP, PRINT_NOTES, AskWidget, run_axe_serious
 from playwright.sync_api import expect
 
 from .test_theme import THEMES
@@ -22,7 +22,6 @@ ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 
 DB = "Which database should the app use?"
 CACHE = "Which cache should we use?"
-HOSTILE = '<img src=x onerror="window.__nbaskPwned=1">'
 SNIPPET = "cache = LRU(maxsize=128)\n    # oldest entries go first\n- ttl=60\n+ ttl=300"
 QUESTIONS = [
     {"question": DB, "header": "DB", "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]},
@@ -31,15 +30,11 @@ QUESTIONS = [
         "header": "Cache",
         "options": [
             {"label": "LRU (Recommended)", "description": "Bounded memory.", "preview": SNIPPET},
-            {"label": "TTL", "preview": HOSTILE},
+            {"label": "TTL", "preview": HOSTILE_MARKUP},
             {"label": "None"},
         ],
     },
 ]
-PRINT_NOTES = (
-    'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, "notes": ans.notes, '
-    '"note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
-)
 
 
 def _axe_in_every_theme(host, ask: AskWidget, shots: str = "") -> dict[str, list[str]]:
@@ -66,7 +61,7 @@ def test_notes_and_previews_round_trip_in_every_theme(open_host, axe_source):
     # The preview: focused option first, as literal text, beside the options.
     ask.option(CACHE, "TTL").focus()
     region = ask.root.get_by_role("region", name="Preview of TTL", exact=True)
-    expect(region).to_have_text(HOSTILE)
+    expect(region).to_have_text(HOSTILE_MARKUP)
     expect(region.locator("img")).to_have_count(0)
     options = ask.question(CACHE).locator(".nbask-options").bounding_box()
     box = region.bounding_box()
