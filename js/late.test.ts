@@ -96,6 +96,14 @@ describe("Answer anyway", () => {
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Approved late");
   });
 
+  it("lists a timed-out question's questions without a description list of terms alone", () => {
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    timedOut(model);
+    expect(root.querySelector("dl")).toBeNull();
+    expect(root.querySelector(".nbask-resolved-question")?.textContent).toContain(DB.question);
+  });
+
   it("is not offered for a cancelled request nor for a page to open", () => {
     const cancelled = pendingModel([DB]);
     const one = view(cancelled).root;

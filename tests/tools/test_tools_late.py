@@ -179,3 +179,21 @@ def test_share_username_names_who_answered_a_call(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("NBASK_SHARE_USERNAME", "1")
     assert json.loads(call_sync(ASK).output)["answered_by_user"] == "alice"
     assert "Answered by alice." in call_sync(ARGUMENTS["ask_user"], tool_name="ask_user").output
+
+
+def test_a_gate_rejection_names_who_rejected_only_with_share_username(monkeypatch: pytest.MonkeyPatch):
+    class Alice(Person):
+        def resolve_blocking(self, resolution):  # the person's rejection, with their username
+            outcome = reject("not now")(resolution.request).model_copy(update={"answered_by_user": "alice"})
+            resolution.settle(outcome)
+            return resolution.outcome
+
+    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: Alice())
+
+    @gate(action="Drop a table")
+    def drop(name: str) -> str:
+        return f"dropped {name}"
+
+    assert "The person rejected it. Reason: not now." in drop("users")
+    nbask.configure(share_username=True)
+    assert "The person (alice) rejected it. Reason: not now." in drop("users")
