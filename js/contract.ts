@@ -223,8 +223,10 @@ export interface FormResult extends ResultExtras {
 }
 
 export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_text;
-/** "Answer anyway" (the button on a timed-out request), "Answered late" (its resolved block). */
-export const LATE_TEXT: Readonly<{ answer_anyway: string; answered_late: string }> = contract.late_text;
+/** "Answer anyway" (the button on a timed-out request), the reopened form's title line, and
+ *  "Answered late" (its resolved block). */
+export const LATE_TEXT: Readonly<{ answer_anyway: string; answering_late: string; answered_late: string }> =
+  contract.late_text;
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
 export const NO_PREFERENCE: string = contract.no_preference;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;

@@ -29,6 +29,7 @@ describe("Answer anyway", () => {
     expect(queryByRole(root, "button", { name: "Submit" })).toBeNull();
     await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
     expect(root.dataset.late).toBe("answering");
+    expect(root.querySelector(".nbask-title")?.textContent).toBe(LATE_TEXT.answering_late);
     expect(document.activeElement).toBe(getByRole(root, "radio", { name: "PostgreSQL (Recommended)" }));
     expect(root.querySelector(".nbask-timer")?.hasAttribute("hidden")).toBe(true);
     await user.click(getByRole(root, "radio", { name: "SQLite" }));

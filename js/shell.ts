@@ -261,6 +261,9 @@ export abstract class InteractionView<M extends BaseModel> {
     if (this.form === null) {
       // Built once per request; later changes (deadline, response) update it in place.
       this.form = this.buildForm();
+      // Reopened by "Answer anyway": the agent is no longer waiting, and the form says so.
+      const title = this.form.querySelector(".nbask-title");
+      if (this.answeringLate && title !== null) title.textContent = LATE_TEXT.answering_late;
       this.content.replaceChildren(this.form);
     }
     this.applyPendingState();

@@ -76,6 +76,7 @@ def test_answer_anyway_after_a_timeout_is_a_late_answer(open_notebook, page, axe
     assert run_axe_serious(page, ask.root) == []
     answer_anyway.click()
     expect(ask.root).to_have_attribute("data-late", "answering")
+    expect(ask.root).to_contain_text("Answering late: the agent has already gone on without an answer")
     expect(ask.option(QUESTION, "Yes")).to_be_focused()
     assert run_axe_serious(page, ask.root) == []
     ask.choose(QUESTION, "Yes")

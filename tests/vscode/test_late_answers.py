@@ -32,6 +32,7 @@ def test_a_late_answer_to_a_question_and_to_an_approval(open_host, axe_source):
     host.page.add_script_tag(content=axe_source)
     ask.button(ANSWER_ANYWAY).click()
     expect(ask.root).to_have_attribute("data-late", "answering")
+    expect(ask.root).to_contain_text("Answering late: the agent has already gone on without an answer")
     ask.choose(QUESTION, "No")
     ask.submit()
     expect(ask.root).to_have_attribute("data-late", "answered")
