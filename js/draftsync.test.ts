@@ -5,12 +5,12 @@ import { getByRole, queryByRole, within } from "@testing-library/dom";
 import userEvent from "@testing-library/user-event";
 import type { AnyModel } from "@anywidget/types";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { BaseModel, Model, SavedDraft } from "./contract";
+import type { BaseModel, SavedDraft } from "./contract";
 import { LATE_TEXT, MAX_DRAFT_CHARS, MAX_OTHER_CHARS } from "./contract";
 import { emptyDraft, hasContent, restoreDraft } from "./draft";
 import { DraftSync, SAVE_DELAY_MS, fingerprint, parseSaved } from "./draftsync";
 import { SHELL_TEXT } from "./shell";
-import { DB, FEATURES, FakeModel, otherText, pendingModel, responseWrites, sent, unmountAll, view } from "./testing";
+import { DB, FEATURES, FakeModel, field, otherText, pendingModel, responseWrites, sent, timedOut, unmountAll, view } from "./testing";
 
 afterEach(() => {
   unmountAll();
@@ -239,10 +239,6 @@ describe("a question's draft across a reload and a second view", () => {
 });
 
 describe("a timed-out question's draft (Answer anyway)", () => {
-  function timedOut(model: FakeModel): void {
-    model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 5 seconds." } });
-  }
-
   it("what was typed before the time limit is there after a reload, and the late Submit sends it", async () => {
     const user = userEvent.setup();
     const model = pendingModel([DB, FEATURES]);
@@ -309,22 +305,11 @@ describe("approval and form drafts", () => {
   it("a form's unsent values survive a reload; untouched fields keep their defaults", async () => {
     const user = userEvent.setup();
     const fields = [
-      { name: "name", title: "Your name", type: "string", required: true, default: null },
-      { name: "team", title: "Team", type: "string", required: false, default: "core" },
-      { name: "agree", title: "Agree", type: "boolean", required: false, default: null },
-    ].map((f) => ({
-      description: "",
-      format: "",
-      min_length: null,
-      max_length: null,
-      minimum: null,
-      maximum: null,
-      min_items: null,
-      max_items: null,
-      options: [],
-      ...f,
-    }));
-    const model = new FakeModel({ kind: "form", message: "Who?", fields } as Partial<Model>);
+      field({ name: "name", title: "Your name", type: "string", required: true }),
+      field({ name: "team", title: "Team", type: "string", default: "core" }),
+      field({ name: "agree", title: "Agree", type: "boolean" }),
+    ];
+    const model = new FakeModel({ kind: "form", message: "Who?", fields });
     const first = view(model);
     await user.type(getByRole(first.root, "textbox", { name: "Your name" }), "Ada");
     await user.click(getByRole(first.root, "checkbox", { name: "Agree" }));

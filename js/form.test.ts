@@ -12,7 +12,7 @@ import type { FormField, FormResponse, Model } from "./contract";
 import { MAX_FIELD_CHARS } from "./contract";
 import { FIELD_ERRORS, collectValues, fieldError, readFields, toDateTimeLocal } from "./fields";
 import { FORM_TEXT, showValue } from "./form";
-import { FakeModel, keydown, responseWrites, sent, unmountAll, view } from "./testing";
+import { FakeModel, field, keydown, responseWrites, sent, unmountAll, view } from "./testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -21,25 +21,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   document.body.replaceChildren();
 });
-
-/** A field with every limit unset; `patch` says what it is. */
-function field(patch: Partial<FormField> & Pick<FormField, "name" | "type">): FormField {
-  return {
-    title: patch.name,
-    description: "",
-    required: false,
-    format: "",
-    min_length: null,
-    max_length: null,
-    minimum: null,
-    maximum: null,
-    min_items: null,
-    max_items: null,
-    options: [],
-    default: null,
-    ...patch,
-  };
-}
 
 const SIZES = [
   { value: "s", title: "Small" },

@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LATE_TEXT } from "./contract";
 import { knownUsername, learnUsername, readServerUsername, resetUsername } from "./identity";
-import { DB, FakeModel, pendingModel, sent, unmountAll, view } from "./testing";
+import { DB, FakeModel, pendingModel, sent, timedOut, unmountAll, view } from "./testing";
 
 afterEach(() => {
   unmountAll();
@@ -15,8 +15,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function timedOut(model: FakeModel): void {
-  model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 5 seconds." } });
+/** The page's Jupyter server settings, as JupyterLab and Notebook 7 put them in the page. */
+function jupyterConfig(text: string): void {
+  const config = document.createElement("script");
+  config.id = "jupyter-config-data";
+  config.type = "application/json";
+  config.textContent = text;
+  document.body.append(config);
 }
 
 describe("Answer anyway", () => {
@@ -144,11 +149,7 @@ describe("who answered", () => {
   });
 
   it("reads the username from the page's Jupyter server and sends it with the response", async () => {
-    const config = document.createElement("script");
-    config.id = "jupyter-config-data";
-    config.type = "application/json";
-    config.textContent = JSON.stringify({ baseUrl: "/user/x/", token: "abc" });
-    document.body.append(config);
+    jupyterConfig(JSON.stringify({ baseUrl: "/user/x/", token: "abc" }));
     const fetchMock = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ identity: { username: "alice" } }))));
     vi.stubGlobal("fetch", fetchMock);
     learnUsername();
@@ -167,11 +168,7 @@ describe("who answered", () => {
   });
 
   it("records a token-login server's made-up identity by the name JupyterLab shows, not its hex id", async () => {
-    const config = document.createElement("script");
-    config.id = "jupyter-config-data";
-    config.type = "application/json";
-    config.textContent = JSON.stringify({ baseUrl: "/", token: "" });
-    document.body.append(config);
+    jupyterConfig(JSON.stringify({ baseUrl: "/", token: "" }));
     const identity = (username: string) => ({
       identity: { username, name: "Anonymous Io", display_name: "Anonymous Io" },
     });
@@ -187,10 +184,7 @@ describe("who answered", () => {
 
   it("has no username where the page has no Jupyter server (VS Code) or the server says nothing", async () => {
     expect(await readServerUsername()).toBeNull();
-    const config = document.createElement("script");
-    config.id = "jupyter-config-data";
-    config.textContent = "{}";
-    document.body.append(config);
+    jupyterConfig("{}");
     vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response("nope", { status: 403 }))));
     expect(await readServerUsername()).toBeNull();
     const model = pendingModel([DB]);

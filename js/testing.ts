@@ -4,7 +4,7 @@ import { getByRole, within } from "@testing-library/dom";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
 import type { AnyModel } from "@anywidget/types";
 import { expect, vi } from "vitest";
-import type { Model, Question, Response } from "./contract";
+import type { FormField, Model, Question, Response } from "./contract";
 import widget from "./widget";
 
 type Listener = (...args: unknown[]) => void;
@@ -148,6 +148,30 @@ export const FEATURES: Question = {
   ],
   multi_select: true,
 };
+
+/** A field with every limit unset; `patch` says what it is. */
+export function field(patch: Partial<FormField> & Pick<FormField, "name" | "type">): FormField {
+  return {
+    title: patch.name,
+    description: "",
+    required: false,
+    format: "",
+    min_length: null,
+    max_length: null,
+    minimum: null,
+    maximum: null,
+    min_items: null,
+    max_items: null,
+    options: [],
+    default: null,
+    ...patch,
+  };
+}
+
+/** What the kernel sends when a request's time limit passes with no answer. */
+export function timedOut(model: FakeModel): void {
+  model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 5 seconds." } });
+}
 
 export function pendingModel(questions: Question[] = [DB, FEATURES], extra: Partial<Model> = {}): FakeModel {
   return new FakeModel({ questions, ...extra });
