@@ -290,6 +290,31 @@ class KernelHarness:
                 return msg
         raise HarnessTimeout(f"no matching iopub message within {timeout}s")
 
+    def widget_states(self, comm_id: str) -> list[dict[str, Any]]:
+        """Every state update the kernel pushed to the front end for widget ``comm_id``, in order."""
+        return [
+            m["content"]["data"]["state"]
+            for m in self.iopub_log
+            if m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm_id
+            and m["content"]["data"].get("method") == "update"
+        ]
+
+    def wait_for_state(
+        self, comm_id: str, test: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> dict[str, Any]:
+        """The state of the first update the kernel sent for widget ``comm_id`` that passes ``test``."""
+        msg = self.wait_for_iopub(
+            lambda m: (
+                m["msg_type"] == "comm_msg"
+                and m["content"]["comm_id"] == comm_id
+                and test(m["content"]["data"].get("state", {}))
+            ),
+            timeout,
+        )
+        state: dict[str, Any] = msg["content"]["data"]["state"]
+        return state
+
     def wait_idle(self, msg_id: str, timeout: float = 30.0) -> None:
         """Wait for the ``idle`` status whose parent is ``msg_id``."""
         self.wait_for_iopub(
@@ -440,14 +465,7 @@ class KernelHarness:
         """Until the widget's deadline is pushed: nbask publishes it once the wait has begun,
         so from then on an interrupt cancels that wait.
         """
-        self.wait_for_iopub(
-            lambda m: (
-                m["msg_type"] == "comm_msg"
-                and m["content"]["comm_id"] == comm.comm_id
-                and m["content"]["data"].get("state", {}).get("deadline_ms", 0) > 0
-            ),
-            timeout,
-        )
+        self.wait_for_state(comm.comm_id, lambda state: state.get("deadline_ms", 0) > 0, timeout)
 
     def create_subshell(self, timeout: float = 10.0) -> str:
         """Create a kernel subshell (JEP 91 ``create_subshell_request``); return its id."""

@@ -148,14 +148,7 @@ def test_a_bad_edit_of_a_gated_function_is_refused_and_stays_open(k: KernelHarne
     assert (schema["required"], schema["additionalProperties"]) == (["name", "replicas"], False)
     assert comm.state["error"] == ""
     respond(k, comm, "approve", edited=json.dumps({"name": "web", "replicas": "three"}))
-    refused = k.wait_for_iopub(
-        lambda m: (
-            m["msg_type"] == "comm_msg"
-            and m["content"]["comm_id"] == comm.comm_id
-            and "error" in m["content"]["data"].get("state", {})
-        ),
-        20,
-    )["content"]["data"]["state"]
+    refused = k.wait_for_state(comm.comm_id, lambda state: "error" in state)
     assert refused["error"] == (
         'The edit was not accepted: argument "replicas" must be an integer, not a string. '
         "Fix the Details, then approve again."

@@ -56,17 +56,6 @@ def submit(
 printed = printed_json
 
 
-def widget_updates(k: KernelHarness, comm: CommInfo) -> list[dict]:
-    """Every state the kernel pushed to the front end for this widget, in order."""
-    return [
-        m["content"]["data"]["state"]
-        for m in k.iopub_log
-        if m["msg_type"] == "comm_msg"
-        and m["content"]["comm_id"] == comm.comm_id
-        and m["content"]["data"].get("method") == "update"
-    ]
-
-
 def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
     question = "Which database should the app use?"
     cell = k.execute(
@@ -85,7 +74,7 @@ def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
         "note": "",
         "tool_call_id": "call_7",
     }
-    assert any(u.get("status") == "answered" for u in widget_updates(k, comm))
+    assert any(u.get("status") == "answered" for u in k.widget_states(comm.comm_id))
     # The saved output carries a Markdown summary where widgets don't render.
     bundles = [m["content"]["data"] for m in result.iopub if m["msg_type"] == "update_display_data"]
     assert bundles
@@ -122,13 +111,13 @@ def test_timeout_then_a_late_answer_is_kept_apart_from_what_the_call_returned(k:
     cell = k.execute("ans = await nbask.ask('Deploy now?', ['Yes', 'No'], timeout=0.5)\nshow(ans)")
     comm = nbask_widget(k, "Deploy now?")
     out = printed(k.result(cell, 20))
-    assert any(u.get("deadline_ms", 0) > 0 for u in widget_updates(k, comm)), "the countdown got its deadline"
+    assert any(u.get("deadline_ms", 0) > 0 for u in k.widget_states(comm.comm_id)), "the countdown got its deadline"
     assert out["status"] == "timeout"
     assert "0.5 seconds" in out["note"]
     k.run_ok("print('the cell moved on')")
     submit(k, comm, (["Yes"], None), username="alice")
     k.run_ok("print('idle again')")  # the late message is handled by the now idle kernel
-    updates = widget_updates(k, comm)
+    updates = k.widget_states(comm.comm_id)
     assert any(u.get("status") == "timeout" for u in updates)
     late = [u["result"] for u in updates if u.get("result", {}).get("late")]
     assert late
@@ -154,14 +143,7 @@ def test_a_late_answer_arrives_while_another_question_waits(k: KernelHarness) ->
     waiting = nbask_widget(k, "Which zone?")
     # The kernel is busy with the waiting cell: the waiting engine hands the late reply over.
     submit(k, early, (["No"], None))
-    k.wait_for_iopub(
-        lambda m: (
-            m["msg_type"] == "comm_msg"
-            and m["content"]["comm_id"] == early.comm_id
-            and bool(m["content"]["data"].get("state", {}).get("result", {}).get("late"))
-        ),
-        timeout=20,
-    )
+    k.wait_for_state(early.comm_id, lambda state: bool(state.get("result", {}).get("late")))
     submit(k, waiting, (["b"], None))
     out = printed(k.result(second, 20))
     assert (out["status"], out["answers"]) == ("answered", {"Which zone?": "b"})
@@ -201,7 +183,7 @@ def test_interrupt_cancels_and_the_next_ask_works(k: KernelHarness) -> None:
     k.interrupt()
     result = k.result(cell, 20)
     assert result.ename == "KeyboardInterrupt"
-    assert any(u.get("status") == "cancelled" for u in widget_updates(k, comm))
+    assert any(u.get("status") == "cancelled" for u in k.widget_states(comm.comm_id))
     follow = k.execute("ans = await nbask.ask('After the interrupt?', ['A', 'B'])\nshow(ans)")
     submit(k, nbask_widget(k, "After the interrupt?"), (["A"], None))
     assert printed(k.result(follow, 20))["answers"] == {"After the interrupt?": "A"}
@@ -228,14 +210,7 @@ def test_malformed_submit_is_refused_and_the_question_stays_answerable(k: Kernel
     cell = k.execute("ans = await nbask.ask('Which region?', ['eu-west', 'us-east'])\nshow(ans)")
     comm = nbask_widget(k, "Which region?")
     submit(k, comm, (["ap-south"], None))
-    k.wait_for_iopub(
-        lambda m: (
-            m["msg_type"] == "comm_msg"
-            and m["content"]["comm_id"] == comm.comm_id
-            and m["content"]["data"].get("state", {}).get("response") == {}
-        ),
-        20,
-    )
+    k.wait_for_state(comm.comm_id, lambda state: state.get("response") == {})
     assert not k.has_reply(cell), "the cell still waits"
     submit(k, comm, (["us-east"], None))
     assert printed(k.result(cell, 20))["answers"] == {"Which region?": "us-east"}

@@ -147,19 +147,8 @@ def reply(k: KernelHarness, comm: CommInfo, action: str, values: dict[str, Any] 
     k.update_widget(comm.comm_id, {"response": response})
 
 
-def updates(k: KernelHarness, comm: CommInfo) -> list[dict[str, Any]]:
-    """Every state the kernel pushed to the front end for this widget, in order."""
-    return [
-        m["content"]["data"]["state"]
-        for m in k.iopub_log
-        if m["msg_type"] == "comm_msg"
-        and m["content"]["comm_id"] == comm.comm_id
-        and m["content"]["data"].get("method") == "update"
-    ]
-
-
 def statuses(k: KernelHarness, comm: CommInfo) -> list[str]:
-    return [state["status"] for state in updates(k, comm) if "status" in state]
+    return [state["status"] for state in k.widget_states(comm.comm_id) if "status" in state]
 
 
 def received(result: CellResult) -> dict[str, Any]:
@@ -199,15 +188,7 @@ def test_form_shows_every_field_refuses_an_invalid_reply_then_sends_typed_values
 
     # An integer above its maximum: refused by the kernel, the form stays open with the reason.
     reply(k, comm, "submit", {**VALUES, "replicas": 11})
-    refused = k.wait_for_iopub(
-        lambda m: (
-            m["msg_type"] == "comm_msg"
-            and m["content"]["comm_id"] == comm.comm_id
-            and bool(m["content"]["data"].get("state", {}).get("error"))
-        ),
-        timeout=20,
-    )
-    error = refused["content"]["data"]["state"]["error"]
+    error = k.wait_for_state(comm.comm_id, lambda state: bool(state.get("error")))["error"]
     assert "'replicas'" in error
     assert "at most 10" in error
     assert statuses(k, comm) == []  # still pending

@@ -15,7 +15,10 @@ pytestmark = pytest.mark.vscode
 QUESTION = "Which metric decides the winner?"
 
 
-def test_one_widget_twice_resolves_once(open_host):
+def one_widget_shown_twice(open_host):
+    """A running cell that displays one question widget twice and awaits it: the host, the
+    cell, and the two views.
+    """
     host = open_host()
     host.run_ok("import json, nbask")
     questions = [{"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}]
@@ -26,6 +29,11 @@ def test_one_widget_twice_resolves_once(open_host):
     )
     expect(host.cell(cell).locator(".nbask")).to_have_count(2)
     first, second = AskWidget(host.widget(cell, 0)), AskWidget(host.widget(cell, 1))
+    return host, cell, first, second
+
+
+def test_one_widget_twice_resolves_once(open_host):
+    host, cell, first, second = one_widget_shown_twice(open_host)
     for view in (first, second):
         view.expect_pending()
     # Each view sits in its own renderer output with the extension's widget background.
@@ -44,16 +52,7 @@ def test_one_widget_twice_resolves_once(open_host):
 
 
 def test_a_second_view_shows_the_draft_as_it_is_typed(open_host):
-    host = open_host()
-    host.run_ok("import json, nbask")
-    questions = [{"question": QUESTION, "header": "Metric", "options": [{"label": "F1 score"}, {"label": "ROC AUC"}]}]
-    cell = host.run(
-        f"w = nbask.QuestionWidget(questions={questions!r})\n"
-        "display(w)\ndisplay(w)\n"
-        "ans = await w.await_answer(timeout=None)\n" + PRINT_RESULT
-    )
-    expect(host.cell(cell).locator(".nbask")).to_have_count(2)
-    first, second = AskWidget(host.widget(cell, 0)), AskWidget(host.widget(cell, 1))
+    host, cell, first, second = one_widget_shown_twice(open_host)
     first.expect_pending()
     first.choose(QUESTION, "F1 score")
     expect(second.option(QUESTION, "F1 score")).to_be_checked()
