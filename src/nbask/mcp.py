@@ -25,6 +25,7 @@ from mcp_types import INVALID_PARAMS, ElicitRequestURLParams, ElicitResult, Erro
 from .api import form_request, run_request, url_request
 from .forms import FormSchemaError
 from .models import FormAnswer
+from .waiting import cancelled_by_interrupt
 
 __all__ = ["elicitation_callback", "fastmcp_handler", "result_of"]
 
@@ -61,24 +62,12 @@ async def elicitation_callback(context: Any, params: Any) -> ElicitResult | Erro
         # without a choice. The wait already marked the request cancelled.
         return ElicitResult(action="cancel")
     except asyncio.CancelledError:
-        if not _interrupted():
+        if not cancelled_by_interrupt():
             raise
         return ElicitResult(action="cancel")
     if request.form.url:
         return ElicitResult(action=answer.action)  # URL mode: MCP omits the content
     return result_of(answer)
-
-
-def _interrupted() -> bool:
-    """Whether the CancelledError being handled is a kernel interrupt, not this task's cancellation.
-
-    The MCP client calls the callback in a task of its own (its handler of the server's request,
-    or its dispatch of a round's requests), where nbask's wait raises an interrupt as
-    CancelledError; nobody asked that task to stop, so its ``cancelling()`` count is 0.
-    """
-    task = asyncio.current_task()
-    cancelling = getattr(task, "cancelling", None)  # Python 3.11+; on 3.10 the error propagates
-    return cancelling is not None and cancelling() == 0
 
 
 async def fastmcp_handler(message: str, response_type: Any, params: Any, context: Any) -> ElicitResult:

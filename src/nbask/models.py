@@ -17,6 +17,7 @@ from pydantic import (
     field_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
+from typing_extensions import Self
 
 from .contract import (
     MAX_DETAILS_CHARS,
@@ -198,6 +199,11 @@ class Outcome(BaseModel):
         exclude_if=_is_none,
         description="The username of the person who answered, where the front end names one (shared notebooks).",
     )
+    recorded_by: AnsweredBy | None = Field(
+        default=None,
+        exclude_if=_is_none,
+        description="For a replayed outcome (answered_by 'replay'): who decided it in the recording.",
+    )
     late: bool = Field(
         default=False,
         exclude_if=_is_false,
@@ -208,6 +214,18 @@ class Outcome(BaseModel):
         exclude_if=_is_none,
         description="Unix time the request timed out, for a late answer (resolved_at is when it was answered).",
     )
+
+    @property
+    def decided_by(self) -> AnsweredBy:
+        """Who decided, as the model is told: a replayed outcome reads as it did when recorded."""
+        if self.answered_by == "replay" and self.recorded_by is not None:
+            return self.recorded_by
+        return self.answered_by
+
+    def replayed_from(self, recorded: Outcome) -> Self:
+        """A copy of this replayed outcome that carries who decided ``recorded`` in the recording."""
+        who = recorded.recorded_by or recorded.answered_by
+        return self.model_copy(update={"recorded_by": who, "answered_by_user": recorded.answered_by_user})
 
     @property
     def seconds_waited(self) -> float:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar
 
@@ -55,6 +54,11 @@ class HistoryEntry(BaseModel):
     resolved_at: float
     seconds_waited: float
     answered_by: AnsweredBy
+    workdir: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The working directory it was asked in: replay elsewhere reads paths under it as under its own.",
+    )
 
     @field_validator("kind")
     @classmethod
@@ -78,14 +82,14 @@ class HistoryEntry(BaseModel):
     @classmethod
     def of(cls, request: Request[Any], outcome: Outcome) -> HistoryEntry:
         """The entry for ``request`` ended with ``outcome`` (both made by nbask: not re-validated)."""
-        return cls.ended(request.kind, request.asked(), outcome)
+        return cls.ended(request.kind, request.asked(), outcome, current_workdir())
 
     @classmethod
-    def ended(cls, kind: str, asked: dict[str, Any], outcome: Outcome) -> HistoryEntry:
+    def ended(cls, kind: str, asked: dict[str, Any], outcome: Outcome, workdir: str | None = None) -> HistoryEntry:
         """The entry of a ``kind`` request that asked ``asked`` and ended with ``outcome``; the
         ids, times and who answered are the outcome's (made by nbask: not re-validated).
         """
-        return cls.model_construct(
+        entry = cls.model_construct(
             kind=kind,
             asked=asked,
             outcome=outcome,
@@ -97,23 +101,34 @@ class HistoryEntry(BaseModel):
             seconds_waited=outcome.seconds_waited,
             answered_by=outcome.answered_by,
         )
+        if workdir is not None:  # set only when known, so it is left out of the dump otherwise
+            entry.workdir = workdir
+        return entry
 
 
 #: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, outcome).
 #: What was asked is the larger part (every question and option as live models); as text it
 #: is not walked by the garbage collector, so a long history costs little time per request.
-CompactRecord = tuple[str, str, Outcome]
+CompactRecord = tuple[str, str, Outcome, str | None]
+
+
+def current_workdir() -> str | None:
+    """The process's working directory, None if it was removed under the process."""
+    try:
+        return str(pathlib.Path.cwd())
+    except OSError:
+        return None
 
 
 def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
-    """The compact record of ``request`` ended with ``outcome``."""
-    return (request.kind, request.asked_json(), outcome)
+    """The compact record of ``request`` ended with ``outcome``, with the working directory."""
+    return (request.kind, request.asked_json(), outcome, current_workdir())
 
 
 def expand(record: CompactRecord) -> HistoryEntry:
     """The HistoryEntry of a compact record."""
-    kind, asked_json, outcome = record
-    return HistoryEntry.ended(kind, json.loads(asked_json), outcome)
+    kind, asked_json, outcome, workdir = record
+    return HistoryEntry.ended(kind, json.loads(asked_json), outcome, workdir)
 
 
 def record_of(request: Request[Any], outcome: Outcome) -> dict[str, Any]:
@@ -212,11 +227,12 @@ RecordT = TypeVar("RecordT")
 
 
 class Recording:
-    """Recorded outcomes handed out in the order they were recorded.
+    """Recorded outcomes, each handed out once, in the order they were recorded.
 
     Each kind builds its own index of the entries once (``index``) and takes records from it
-    with ``take``: asking the same thing again takes the next recorded outcome for it, then
-    keeps the last one, so a loop replays in order and a re-run cell still finds its answer.
+    with ``take``: asking the same thing again takes the next recorded outcome for it, and
+    asking past the last one finds none (the kind raises ``ReplayMissing``), so a run that
+    re-asks until it likes the answer cannot loop on one recorded answer forever.
     """
 
     def __init__(self, entries: list[HistoryEntry], source: str = "the recording") -> None:
@@ -226,7 +242,8 @@ class Recording:
         # returned "timeout": replaying it would give the call an answer it never had.
         self._entries = [entry for entry in entries if entry.status != "cancelled" and not entry.outcome.late]
         self._indexes: dict[str, Any] = {}
-        self._taken: dict[object, int] = defaultdict(int)
+        # The records handed out, by identity: one record may sit in several of a kind's indexes.
+        self._used: set[int] = set()
 
     def entries(self, kind: str) -> list[HistoryEntry]:
         """The recorded entries of one kind, oldest first."""
@@ -239,8 +256,22 @@ class Recording:
         index: IndexT = self._indexes[kind]
         return index
 
-    def take(self, key: object, records: list[RecordT]) -> RecordT:
-        """The next record under ``key`` (the last one once all were taken)."""
-        position = min(self._taken[key], len(records) - 1)
-        self._taken[key] += 1
-        return records[position]
+    def take(self, records: list[RecordT]) -> RecordT | None:
+        """The first of ``records`` not handed out before (now handed out), or None when every
+        one has been.
+        """
+        for record in records:
+            if id(record) not in self._used:
+                self._used.add(id(record))
+                return record
+        return None
+
+
+def asked_again(what: str, recording: Recording, used: int) -> str:
+    """The replay miss of something asked more often than the recording answered it."""
+    times = "once" if used == 1 else f"{used} times"
+    return (
+        f"replay: {what} was asked again, but {recording.source} answered it only {times} and each "
+        "recorded answer is used once; record a run that asks it as often (answer it again and save "
+        "nbask.save_history(...) or the answered notebook)."
+    )

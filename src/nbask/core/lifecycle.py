@@ -88,6 +88,12 @@ class Request(ABC, Generic[OutcomeT]):
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> OutcomeT:
         """The outcome when the interaction ends without an answer."""
 
+    def refused(self, reason: str) -> OutcomeT:
+        """The outcome when no one could be asked at all (an integration's refusal): dismissed
+        by policy, ``reason`` as its note. A kind whose refusal reads otherwise overrides it.
+        """
+        return self.ended("dismissed", reason, "policy")
+
 
 class Resolution(Generic[OutcomeT]):
     """The single outcome of one request, settled exactly once, safe across threads.

@@ -46,6 +46,11 @@ class InteractionManager:
             self._late.clear()
             self._late_delivered = 0
 
+    def record(self, request: Request[Any], outcome: Outcome) -> None:
+        """Keep an outcome decided without running ``request`` (an integration's refusal)."""
+        with self._lock:
+            self._ended.append(compact(request, outcome))
+
     # -- late answers ------------------------------------------------------------
 
     def record_late(self, request: Request[Any], outcome: Outcome) -> None:

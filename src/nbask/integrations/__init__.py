@@ -1,5 +1,6 @@
 """Each agent framework's own human-in-the-loop, answered in the cell: one module per framework,
-each importing only its framework, loaded when first used.
+each importing only its framework, loaded when first used (``nbask.integrations.langgraph``
+works after a plain ``import nbask``).
 
 - ``claude_agent_sdk``: ``can_use_tool`` for ``ClaudeAgentOptions(can_use_tool=...)``.
 - ``openai_agents``: ``run(agent, input)`` answers every interruption; ``resolve(result)``.
@@ -7,8 +8,37 @@ each importing only its framework, loaded when first used.
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt; ``resume``.
 - ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events.
 
-They map the framework's pause onto nbask's questions, approvals and forms (``nbask.api``), so
-history, ``answered_by`` and the headless policies apply unchanged.
+They map the framework's pause onto nbask's questions, approvals and forms through one seam
+(``_seam``), so history, ``answered_by`` and the headless policies apply unchanged. The
+convention each module keeps:
+
+- every entry point takes ``timeout=``;
+- ``run(...)`` drives the framework's loop to its end, answering every pause;
+- ``resolve(...)`` answers one batch of pending requests and returns what the framework resumes
+  with; a framework's own callback keeps the framework's name for it;
+- a sync twin (``run_sync``, ``resolve_sync``) is the same ``Asking`` driven blocking;
+- no one to ask (no front end, the ``error`` policy, ``nbask.no_questions()``) is the
+  framework's own refusal with nbask's reason, recorded in ``nbask.history()``; a replay miss
+  raises ``nbask.ReplayMissing``.
 """
 
 from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+#: The framework modules, each loaded on first use (importing one imports its framework).
+FRAMEWORKS = ("claude_agent_sdk", "google_adk", "langgraph", "openai_agents", "pydantic_ai")
+
+__all__ = list(FRAMEWORKS)
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name in FRAMEWORKS:
+        return importlib.import_module(f".{name}", __name__)
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *FRAMEWORKS})

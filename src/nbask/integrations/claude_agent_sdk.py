@@ -49,7 +49,7 @@ from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..models import MAX_ACTION_CHARS, Decision
 from ..tools import call
 from ..tools.function import DO_NOT_RETRY, rejection_text, unasked_text
-from ..waiting import WaitingUnsupported
+from ..waiting import WaitingUnsupported, cancelled_by_interrupt
 
 __all__ = ["ASK_USER_QUESTION", "JUST_ONCE", "REMEMBER", "can_use_tool", "describe_suggestions"]
 
@@ -81,20 +81,9 @@ async def can_use_tool(
             return await _answer_questions(input, context)
         return await _approve_call(tool_name, input, context)
     except asyncio.CancelledError:
-        if not _interrupted():
+        if not cancelled_by_interrupt():
             raise  # the SDK cancelled the request (Claude Code withdrew it): no answer is sent
         return PermissionResultDeny(message=INTERRUPTED, interrupt=True)
-
-
-def _interrupted() -> bool:
-    """Whether the CancelledError being handled is a kernel interrupt, not this task's cancellation.
-
-    The SDK runs the callback in a task of its own, where nbask's wait raises an interrupt as
-    CancelledError; nobody asked that task to stop, so its ``cancelling()`` count is 0. Left
-    unanswered, Claude Code would wait for the answer and the cell would never end.
-    """
-    cancelling = getattr(asyncio.current_task(), "cancelling", None)  # Python 3.11+; on 3.10 it propagates
-    return cancelling is not None and cancelling() == 0
 
 
 # -- AskUserQuestion ---------------------------------------------------------------------------

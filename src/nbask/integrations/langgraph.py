@@ -371,7 +371,7 @@ def _parse_edit(text: str, note: str) -> dict[str, Any] | str:
 
 def _refuse(review: Review, outcome: Decision, why: str | None) -> dict[str, Any]:
     """A rejection as the tool allows it: reject, else respond, else ApprovalRejected."""
-    if why is None and outcome.status == "answered" and outcome.answered_by == "person":
+    if why is None and outcome.status == "answered" and outcome.decided_by == "person":
         message = outcome.reason.strip()  # the person's own words (the middleware words an empty one)
     else:
         message = why or rejection_text(ApprovalRejected(outcome, review.title))

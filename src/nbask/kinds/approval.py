@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Literal, cast
 import traitlets
 
 from ..contract import DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT
-from ..core.history import HistoryEntry, Recording
+from ..core.history import HistoryEntry, Recording, asked_again, current_workdir
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..models import AnsweredBy, Approval, Decision
@@ -76,6 +76,10 @@ class ApprovalRequest(Request[Decision]):
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Decision:
         return Decision(status=status, decision="reject", reason=note, **self._ids(answered_by))
+
+    def refused(self, reason: str) -> Decision:
+        """No one could be asked: rejected by policy, never approved."""
+        return Decision(status="answered", decision="reject", reason=reason, **self._ids("policy"))
 
 
 def refusal_text(problems: list[str]) -> str:
@@ -218,38 +222,84 @@ class _Record:
     decision: str
     edited: str | None
     reason: str
+    #: The recorded outcome itself: who decided it then.
+    source: Decision
+    #: The working directory it was recorded in, and the details as recorded.
+    workdir: str | None
+    details: str
 
 
-def _index(entries: list[HistoryEntry]) -> dict[tuple[str, str], list[_Record]]:
-    index: dict[tuple[str, str], list[_Record]] = {}
+def _index(entries: list[HistoryEntry]) -> dict[str, list[_Record]]:
+    """The recorded decisions by action, oldest first."""
+    index: dict[str, list[_Record]] = {}
     for entry in entries:
         outcome = entry.outcome
         if isinstance(outcome, Decision):
-            key = (str(entry.asked.get("action", "")), str(entry.asked.get("details", "")))
-            index.setdefault(key, []).append(_Record(outcome.status, outcome.decision, outcome.edited, outcome.reason))
+            details = str(entry.asked.get("details", ""))
+            record = _Record(
+                outcome.status, outcome.decision, outcome.edited, outcome.reason, outcome, entry.workdir, details
+            )
+            index.setdefault(str(entry.asked.get("action", "")), []).append(record)
     return index
 
 
+def _as_here(text: str, workdir: str | None, here: str | None) -> str:
+    """``text`` recorded in ``workdir`` as it would read in ``here``: a path under the recorded
+    working directory (another checkout, another machine) becomes the same path under this one.
+    """
+    if not text or workdir is None or here is None or workdir == here or workdir in ("", "/"):
+        return text
+    return text.replace(workdir, here)
+
+
 def replay_decision(request: ApprovalRequest, recording: Recording) -> Decision:
-    """The recorded decision for exactly this action and details (answered_by "replay")."""
+    """The recorded decision for exactly this action and details (answered_by "replay"); details
+    recorded in another working directory match with its paths read as under this one.
+    """
     approval = request.approval
-    key = (approval.action, approval.details)
-    records = recording.index(ApprovalKind.name, _index).get(key)
+    here = current_workdir()
+    same_action = recording.index(ApprovalKind.name, _index).get(approval.action, [])
+    records = [r for r in same_action if _as_here(r.details, r.workdir, here) == approval.details]
     if not records:
-        msg = (
-            f"replay: no recorded decision for the approval {approval.action!r} with these details in "
-            f"{recording.source} ({recording.size} recorded interactions). Approvals replay only for the exact "
-            "action and details a person decided on."
+        raise ReplayMissing(_missing(approval, recording, same_action, here), asked=approval.action)
+    record = recording.take(records)
+    if record is None:
+        raise ReplayMissing(
+            asked_again(f"the approval {approval.action!r}", recording, len(records)), asked=approval.action
         )
-        raise ReplayMissing(msg, asked=approval.action)
-    record = recording.take(("approval", *key), records)
     if record.status != "answered":
-        return request.ended(cast("Ending | Literal['dismissed']", record.status), record.reason, "replay")
+        ended = request.ended(cast("Ending | Literal['dismissed']", record.status), record.reason, "replay")
+        return ended.replayed_from(record.source)
     action: Literal["approve", "reject"] = "reject" if record.decision == "reject" else "approve"
-    edited = record.edited if record.decision == "edit" else None
-    return request.decide(
-        ApprovalResponse(action=action, edited_details=edited, reason=record.reason), answered_by="replay"
+    edited = _as_here(record.edited, record.workdir, here) if record.decision == "edit" and record.edited else None
+    response = ApprovalResponse(action=action, edited_details=edited, reason=record.reason)
+    return request.decide(response, answered_by="replay").replayed_from(record.source)
+
+
+def _missing(approval: Approval, recording: Recording, same_action: list[_Record], here: str | None) -> str:
+    """Why no recorded decision fits: none for the action, or the details differ (and where)."""
+    text = (
+        f"replay: no recorded decision for the approval {approval.action!r} with these details in "
+        f"{recording.source} ({recording.size} recorded interactions). Approvals replay only for the exact "
+        "action and details a person decided on"
     )
+    if not same_action:
+        return text + "; none was recorded for this action."
+    last = same_action[-1]
+    recorded = _as_here(last.details, last.workdir, here).splitlines() or [""]
+    asked = approval.details.splitlines() or [""]
+    line = next(
+        (n for n, (a, b) in enumerate(zip(recorded, asked, strict=False)) if a != b), min(len(recorded), len(asked))
+    )
+    was = recorded[line][:120] if line < len(recorded) else "(nothing)"
+    now = asked[line][:120] if line < len(asked) else "(nothing)"
+    text += f"; the details recorded for it differ at line {line + 1}: recorded {was!r}, asked {now!r}"
+    if last.workdir is not None and here is not None and last.workdir != here:
+        text += (
+            f" (recorded in {last.workdir}, replayed in {here}: paths under the recorded folder were read as "
+            "under this one, other paths must match exactly)"
+        )
+    return text + "."
 
 
 # -- the kind ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import traitlets
 from pydantic import BaseModel, ValidationError
 
 from ..contract import STATUS_TEXT
-from ..core.history import HistoryEntry, Recording
+from ..core.history import HistoryEntry, Recording, asked_again
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..forms import Form, FormField, check_values, defaults_of
@@ -31,6 +31,10 @@ DECLINED_NOTE = "The person declined: they dismissed the form without submitting
 URL_DECLINED_NOTE = "The person declined to open the page."
 URL_UNATTENDED = (
     "Declined by the 'recommended' policy: an unattended run never opens a page for the server, and no one was asked."
+)
+URL_REPLAYED = (
+    "Declined by replay: a replayed run never opens a page for the server, whatever the recording says; "
+    "no one was asked."
 )
 
 # -- the request ------------------------------------------------------------------------------
@@ -170,6 +174,10 @@ def _index(entries: list[HistoryEntry]) -> dict[str, list[FormAnswer]]:
 
 def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
     """The recorded outcome of a form with this message and these fields (answered_by "replay")."""
+    if request.form.url:
+        # Opening a page is the person's act, done then and there: replaying "accept" would tell
+        # the server a page was opened when none was.
+        return request.decide(None, answered_by="replay", note=URL_REPLAYED)
     key = _key(request.asked())
     records = recording.index(FormKind.name, _index).get(key)
     if not records:
@@ -179,10 +187,13 @@ def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
             "message and fields."
         )
         raise ReplayMissing(msg, asked=request.form.message)
-    record = recording.take(("form", key), records)
+    record = recording.take(records)
+    if record is None:
+        what = f"the form {request.form.message[:80]!r}"
+        raise ReplayMissing(asked_again(what, recording, len(records)), asked=request.form.message)
     if record.status == "answered":
-        return request.decide(record.values, answered_by="replay", note=record.note)
-    return request.ended(record.status, record.note, "replay")
+        return request.decide(record.values, answered_by="replay", note=record.note).replayed_from(record)
+    return request.ended(record.status, record.note, "replay").replayed_from(record)
 
 
 # -- the kind ---------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal, cast
 import traitlets
 
 from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE
-from ..core.history import HistoryEntry, Recording
+from ..core.history import HistoryEntry, Recording, asked_again
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..models import Answer, AnsweredBy, Question, QuestionSet
@@ -214,6 +214,8 @@ class _Record:
     note: str
     #: The person's note on this question ("" for none).
     noted: str = ""
+    #: The recorded outcome itself (who decided it then); None for a hand-written recording.
+    source: Answer | None = None
 
 
 @dataclass
@@ -247,6 +249,7 @@ def _index(entries: list[HistoryEntry]) -> _Index:
                 written=tuple(value for value in values if value not in labels),
                 note=outcome.note,
                 noted=outcome.notes.get(text, ""),
+                source=outcome,
             )
             index.by_question[text, labels].append(record)
             index.by_text[text].append(record)
@@ -260,21 +263,32 @@ def replay_answer(request: QuestionRequest, recording: Recording) -> Answer:
     ended = next((record for record in records if record.status != "answered"), None)
     if ended is not None:
         note = ended.note or f"Recorded as {ended.status} in {recording.source}."
-        return request.ended(cast("Ending | Literal['dismissed']", ended.status), note, "replay")
+        outcome = request.ended(cast("Ending | Literal['dismissed']", ended.status), note, "replay")
+        return _as_recorded(outcome, ended)
     replies = tuple(
         _reply(question, record) for question, record in zip(request.question_set.questions, records, strict=True)
     )
-    return request.decide(QuestionResponse(action="submit", replies=replies), answered_by="replay")
+    answer = request.decide(QuestionResponse(action="submit", replies=replies), answered_by="replay")
+    return _as_recorded(answer, records[0])
+
+
+def _as_recorded(outcome: Answer, record: _Record) -> Answer:
+    """``outcome`` carrying who decided ``record`` when it was recorded, where that is known."""
+    return outcome.replayed_from(record.source) if record.source is not None else outcome
 
 
 def _record_for(question: Question, index: _Index, recording: Recording) -> _Record:
     labels = _labels(question)
-    exact = index.by_question.get((question.question, labels))
-    if exact:
-        return recording.take(("question", question.question, labels), exact)
+    exact = index.by_question.get((question.question, labels), [])
     fits = [record for record in index.by_text.get(question.question, []) if _fits(record, labels, question)]
-    if fits:
-        return recording.take(("text", question.question), fits)
+    # The records made with these very options first, then those that still fit them.
+    candidates = exact + [record for record in fits if all(record is not other for other in exact)]
+    if candidates:
+        record = recording.take(candidates)
+        if record is None:
+            what = f"the question {question.question!r}"
+            raise ReplayMissing(asked_again(what, recording, len(candidates)), asked=question.question)
+        return record
     known = "has a record of it with other options" if question.question in index.by_text else "has no record of it"
     msg = (
         f"replay: no recorded answer for the question {question.question!r}; {recording.source} {known} "

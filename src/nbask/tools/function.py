@@ -145,11 +145,12 @@ DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the perso
 def rejection_text(rejected: ApprovalRejected) -> str:
     """What the model reads when the person (or a policy) did not approve a call."""
     decision = rejected.decision
-    if decision.status == "answered" and decision.answered_by == "person":
+    # A replayed decision reads as it did when recorded (``decided_by``), a person's reason included.
+    if decision.status == "answered" and decision.decided_by == "person":
         user = decision.answered_by_user if config.share_username_in_force() else None
         who = f"The person ({user}) rejected it" if user else "The person rejected it"
     elif decision.status == "answered":
-        who = f"It was rejected by {decision.answered_by}, not by a person"
+        who = f"It was rejected by {decision.decided_by}, not by a person"
     elif decision.status == "dismissed":
         who = "The person dismissed the approval request without approving it"
     elif decision.status == "timeout":

@@ -89,6 +89,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "WaitingUnsupported",
+    "cancelled_by_interrupt",
     "check_blocking",
     "in_browser_kernel",
     "reply_channel",
@@ -178,6 +179,22 @@ def reply_channel(request_id: str, deliver: Callable[[dict[str, Any]], None]) ->
     if not pyodide_channel.running():
         return None
     return pyodide_channel.ReplyChannel(request_id, deliver)
+
+
+def cancelled_by_interrupt() -> bool:
+    """Whether the ``CancelledError`` being handled is a kernel interrupt, not a cancellation of
+    the current task.
+
+    A framework that runs a callback in a task of its own (an MCP client's handler of a server
+    request, the Claude Agent SDK's control requests) sees an interrupt of nbask's wait as
+    ``CancelledError`` there; nobody asked that task to stop, so its ``cancelling()`` count is 0.
+    Answered instead of re-raised, the framework hears a refusal and the cell ends rather than
+    waiting for an answer that never comes. On Python 3.10 (no ``cancelling``) it is False.
+    """
+    import asyncio  # noqa: PLC0415 - only a cancelled callback needs it
+
+    cancelling = getattr(asyncio.current_task(), "cancelling", None)
+    return cancelling is not None and cancelling() == 0
 
 
 def check_blocking() -> None:

@@ -57,13 +57,14 @@ def with_notes(payload: dict[str, Any], answer: Answer, plan: Plan) -> dict[str,
 
 def machine_note(answer: Answer) -> str:
     """Says so when no person decided: the model must be able to tell a policy's answer apart."""
-    if answer.answered_by == "policy":
+    # A replayed answer reads as it did when recorded (``decided_by``): replay changes nothing the model reads.
+    if answer.decided_by == "policy":
         try:
             policy = f"nbask's '{config.settings().policy}' policy"
         except ValueError:  # NBASK_POLICY names no policy; the request was decided all the same
             policy = "a headless policy of nbask"
         return f"Answered by {policy}, not by a person: no one was asked."
-    if answer.answered_by == "replay":
+    if answer.decided_by == "replay":
         return "Answered from a recorded transcript (replay), not by a person in this run."
     return ""
 
@@ -96,11 +97,11 @@ def single_question_notes(answer: Answer, plan: Plan) -> str:
 
 def dismissed_note(answer: Answer) -> str:
     """A person's dismiss is explained here; a policy's dismiss keeps the policy's own note."""
-    return DISMISSED_NOTE if answer.answered_by == "person" else answer.note or DISMISSED_NOTE
+    return DISMISSED_NOTE if answer.decided_by == "person" else answer.note or DISMISSED_NOTE
 
 
 def answered_message(answer: Answer) -> str:
-    return "User has answered." if answer.answered_by == "person" else f"Answered by {answer.answered_by}."
+    return "User has answered." if answer.decided_by == "person" else f"Answered by {answer.decided_by}."
 
 
 # -- results with the dialect's own output text ---------------------------------------------------
@@ -135,8 +136,8 @@ def cancelled_result(answer: Answer) -> ToolResult:
 
 def json_answered(answer: Answer, payload: dict[str, Any]) -> ToolResult:
     """``payload`` plus who answered (when not a person) and the notes."""
-    if answer.answered_by != "person":
-        payload["answered_by"] = answer.answered_by
+    if answer.decided_by != "person":
+        payload["answered_by"] = answer.decided_by
     user = shared_user(answer)
     if user:
         payload["answered_by_user"] = user
