@@ -261,14 +261,27 @@ def test_papermill_replays_from_the_answered_notebook(recording, monkeypatch: py
 def test_replay_in_another_order_and_a_missing_question_named(recording, monkeypatch: pytest.MonkeyPatch, tmp_path):
     monkeypatch.setenv("NBASK_POLICY", "replay")
     monkeypatch.setenv("NBASK_REPLAY_FILE", str(recording["ipynb"]))
-    cells = [NOTEBOOK_CELLS[0], NOTEBOOK_CELLS[3], NOTEBOOK_CELLS[2], NOTEBOOK_CELLS[1], NOTEBOOK_CELLS[1]]
+    cells = [NOTEBOOK_CELLS[0], NOTEBOOK_CELLS[3], NOTEBOOK_CELLS[2], NOTEBOOK_CELLS[1]]
     cells.append('await nbask.ask("A question never recorded?", ["Yes", "No"])')
     nb, error, _ = execute(write_notebook(tmp_path / "reordered.ipynb", cells))
     results = printed_results(nb)
-    assert without(results, "by") == [PERSON_RESULTS[2], PERSON_RESULTS[1], PERSON_RESULTS[0], PERSON_RESULTS[0]]
+    assert without(results, "by") == [PERSON_RESULTS[2], PERSON_RESULTS[1], PERSON_RESULTS[0]]
     assert error is not None
     assert "ReplayMissing" in error
     assert "'A question never recorded?'" in error
+
+
+def test_replay_of_a_cell_run_twice_is_a_miss_the_second_time(recording, monkeypatch: pytest.MonkeyPatch, tmp_path):
+    # Each recorded answer is used once: a cell asking the same question again, past what was
+    # recorded, stops the run naming it instead of handing out the same answer again.
+    monkeypatch.setenv("NBASK_POLICY", "replay")
+    monkeypatch.setenv("NBASK_REPLAY_FILE", str(recording["ipynb"]))
+    cells = [NOTEBOOK_CELLS[0], NOTEBOOK_CELLS[1], NOTEBOOK_CELLS[1]]
+    nb, error, _ = execute(write_notebook(tmp_path / "twice.ipynb", cells))
+    assert without(printed_results(nb), "by") == [PERSON_RESULTS[0]]
+    assert error is not None
+    assert "ReplayMissing" in error
+    assert "asked again" in error
 
 
 def test_a_replayed_notebook_can_itself_be_replayed(recording, monkeypatch: pytest.MonkeyPatch, tmp_path):

@@ -264,7 +264,7 @@ def test_notes_are_recorded_and_a_replay_gives_each_question_its_note_back(tmp_p
     assert auth.notes == {"Auth?": "Same-site only."}
 
 
-def test_replay_hands_out_repeated_questions_in_order_then_keeps_the_last(tmp_path: pathlib.Path):
+def test_replay_hands_out_repeated_questions_once_each_in_order_then_misses(tmp_path: pathlib.Path):
     path = tmp_path / "loop.jsonl"
     answers = iter(["Yes", "No"])
     with ScriptedPerson(lambda: {"action": "submit", "answers": [{"selected": [next(answers)]}]}):
@@ -272,8 +272,11 @@ def test_replay_hands_out_repeated_questions_in_order_then_keeps_the_last(tmp_pa
             nbask.ask_sync("Continue?", ["Yes", "No"])
     nbask.save_history(path)
     nbask.configure(policy="replay", replay_file=path)
-    got = [nbask.ask_sync("Continue?", ["Yes", "No"]).answers["Continue?"] for _ in range(3)]
-    assert got == ["Yes", "No", "No"]
+    got = [nbask.ask_sync("Continue?", ["Yes", "No"]).answers["Continue?"] for _ in range(2)]
+    assert got == ["Yes", "No"]
+    with pytest.raises(nbask.ReplayMissing, match=r"'Continue\?' was asked again.*only 2 times") as caught:
+        nbask.ask_sync("Continue?", ["Yes", "No"])
+    assert caught.value.asked == "Continue?"
 
 
 def test_replay_with_changed_options_uses_the_recorded_choice_only_if_it_still_exists(tmp_path: pathlib.Path):
