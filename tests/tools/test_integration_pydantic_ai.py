@@ -78,7 +78,7 @@ class Warehouse:
 
             """
             if amount > 100 and not ctx.tool_call_approved:
-                raise ApprovalRequired(metadata={"why": "over 100"})
+                raise ApprovalRequired(metadata={"reason": "over 100"})
             self.ran.append(("refund", {"order": order, "amount": amount}))
             return f"refunded {amount} on {order}"
 
@@ -118,6 +118,8 @@ class Script:
 
 DROP = ("drop_table", {"name": "events_2023"})
 REFUND = ("refund", {"order": "A-1", "amount": 500})
+#: Each approval's title: the refund's says the reason its tool gave (ApprovalRequired metadata).
+TITLES = {"drop_table": "Call drop_table", "refund": "Call refund (over 100)"}
 
 
 def handler_agent(script: Script, warehouse: Warehouse, **kwargs: Any) -> Agent[None, Any]:
@@ -171,7 +173,7 @@ def test_recommended_policy_denies_and_the_tool_never_runs(style: str, call: tup
     ("policy", "says"),
     [
         ("dismiss", "Reason: Dismissed by the 'dismiss' policy: no one was asked, so do not assume an answer."),
-        ("error", "because no one could be asked to approve it:"),
+        ("error", "It was rejected by policy, not by a person. Reason: No one could be asked: "),
     ],
 )
 def test_other_unattended_policies_deny_too(policy: str, says: str):
@@ -184,6 +186,8 @@ def test_other_unattended_policies_deny_too(policy: str, says: str):
     assert part.outcome == "denied"
     assert part.content.startswith("Not approved: Call drop_table did not run")
     assert says in part.content
+    (entry,) = nbask.history()  # the denial is kept, and says who decided
+    assert (entry.answered_by, entry.tool_call_id, entry.outcome.decision) == ("policy", "call_1", "reject")
 
 
 def test_a_refund_under_the_limit_runs_without_asking(person: Person):
@@ -226,7 +230,7 @@ def test_person_decides(person: Person, style: str, case: Any):
     assert script.contents() == [seen]
     assert script.seen[0].tool_call_id == "call_1"
     (asked,) = person.approvals
-    assert asked.approval.action == f"Call {call[0]}"
+    assert asked.approval.action == TITLES[call[0]]
     assert asked.approval.details == json.dumps(call[1], indent=2)
     assert asked.tool_call_id == "call_1"
 
@@ -235,7 +239,7 @@ def test_person_decides(person: Person, style: str, case: Any):
     ("edited", "why"),
     [
         ('{"name": ', "the edited arguments are not valid JSON (Expecting value: line 1 column 10 (char 9))"),
-        ('["events_2022"]', "the edited arguments are not a JSON object of parameter names"),
+        ('["events_2022"]', "the edited arguments are a JSON array, not an object of argument names"),
     ],
     ids=["not-json", "not-an-object"],
 )
@@ -312,10 +316,12 @@ def test_no_one_to_ask_is_a_denial(person: Person):
     assert warehouse.ran == []
     assert script.contents() == [
         (
-            "Not approved: Call drop_table did not run, because no one could be asked to approve it: "
-            f"no front end here {DO_NOT_RETRY}"
+            "Not approved: Call drop_table did not run. It was rejected by policy, not by a person. "
+            f"Reason: No one could be asked: no front end here. {DO_NOT_RETRY}"
         )
     ]
+    (entry,) = nbask.history()
+    assert (entry.answered_by, entry.outcome.reason) == ("policy", "No one could be asked: no front end here")
 
 
 def test_the_handler_leaves_external_calls_as_the_runs_output(person: Person):
@@ -339,7 +345,7 @@ def test_the_handler_leaves_external_calls_as_the_runs_output(person: Person):
 
 def by_tool(**decisions: Any) -> Any:
     """The person decides each approval by the tool it names."""
-    return lambda request: decisions[request.approval.action.removeprefix("Call ")](request)
+    return lambda request: decisions[request.approval.action.removeprefix("Call ").split(" ")[0]](request)
 
 
 def test_resolve_answers_the_approvals_one_by_one_and_leaves_external_calls(person: Person):
@@ -386,7 +392,7 @@ from pydantic_ai.exceptions import ApprovalRequired
 from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart, RetryPromptPart
 from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.tools import DeferredToolRequests
-from nbask.integrations.pydantic_ai import handle_deferred, resolve
+from nbask.integrations.pydantic_ai import handle_deferred, resolve, resolve_sync
 
 ran, seen = [], []
 CALLS = [("drop_table", {"name": "events_2023"}), ("refund", {"order": "A-1", "amount": 500})]
@@ -425,6 +431,14 @@ print(json.dumps({"ran": ran, "seen": seen, "output": result.output}))
 ran.clear(); seen.clear()
 first = await stopping.run("Clean up.")
 results = await resolve(first.output)
+result = await stopping.run(message_history=first.all_messages(), deferred_tool_results=results)
+print(json.dumps({"ran": ran, "seen": seen, "output": result.output, "by": results.answered_by}))
+""",
+    # the blocking twin, inside the cell's running event loop (where asyncio.run cannot run)
+    "resolve_sync": """\
+ran.clear(); seen.clear()
+first = await stopping.run("Clean up.")
+results = resolve_sync(first.output)
 result = await stopping.run(message_history=first.all_messages(), deferred_tool_results=results)
 print(json.dumps({"ran": ran, "seen": seen, "output": result.output, "by": results.answered_by}))
 """,
@@ -516,5 +530,5 @@ def test_in_a_kernel_through_the_widget(k: KernelHarness, style: str, case: Any)
     assert sorted(out["ran"]) == ran  # what each tool really ran with (none when rejected)
     assert out["seen"] == seen  # what the model read back, in its calls' order
     assert out["output"] == "done"
-    if style == "resolve":
+    if style != "handler":
         assert out["by"] == {"call_1": "person", "call_2": "person"}

@@ -4,37 +4,42 @@ with ``requires_approval=True``, or one that raised ``ApprovalRequired``) become
 Inline, the run goes on by itself::
 
     from pydantic_ai.capabilities import HandleDeferredToolCalls
-    from nbask.integrations.pydantic_ai import handle_deferred
+    from nbask.integrations.pydantic_ai import handle_deferred, handler
 
     agent = Agent(model, tools=[...], capabilities=[HandleDeferredToolCalls(handler=handle_deferred)])
+    # another time limit, or your own handler for the external (CallDeferred) calls:
+    HandleDeferredToolCalls(handler=handler(timeout=60, external=run_in_the_warehouse))
 
 Stop and resume::
 
     agent = Agent(model, tools=[...], output_type=[str, DeferredToolRequests])
     result = await agent.run(prompt)
     if isinstance(result.output, DeferredToolRequests):
-        results = await resolve(result.output)
+        results = await resolve(result.output)  # resolve_sync(result.output) in synchronous code
         result = await agent.run(message_history=result.all_messages(), deferred_tool_results=results)
 
-The approval's title is "Call <tool_name>" and its details the call's arguments as JSON.
-Approve runs the call (``True``); Edit runs it with the edited arguments
-(``ToolApproved(override_args=...)``); Reject, a dismiss, a timeout, a headless policy or no one to
-ask denies it (``ToolDenied``), and the model reads why in the tool's result. For a timeout other
-than nbask's default, pass ``handler=lambda ctx, requests: resolve(requests, timeout=60)``.
+The approval's title is "Call <tool_name>", followed by the reason the tool gave in
+``ApprovalRequired(metadata={"reason": ...})`` (as pydantic-ai's docs write it), and its details
+the call's arguments as JSON. Approve runs the call (``True``); Edit runs it with the edited
+arguments (``ToolApproved(override_args=...)``); Reject, a dismiss, a timeout or a headless policy
+denies it (``ToolDenied``), and the model reads why in the tool's result. No one to ask (no front
+end, the ``error`` policy) is a denial by policy with nbask's reason, kept in ``nbask.history()``;
+a replay that has no recorded answer raises ``nbask.ReplayMissing`` out of the run.
 
-External calls (``CallDeferred``, ``requests.calls``) are not answered here: with the handler they
-stay pending and the run ends with a ``DeferredToolRequests`` output holding only them (the agent's
-``output_type`` must allow it); with ``resolve`` the caller adds ``results.calls[tool_call_id]``
-for each before resuming, as pydantic-ai requires a result for every pending call.
+External calls (``CallDeferred``, ``requests.calls``) are not nbask's to answer. pydantic-ai asks
+each ``HandleDeferredToolCalls`` capability in turn about what the ones before it left, so your
+own handler goes beside nbask's (``capabilities=[HandleDeferredToolCalls(handler=handle_deferred),
+HandleDeferredToolCalls(handler=yours)]``), or inside it (``handler(external=yours)``). Without
+one, the run ends with a ``DeferredToolRequests`` output holding them (its ``output_type`` must
+allow it); with ``resolve`` the caller adds ``results.calls[tool_call_id]`` before resuming.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import (
     DeferredToolRequests,
     DeferredToolResults,
@@ -44,25 +49,65 @@ from pydantic_ai.tools import (
     ToolDenied,
 )
 
-from nbask.api import approve
-from nbask.core.lifecycle import DEFAULT_TIMEOUT
-from nbask.errors import ApprovalRejected, NoOneCanAnswer
-from nbask.models import Decision
-from nbask.tools.function import DO_NOT_RETRY, rejection_text, unasked_text
-from nbask.waiting import WaitingUnsupported
+from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..models import Decision
+from ..tools.function import DO_NOT_RETRY
+from ._seam import (
+    Asking,
+    EditNotUsable,
+    approval,
+    arguments_text,
+    call_title,
+    drive,
+    drive_sync,
+    edited_arguments,
+    not_run_text,
+)
 
-__all__ = ["approval_result", "handle_deferred", "resolve"]
+__all__ = ["approval_result", "handle_deferred", "handler", "resolve", "resolve_sync"]
 
 ApprovalResult = bool | ToolApproved | ToolDenied
+#: A ``HandleDeferredToolCalls`` handler: the run's context and the pending calls -> results for
+#: some of them (or None), sync or async.
+Handler = Callable[
+    [RunContext[Any], DeferredToolRequests],
+    DeferredToolResults | Awaitable[DeferredToolResults | None] | None,
+]
+#: The longest reason (from ``ApprovalRequired(metadata={"reason": ...})``) shown in a title.
+MAX_REASON_IN_TITLE = 120
 
 
 async def handle_deferred(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
     """The handler for ``HandleDeferredToolCalls(handler=handle_deferred)``: asks the person about
     every call in ``requests.approvals`` (see ``resolve``) and lets the run go on; external calls
-    are left pending for the run's ``DeferredToolRequests`` output. The run's tool definitions
-    (``ctx.tools``) give each approval its tool's parameter schema, so a bad edit is refused.
+    are left to the next handler, or to the run's ``DeferredToolRequests`` output. The run's tool
+    definitions (``ctx.tools``) give each approval its tool's parameter schema, so a bad edit is
+    refused. ``handler(timeout=..., external=...)`` makes one with other settings.
     """
     return await resolve(requests, tools=ctx.tools)
+
+
+def handler(
+    *, timeout: float | None = DEFAULT_TIMEOUT, external: Handler | None = None
+) -> Callable[[RunContext[Any], DeferredToolRequests], Awaitable[DeferredToolResults]]:
+    """A ``handle_deferred`` that waits ``timeout`` seconds for each approval (None: no limit)
+    and, with ``external``, then hands the external calls (``requests.calls``) to that handler
+    (your own, of the same shape as ``HandleDeferredToolCalls``' handler) and returns both
+    answers together, so one capability answers every deferred call.
+    """
+
+    async def handle(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
+        results = await resolve(requests, timeout=timeout, tools=ctx.tools)
+        rest = requests.remaining(results) if external is not None else None
+        if external is not None and rest is not None:
+            answered = external(ctx, rest)
+            if inspect.isawaitable(answered):
+                answered = await answered
+            if answered is not None:
+                results.update(answered)
+        return results
+
+    return handle
 
 
 async def resolve(
@@ -79,33 +124,62 @@ async def resolve(
     With ``tools`` (tool definitions by name, e.g. ``RunContext.tools``), an edit that does not
     fit the called tool's ``parameters_json_schema`` is refused and the approval stays open.
     """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return await drive(_asking(requests, timeout=timeout, tools=tools))
+
+
+def resolve_sync(
+    requests: DeferredToolRequests,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tools: Mapping[str, ToolDefinition] | None = None,
+) -> DeferredToolResults:
+    """The blocking twin of ``resolve``, for synchronous code; it also works in a notebook cell,
+    whose event loop is already running (where ``asyncio.run(resolve(...))`` cannot).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return drive_sync(_asking(requests, timeout=timeout, tools=tools))
+
+
+def _asking(
+    requests: DeferredToolRequests,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tools: Mapping[str, ToolDefinition] | None = None,
+) -> Asking[DeferredToolResults]:
+    """The approvals of one batch, asked in pydantic-ai's order; returns the results to resume with."""
     approvals: dict[str, ApprovalResult] = {}
     answered_by: dict[str, str] = {}
     for call in requests.approvals:
+        name = call_title(call.tool_name)
         tool = (tools or {}).get(call.tool_name)
-        schema = tool.parameters_json_schema if tool is not None else None
-        result, who = await _ask(call, timeout, schema)
-        approvals[call.tool_call_id] = result
-        if who is not None:
-            answered_by[call.tool_call_id] = who
+        reason = _reason(requests.metadata.get(call.tool_call_id))
+        try:
+            request = approval(
+                call_title(call.tool_name, f"({reason})" if reason else ""),
+                arguments_text(call.args_as_dict()),
+                timeout=timeout,
+                tool_call_id=call.tool_call_id,
+                schema=tool.parameters_json_schema if tool is not None else None,
+            )
+        except ValueError as error:  # the approval cannot be shown (e.g. arguments over the size limit)
+            why = f"because it could not be shown for approval: {error}"
+            approvals[call.tool_call_id] = ToolDenied(f"Not approved: {name} did not run, {why} {DO_NOT_RETRY}")
+            continue
+        decision = yield request
+        assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
+        approvals[call.tool_call_id] = approval_result(decision, name)
+        answered_by[call.tool_call_id] = decision.answered_by
     return requests.build_results(approvals=approvals, answered_by=answered_by)
 
 
-async def _ask(
-    call: ToolCallPart, timeout: float | None, schema: Mapping[str, Any] | None
-) -> tuple[ApprovalResult, str | None]:
-    title = f"Call {call.tool_name}"
-    try:
-        details = json.dumps(call.args_as_dict(), indent=2, ensure_ascii=False, default=repr)
-        decision = await approve(
-            title, details, timeout=timeout, tool_call_id=call.tool_call_id, queue=True, details_schema=schema
-        )
-    except (NoOneCanAnswer, WaitingUnsupported) as error:
-        return ToolDenied(unasked_text(title, error)), None
-    except ValueError as error:  # the approval could not be shown (e.g. arguments over the size limit)
-        text = f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
-        return ToolDenied(text), None
-    return approval_result(decision, title), decision.answered_by
+def _reason(metadata: Mapping[str, Any] | None) -> str:
+    """The reason a tool gave for asking (``metadata["reason"]``) as one line of plain text."""
+    reason = (metadata or {}).get("reason")
+    if not isinstance(reason, str):
+        return ""
+    line = " ".join(reason.split())
+    return line if len(line) <= MAX_REASON_IN_TITLE else line[: MAX_REASON_IN_TITLE - 1] + "…"
 
 
 def approval_result(decision: Decision, title: str) -> ApprovalResult:
@@ -115,17 +189,10 @@ def approval_result(decision: Decision, title: str) -> ApprovalResult:
     not a JSON object is a denial saying so: the call does not run.
     """
     if decision.decision == "reject":
-        return ToolDenied(rejection_text(ApprovalRejected(decision, title)))
+        return ToolDenied(not_run_text(decision, title))
     if decision.decision == "approve" or decision.edited is None:
         return True
     try:
-        edited = json.loads(decision.edited)
-    except json.JSONDecodeError as error:
-        return ToolDenied(_bad_edit(title, f"the edited arguments are not valid JSON ({error})"))
-    if not isinstance(edited, dict):
-        return ToolDenied(_bad_edit(title, "the edited arguments are not a JSON object of parameter names"))
-    return ToolApproved(override_args=edited)
-
-
-def _bad_edit(title: str, why: str) -> str:
-    return f"Not approved: {title} did not run. The person edited its arguments, but {why}. {DO_NOT_RETRY}"
+        return ToolApproved(override_args=edited_arguments(decision))
+    except EditNotUsable as why:
+        return ToolDenied(not_run_text(decision, title, why))
