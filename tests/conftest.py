@@ -10,15 +10,19 @@ from collections.abc import Iterator
 import pytest
 
 import nbask
+from nbask import config
 from nbask.core.manager import manager
 
 
 @pytest.fixture(autouse=True)
 def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.delenv("NBASK_POLICY", raising=False)
-    monkeypatch.delenv("NBASK_REPLAY_FILE", raising=False)
-    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
+    for setting in config.SETTINGS:
+        monkeypatch.delenv(setting.env, raising=False)
+    unset = {setting.name: None for setting in config.SETTINGS}
+    nbask.configure(**unset)
     manager().clear_history()
     yield
-    nbask.configure(policy=None, replay_file=None, tools_enabled=None)
+    for setting in config.SETTINGS:  # a test may have set one without monkeypatch
+        monkeypatch.delenv(setting.env, raising=False)
+    nbask.configure(**unset)
     manager().clear_history()

@@ -1,9 +1,10 @@
 """nbask's settings: the policy that decides who answers, the replay file, and whether the
 agent tools (``nbask.tools``) are offered.
 
-Set them with ``nbask.configure(...)`` or the environment (``NBASK_POLICY``,
-``NBASK_REPLAY_FILE``); what ``configure`` sets wins, and passing ``None`` to it goes back
-to the environment (then the default). The environment is read at each request, so a
+``SETTINGS`` lists every setting once: its ``configure`` keyword, its ``NBASK_*`` environment
+variable, its default and what it means. Set them with ``nbask.configure(...)`` or the
+environment; what ``configure`` sets wins, and passing ``None`` to it goes back to the
+environment (then the default). The environment is read at each request, so a
 notebook run by papermill or nbclient follows the variables its runner was started with.
 """
 
@@ -13,17 +14,93 @@ import os
 import pathlib
 import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, cast, get_args
 
 Policy = Literal["interactive", "recommended", "replay", "dismiss", "error"]
 POLICIES: Final[tuple[str, ...]] = get_args(Policy)
 DEFAULT_POLICY: Final[Policy] = "interactive"
-ENV_POLICY: Final = "NBASK_POLICY"
-ENV_REPLAY_FILE: Final = "NBASK_REPLAY_FILE"
-ENV_NOTIFY: Final = "NBASK_NOTIFY"
-ENV_SHARE_USERNAME: Final = "NBASK_SHARE_USERNAME"
 _TRUE_WORDS: Final = frozenset({"1", "true", "yes", "on"})
+_FALSE_WORDS: Final = frozenset({"0", "false", "no", "off"})
+
+
+def _check_policy(value: str, source: str) -> Policy:
+    name = value.strip().lower()
+    if name not in POLICIES:
+        msg = f"{source}={value!r} is not an nbask policy; use one of: {', '.join(POLICIES)}"
+        raise ValueError(msg)
+    return cast("Policy", name)
+
+
+def _read_path(value: str, source: str) -> pathlib.Path:
+    del source  # any text names a path; whether it can be read is checked when it is used
+    return pathlib.Path(value).expanduser()
+
+
+def _read_flag(value: str, source: str) -> bool | None:
+    """A flag's word: 1/true/yes/on, 0/false/no/off; anything else is not a setting (None)."""
+    del source  # a flag never raises: an odd word leaves the default in force
+    word = value.strip().lower()
+    return True if word in _TRUE_WORDS else False if word in _FALSE_WORDS else None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its ``configure`` keyword, environment variable, default and meaning."""
+
+    name: str
+    env: str
+    default: Any
+    meaning: str
+    #: Reads the variable's text (raising ValueError naming the variable, or None: not set).
+    read: Callable[[str, str], Any]
+
+
+#: Every setting, in the order the README's table lists them (tests/docs checks the table).
+SETTINGS: Final = (
+    Setting(
+        name="policy",
+        env="NBASK_POLICY",
+        default=DEFAULT_POLICY,
+        meaning="who answers: interactive (a person), recommended, replay, dismiss or error",
+        read=_check_policy,
+    ),
+    Setting(
+        name="replay_file",
+        env="NBASK_REPLAY_FILE",
+        default=None,
+        meaning="the recording replay answers from: a save_history JSONL file, an answered .ipynb, or a .json map",
+        read=_read_path,
+    ),
+    Setting(
+        name="tools_enabled",
+        env="NBASK_TOOLS_ENABLED",
+        default=True,
+        meaning="whether nbask.tools offers its tools to agents (off: no definitions, calls refused)",
+        read=_read_flag,
+    ),
+    Setting(
+        name="notify",
+        env="NBASK_NOTIFY",
+        default=False,
+        meaning="a desktop notification when a question starts waiting unseen",
+        read=_read_flag,
+    ),
+    Setting(
+        name="share_username",
+        env="NBASK_SHARE_USERNAME",
+        default=False,
+        meaning="whether the agent tools tell the model the username of who answered",
+        read=_read_flag,
+    ),
+)
+_BY_NAME: Final = {setting.name: setting for setting in SETTINGS}
+ENV_POLICY: Final = _BY_NAME["policy"].env
+ENV_REPLAY_FILE: Final = _BY_NAME["replay_file"].env
+ENV_TOOLS_ENABLED: Final = _BY_NAME["tools_enabled"].env
+ENV_NOTIFY: Final = _BY_NAME["notify"].env
+ENV_SHARE_USERNAME: Final = _BY_NAME["share_username"].env
 
 
 @dataclass(frozen=True)
@@ -52,14 +129,6 @@ _lock = threading.Lock()
 _configured: dict[str, Any] = {}
 
 
-def _check_policy(value: str, source: str) -> Policy:
-    name = value.strip().lower()
-    if name not in POLICIES:
-        msg = f"{source}={value!r} is not an nbask policy; use one of: {', '.join(POLICIES)}"
-        raise ValueError(msg)
-    return cast("Policy", name)
-
-
 def configure(
     *,
     policy: str | _Unset | None = _UNSET,
@@ -81,6 +150,7 @@ def configure(
     ``notify=True``: the widget shows a desktop notification when a question starts waiting
     while the page is hidden or the widget is out of view (the browser asks for permission
     then, never before); ``NBASK_NOTIFY=1`` does the same.
+    ``tools_enabled``: also ``NBASK_TOOLS_ENABLED=0``.
     ``share_username=True``: the agent tools (``nbask.tools``) tell the model who answered, by the
     username the front end reported (shared notebooks); off by default, the username is then kept
     in the history and shown in the cell only. ``NBASK_SHARE_USERNAME=1`` does the same.
@@ -128,61 +198,53 @@ def settings() -> Settings:
     return _settings_from(_configured)
 
 
-def policy_in_force() -> tuple[Policy, str]:
-    """(the policy in force, where it came from): ``settings()``'s two fields, read on every
-    request, without the rest.
+def value_of(name: str) -> tuple[Any, str]:
+    """(the value of setting ``name`` in force, where it came from: "configure", its variable's
+    name, or "default"); the one reader every setting goes through.
     """
-    return _policy_from(_configured)
+    return _value_from(_configured, _BY_NAME[name])
 
 
-def _policy_from(configured: dict[str, Any]) -> tuple[Policy, str]:
-    policy: Policy | None = configured.get("policy")
-    if policy is not None:
-        return policy, "configure"
-    env = os.environ.get(ENV_POLICY, "").strip()
-    return (_check_policy(env, ENV_POLICY), ENV_POLICY) if env else (DEFAULT_POLICY, "default")
+def _value_from(configured: dict[str, Any], setting: Setting) -> tuple[Any, str]:
+    value = configured.get(setting.name)
+    if value is not None:
+        return value, "configure"
+    text = os.environ.get(setting.env, "").strip()
+    if text:
+        read = setting.read(text, setting.env)
+        if read is not None:
+            return read, setting.env
+    return setting.default, "default"
+
+
+def policy_in_force() -> tuple[Policy, str]:
+    """(the policy in force, where it came from), read on every request."""
+    policy: tuple[Policy, str] = _value_from(_configured, _BY_NAME["policy"])
+    return policy
 
 
 def _settings_from(configured: dict[str, Any]) -> Settings:
-    policy, source = _policy_from(configured)
-    replay_file = configured.get("replay_file")
-    if replay_file is None:
-        env_file = os.environ.get(ENV_REPLAY_FILE, "").strip()
-        replay_file = pathlib.Path(env_file).expanduser() if env_file else None
-    tools_enabled = configured.get("tools_enabled")
+    values = {setting.name: _value_from(configured, setting) for setting in SETTINGS}
     return Settings(
-        policy=policy,
-        replay_file=replay_file,
-        tools_enabled=True if tools_enabled is None else tools_enabled,
-        policy_source=source,
-        notify=_notify_from(configured),
-        share_username=_flag_from(configured, "share_username", ENV_SHARE_USERNAME),
+        policy=values["policy"][0],
+        replay_file=values["replay_file"][0],
+        tools_enabled=values["tools_enabled"][0],
+        policy_source=values["policy"][1],
+        notify=values["notify"][0],
+        share_username=values["share_username"][0],
     )
 
 
 def notify_in_force() -> bool:
-    """Whether widgets ask for a desktop notification: ``configure(notify=...)``, else
-    ``NBASK_NOTIFY`` (1/true/yes/on), else off. Never raises.
-    """
-    return _notify_from(_configured)
-
-
-def _notify_from(configured: dict[str, Any]) -> bool:
-    return _flag_from(configured, "notify", ENV_NOTIFY)
+    """Whether widgets ask for a desktop notification. Never raises."""
+    flag: bool = value_of("notify")[0]
+    return flag
 
 
 def share_username_in_force() -> bool:
-    """Whether the agent tools tell the model who answered: ``configure(share_username=...)``,
-    else ``NBASK_SHARE_USERNAME`` (1/true/yes/on), else off. Never raises.
-    """
-    return _flag_from(_configured, "share_username", ENV_SHARE_USERNAME)
-
-
-def _flag_from(configured: dict[str, Any], name: str, env: str) -> bool:
-    flag: bool | None = configured.get(name)
-    if flag is not None:
-        return flag
-    return os.environ.get(env, "").strip().lower() in _TRUE_WORDS
+    """Whether the agent tools tell the model who answered. Never raises."""
+    flag: bool = value_of("share_username")[0]
+    return flag
 
 
 def how_to_set_a_policy() -> str:
