@@ -19,14 +19,14 @@ from .test_integration_pydantic_ai import DROP, REFUND, Script, Warehouse, by_to
 from .tool_helpers import Person, approve, reject
 
 pytest.importorskip("pydantic_ai")
-from pydantic_ai import Agent, Tool  # noqa: E402
-from pydantic_ai.capabilities import HandleDeferredToolCalls  # noqa: E402
-from pydantic_ai.exceptions import ApprovalRequired, UserError  # noqa: E402
-from pydantic_ai.models.function import FunctionModel  # noqa: E402
-from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, RunContext  # noqa: E402
+from pydantic_ai import Agent, Tool
+from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.exceptions import ApprovalRequired, UserError
+from pydantic_ai.models.function import FunctionModel
+from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, RunContext
 
-from nbask.errors import ReplayMissing  # noqa: E402
-from nbask.integrations.pydantic_ai import handle_deferred, handler, resolve_sync  # noqa: E402
+from nbask.errors import ReplayMissing
+from nbask.integrations.pydantic_ai import handle_deferred, handler, resolve_sync
 
 SHIP = ("ship", {"order": "A-1"})
 
