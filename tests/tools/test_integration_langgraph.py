@@ -242,7 +242,7 @@ MODES = ["batched", "per_call"]
         (reject("Use the archive table instead."), ["approve", "respond"], [], "Use the archive table instead."),
         (edit({"name": "x"}), ["approve", "reject"], [], "editing drop_table is not allowed here"),
         (edit("name = events_2022"), ALL, [], "the edited arguments are not valid JSON"),
-        (edit('["events_2022"]'), ALL, [], "must be a JSON object"),
+        (edit('["events_2022"]'), ALL, [], "are a JSON array, not an object of argument names"),
         (approve(), ["edit", "reject"], ["events_2023"], "dropped events_2023"),
     ],
     ids=["approve", "edit", "reject", "respond", "edit-not-allowed", "edit-not-json", "edit-not-object", "as-edit"],

@@ -1,0 +1,210 @@
+"""The interrupt patterns LangGraph's docs teach, as nbask asks them (used by
+nbask.integrations.langgraph), and what each resumes with.
+
+- approve or reject, ``interrupt({"question": ..., "details": ...})`` -> an approval titled with
+  the question, the details shown as text (JSON unless a string); resumes ``True`` for an approval
+  and ``False`` for anything else (a rejection, a dismissal, a timeout, the policy, an edit: a bool
+  cannot carry edited details, so an edit does not approve);
+- review and edit, ``interrupt({"instruction": ..., "content": "<text>"})`` -> an approval titled
+  with the instruction, the content as its details, editable in a multi-line box; resumes with
+  the text as approved (edited or not); a rejection leaves the graph paused
+  (``InterruptNotAnswered``), so unreviewed content never goes on;
+- a plain string, ``interrupt("What is your age?")`` -> asked as ``resume_type`` says: ``str``
+  (the default) a text field, ``int`` / ``float`` a number field, ``bool`` an approval (``True``
+  only for an approval), a pydantic model a form of its fields (resumes with the model instance);
+- ``interrupt(value, response_schema=...)`` -> a typed form of the schema; a scalar schema
+  (``response_schema=int``...) a one-field form resuming with the value, a boolean one an approval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.types import Interrupt
+from pydantic import BaseModel
+
+from ..api import form_request
+from ..models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
+from ._seam import Asking, approval, arguments_text
+
+#: The types a plain string interrupt can resume with (besides a pydantic model class).
+RESUME_TYPES: tuple[type, ...] = (str, bool, int, float)
+#: What ``resume_type`` may be: one of RESUME_TYPES or a pydantic model class.
+ResumeType = type
+APPROVAL_KEYS = frozenset({"question", "details"})
+REVIEW_KEYS = frozenset({"instruction", "content"})
+#: The shapes of interrupt value nbask reads, for the error about one it does not.
+SHAPES = (
+    "HumanInTheLoopMiddleware's requests (action_requests + review_configs, or type 'tool_approval'); "
+    '{"question": ..., "details": ...} (an approval, resumes True or False); '
+    '{"instruction": ..., "content": "<text>"} (a review, resumes the edited text); '
+    'an nbask tool dialect\'s questions ({"questions": [...]} of AskUserQuestion, ...); '
+    "a string (resumes with resume_type, str by default); "
+    "or any value with interrupt(..., response_schema=...) (a typed form)"
+)
+_JSON_TYPES = {str: "string", int: "integer", float: "number"}
+
+
+class InterruptNotAnswered(RuntimeError):
+    """A form, text or review interrupt was not answered (declined, rejected, timed out, no one
+    to ask): the graph stays paused at it (``run(graph, None, config)`` asks again;
+    ``Command(resume=...)`` answers it yourself).
+    """
+
+    def __init__(self, interrupt: Interrupt, outcome: Outcome) -> None:
+        self.interrupt = interrupt
+        self.outcome = outcome
+        why = str(getattr(outcome, "note", "") or getattr(outcome, "reason", "")).strip().rstrip(".")
+        super().__init__(
+            f"interrupt {interrupt.id} was not answered ({_ending(outcome)}){': ' + why if why else ''}. "
+            "The graph stays paused at it: run(graph, None, config) asks again"
+        )
+
+
+def _ending(outcome: Outcome) -> str:
+    if isinstance(outcome, Decision) and outcome.status == "answered":
+        return "rejected by policy" if outcome.answered_by == "policy" else "rejected"
+    return outcome.status
+
+
+def check_resume_type(resume_type: object, where: str = "resume_type") -> None:
+    """Raises TypeError unless ``resume_type`` is one of RESUME_TYPES or a pydantic model class."""
+    if resume_type in RESUME_TYPES or (isinstance(resume_type, type) and issubclass(resume_type, BaseModel)):
+        return
+    msg = f"{where}: must be str, bool, int, float or a pydantic model class, got {resume_type!r}"
+    raise TypeError(msg)
+
+
+# -- the shapes ---------------------------------------------------------------------------------
+
+
+def is_approval(value: object) -> bool:
+    """``{"question": "<text>"[, "details": ...]}``, LangGraph's approve-or-reject pattern."""
+    return (
+        isinstance(value, Mapping)
+        and set(value) <= APPROVAL_KEYS
+        and isinstance(value.get("question"), str)
+        and bool(value["question"].strip())
+    )
+
+
+def is_review(value: object) -> bool:
+    """``{"instruction": "<text>", "content": "<text>"}``, LangGraph's review-and-edit pattern."""
+    return (
+        isinstance(value, Mapping)
+        and set(value) == REVIEW_KEYS
+        and isinstance(value["instruction"], str)
+        and bool(value["instruction"].strip())
+        and isinstance(value["content"], str)
+    )
+
+
+def message_of(value: object) -> str:
+    """What a form asked with a ``response_schema`` says: the string, the approval's question
+    (and details), else the value as JSON.
+    """
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if is_approval(value):
+        assert isinstance(value, Mapping)  # noqa: S101 - is_approval checked it
+        details = _details_text(value.get("details"))
+        return str(value["question"]).strip() + (f"\n\n{details}" if details else "")
+    return arguments_text(value)
+
+
+# -- asking -------------------------------------------------------------------------------------
+
+
+def ask_pattern(item: Interrupt, timeout: float | None) -> Asking[Any]:
+    """The approve-or-reject pattern (True only for an approval) or the review-and-edit pattern
+    (the content as approved, edited or not), by ``item.value``'s shape (``is_approval`` or
+    ``is_review``).
+    """
+    value = item.value
+    if is_approval(value):
+        return _yes_or_no(value["question"], _details_text(value.get("details")), timeout)
+    title = _short(value["instruction"].strip())
+    return _reviewed(item, approval(title, value["content"], timeout=timeout), value["content"])
+
+
+def _reviewed(item: Interrupt, request: Any, content: str) -> Asking[str]:
+    decision = yield request
+    assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
+    if decision.status != "answered" or decision.decision == "reject":
+        raise InterruptNotAnswered(item, decision)
+    return decision.edited if decision.decision == "edit" and decision.edited is not None else content
+
+
+def ask_typed(item: Interrupt, prompt: str, resume_type: ResumeType | None, timeout: float | None) -> Asking[Any]:
+    """A plain string interrupt, asked as ``resume_type`` says (str when None)."""
+    prompt = prompt.strip() or "Answer"
+    if resume_type is bool:
+        return _yes_or_no(prompt, "", timeout)
+    if isinstance(resume_type, type) and issubclass(resume_type, BaseModel):
+        return _form(item, form_request(prompt, resume_type, timeout=timeout), _instance_of(resume_type))
+    kind = resume_type if resume_type in _JSON_TYPES else str
+    field = {"type": _JSON_TYPES[kind], "title": prompt[:200]}
+    return _one_field(item, prompt, field, timeout, kind)
+
+
+def ask_schema(item: Interrupt, schema: Mapping[str, Any], timeout: float | None) -> Asking[Any]:
+    """``interrupt(value, response_schema=...)``: an object schema a form resuming with its
+    values; a boolean one an approval; a string, integer or number one a one-field form.
+    """
+    message = message_of(item.value)
+    if schema.get("type") == "boolean":
+        return _yes_or_no(message, "", timeout)
+    if schema.get("type") in ("string", "integer", "number") or "enum" in schema:
+        field = {**schema, "title": str(schema.get("title") or message)[:200]}
+        return _one_field(item, message, field, timeout, None)
+    return _form(item, form_request(message, schema, timeout=timeout), lambda answer: answer.values)
+
+
+def _yes_or_no(question: str, details: str, timeout: float | None) -> Asking[bool]:
+    title, shown = _title(question.strip(), details)
+    decision = yield approval(title, shown, timeout=timeout)
+    assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
+    return decision.status == "answered" and decision.decision == "approve"
+
+
+def _one_field(
+    item: Interrupt, message: str, field: Mapping[str, Any], timeout: float | None, kind: type | None
+) -> Asking[Any]:
+    schema = {"type": "object", "properties": {"answer": dict(field)}, "required": ["answer"]}
+
+    def value_of(answer: FormAnswer) -> Any:
+        value = answer.values.get("answer", "")
+        return kind(value) if kind in (int, float) and isinstance(value, (int, float)) else value
+
+    return _form(item, form_request(message, schema, timeout=timeout), value_of)
+
+
+def _form(item: Interrupt, request: Any, shape: Any) -> Asking[Any]:
+    answer = yield request
+    assert isinstance(answer, FormAnswer)  # noqa: S101 - the request's own outcome type
+    if answer.status != "answered":
+        raise InterruptNotAnswered(item, answer)
+    return shape(answer)
+
+
+def _instance_of(model: type[BaseModel]) -> Any:
+    return lambda answer: answer.data if isinstance(answer.data, model) else model.model_validate(answer.values)
+
+
+def _title(text: str, details: str) -> tuple[str, str]:
+    """An approval's title and details: a text too long for a title is shown whole above the details."""
+    text = text.strip()
+    if len(text) <= MAX_ACTION_CHARS:
+        return text, details
+    return _short(text), text + (f"\n\n{details}" if details else "")
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_ACTION_CHARS else text[: MAX_ACTION_CHARS - 1] + "…"
+
+
+def _details_text(details: object) -> str:
+    if details is None:
+        return ""
+    return details if isinstance(details, str) else arguments_text(details)
