@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: The labels models typically give a free-text "Other" choice (casefolded; "khác" is Vietnamese,
-#: as in the 001 seed). The UI adds its own such choice to every question, so an option labelled
+#: as in the ask_user_question protocol). The UI adds its own such choice to every question, so an option labelled
 #: like this would show it twice.
 OTHER_LABELS = frozenset({"other", "other...", "other…", "something else", "custom", "khác", "khác..."})
 MAX_ACTION_CHARS = 200
@@ -117,7 +117,7 @@ class Question(StrictModel):
     )
     multi_select: bool = Field(default=False, description="Allow choosing several options.")
     # Not part of what a model may send (left out of the JSON Schema): a tool dialect whose
-    # seed allows longer headers shortens the chip and keeps the whole text here, for its tooltip.
+    # own protocol allows longer headers shortens the chip and keeps the whole text here, for its tooltip.
     # Only dialect-shortened headers carry it; everything else serialises without it.
     header_tooltip: SkipJsonSchema[str] = Field(default="", max_length=MAX_ACTION_CHARS, exclude_if=_is_empty)
 

@@ -1,6 +1,6 @@
 """``nbask.no_questions()``: a scope in which nothing may be asked of the person.
 
-Only the main agent may ask (the 003 rule). A harness runs a sub-agent inside
+Only the main agent may ask. A harness runs a sub-agent inside
 ``with nbask.no_questions():``; any question or approval the sub-agent starts there is refused
 at once with ``QuestionsNotAllowed`` (the tool layer turns it into a tool error that tells the
 model not to ask again), instead of interrupting the person on the sub-agent's behalf.

@@ -1,7 +1,7 @@
 """Locators and checks for one nbask widget view, by its accessibility contract; and the
 notebook cells that ask a question and print the kernel's answer for the test to read.
 
-Contract (SPEC §2): root `.nbask` with `data-status`; each question a `group` named by the
+Contract (js/contract.ts): root `.nbask` with `data-status`; each question a `group` named by the
 question text; options `radio`/`checkbox` named by their label; a `textbox` named "Other"
 per question; buttons "Submit" and "Dismiss".
 """

@@ -1,4 +1,4 @@
-"""Approvals in a real browser (SPEC §2b): approve, edit and reject each round-trip to the
+"""Approvals in a real browser: approve, edit and reject each round-trip to the
 kernel and print the Decision; Escape rejects by dismissing; the view is keyboard-usable and
 axe-clean; model text stays literal. Runs in JupyterLab and in Notebook 7.
 """

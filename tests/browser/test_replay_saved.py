@@ -1,6 +1,6 @@
 """Answer once in a real JupyterLab, save, and the same notebook re-runs headless with the same
 answers: nbclient executes the saved file under NBASK_POLICY=replay with the saved file itself
-as the recording (SPEC §4, §5).
+as the recording.
 """
 
 from __future__ import annotations

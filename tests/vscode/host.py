@@ -178,7 +178,7 @@ class VSCodeHost:
 
 
 class ApprovalView:
-    """One approval view, by its accessibility contract (SPEC §2b)."""
+    """One approval view, by its accessibility contract."""
 
     def __init__(self, root: Locator) -> None:
         self.root = root

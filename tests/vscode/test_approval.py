@@ -1,4 +1,4 @@
-"""Approvals in the VS Code host (SPEC §2b): approve on every ipykernel; edit (decision "edit"
+"""Approvals in the VS Code host: approve on every ipykernel; edit (decision "edit"
 with the edited details) and reject with a reason on the newest. Each prints the kernel's
 Decision from the same cell.
 """

@@ -1,5 +1,5 @@
 """Single select in the VS Code host on every ipykernel: the cell waits, the person picks and
-submits, the same cell prints the answer. The wire follows VS Code's rules (SPEC §8): every
+submits, the same cell prints the answer. The wire follows VS Code's rules: every
 comm message on the main shell (no subshell), and the printed answer published under the
 execute request's parent.
 """
@@ -43,7 +43,7 @@ def test_single_select_prints_answer_under_execute_request(open_host, kernel_nam
     assert host.execution_count(cell) == 2
     ask.expect_resolved("answered", {QUESTION: "SQLite"})
 
-    # SPEC §8: output that must appear in the cell is published under the execute request.
+    # VS Code's rule: output that must appear in the cell is published under the execute request.
     execute_id = host.cell_msg_id(cell)
     printed = [o for o in host.outputs(cell) if o["kind"] == "stream" and "RESULT" in o["text"]]
     assert printed, host.describe()

@@ -8,7 +8,7 @@
     tool = StructuredTool.from_function(func=nbask.tools.function_sync())  # sync frameworks
 
 Dialects, picked by ``tool_name``: ``AskUserQuestion`` (kimi-cli, Claude Code; the default),
-``ask_user_question`` (seed 001), ``ask_user`` (seed 002), ``ask_followup_question`` (Kilo
+``ask_user_question``, ``ask_user``, ``ask_followup_question`` (Kilo
 Code) and ``request_user_input`` (OpenAI Codex); each reads its own arguments and answers in
 its own format. ``gate`` puts a tool behind the person's approval, with rejections the model can
 read. ``nbask.configure(tools_enabled=False)`` hides the tool (``definitions`` is empty) and makes a

@@ -2,10 +2,10 @@
 
 | tool name | module | from |
 | --- | --- | --- |
-| ``AskUserQuestion`` | ``claude_code`` | kimi-cli, Claude Code (seeds 000, 003); nbask's default |
-| ``ask_user_question`` | ``chat_backend`` | a chat backend's approval_request protocol (seed 001) |
-| ``ask_user`` | ``ask_user`` | a Go desktop app (seed 002) |
-| ``ask_followup_question`` | ``followup`` | Kilo Code, Roo Code (seed 004) |
+| ``AskUserQuestion`` | ``claude_code`` | kimi-cli, Claude Code; nbask's default |
+| ``ask_user_question`` | ``chat_backend`` | a chat backend's approval_request protocol |
+| ``ask_user`` | ``ask_user`` | a Go desktop app |
+| ``ask_followup_question`` | ``followup`` | Kilo Code, Roo Code |
 | ``request_user_input`` | ``codex`` | OpenAI Codex |
 """
 

@@ -1,12 +1,12 @@
-"""``ask_user(question, choices, allow_freeform)``: the Go desktop app's tool (seed 002).
+"""``ask_user(question, choices, allow_freeform)``: the Go desktop app's tool.
 
 One question; ``choices`` become its options (numbered in the widget, keys 1-4) and the free-text
-box is always there. The seed makes ``choices`` optional, but nbask shows a question as 2-4
+box is always there. The tool makes ``choices`` optional, but nbask shows a question as 2-4
 options plus that box, so here ``choices`` is required (2-4) and a call without them gets an
 error that says what to send. ``allow_freeform: false`` is accepted; the widget still offers the
 box, and whatever the person types is the answer.
 
-The reply is the answer text itself, as the seed's agent loop writes it into the tool result.
+The reply is the answer text itself, as that app's agent loop writes it into the tool result.
 A dismiss and a timeout say in words that there is no answer.
 """
 
@@ -64,7 +64,7 @@ class AskUser(Dialect):
 
     name = "ask_user"
     title = "Ask the user"
-    origin = "a Go desktop app's agent loop (seed 002)"
+    origin = "a Go desktop app's agent loop"
     arguments = AskUserArguments
     form = '{"question": "...", "choices": ["...", "..."], "allow_freeform": true} with 2-4 choices'
     description = (

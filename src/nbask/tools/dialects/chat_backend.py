@@ -1,4 +1,4 @@
-"""``ask_user_question``: the chat backend's stream/history protocol (seed 001).
+"""``ask_user_question``: the chat backend's stream/history protocol.
 
 Arguments use camelCase (``multiSelect``; ``multi_select`` is accepted too) and may carry the
 free-text option themselves, ``{"label": "Khác", "input": true}``: nbask's "Other" field is that
@@ -7,15 +7,15 @@ rule "add Other when missing" holds because the widget always shows it. The whol
 ``content_block_delta`` payload is accepted as well (``{"action_requests": [{"name":
 "ask_user_question", "args": {...}}], "timeout_seconds": 600}``), its time limit included.
 
-Headers longer than nbask's 12-character chip (the seed's own "Mục tiêu chính" has 14) are
+Headers longer than nbask's 12-character chip (such a backend's own "Mục tiêu chính" has 14) are
 shortened, at a word boundary where possible, with "…": nbask's models keep the 12-character
 limit, and the question text, which is the answer key, is never changed.
 
-The reply is the seed's ``approval`` message: ``{"type": "approval", "answers": {question text:
+The reply is the protocol's ``approval`` message: ``{"type": "approval", "answers": {question text:
 answer}}``, a skipped question as "[No preference]", with ``"notes": {question text: note}`` for
 the questions the person wrote a note on and their note on the whole set in ``"note"``; a
 dismiss has empty answers and a note; a timeout is ``{"type": "approval_timeout", ...}`` (the
-seed's "approval_timeout" block).
+protocol's "approval_timeout" block).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class ChatBackend(Dialect):
     name = "ask_user_question"
     replies_in_json = True
     title = "Ask the user"
-    origin = "a chat backend's approval_request stream protocol (seed 001)"
+    origin = "a chat backend's approval_request stream protocol"
     arguments = ChatBackendArguments
     form = (
         '{"questions": [{"question": "...", "header": "...", "multiSelect": false, "options": [{"label": "...", '

@@ -1,4 +1,4 @@
-"""``AskUserQuestion``: the tool of kimi-cli and Claude Code (seeds 000 and 003), and nbask's own.
+"""``AskUserQuestion``: the tool of kimi-cli and Claude Code, and nbask's own.
 
 Arguments are nbask's schema, ``{"questions": [{"question", "header", "options": [{"label",
 "description"}], "multi_select"}]}`` (Claude Code's camelCase ``multiSelect`` is accepted too).
@@ -33,7 +33,7 @@ class ClaudeCode(Dialect):
     name = "AskUserQuestion"
     replies_in_json = True
     title = "Ask the user"
-    origin = "kimi-cli and Claude Code (seeds 000, 003)"
+    origin = "kimi-cli and Claude Code"
     arguments = QuestionSet
     form = (
         '{"questions": [{"question": "...", "header": "...", "options": [{"label": "...", "description": "..."}, '

@@ -1,12 +1,12 @@
-"""``ask_followup_question(question, follow_up)``: Kilo Code's and Roo Code's tool (seed 004).
+"""``ask_followup_question(question, follow_up)``: Kilo Code's and Roo Code's tool.
 
 One question with 2-4 suggested answers. ``follow_up`` is accepted in each form these tools have
 told their models to use: the native tools' JSON list ``[{"text": ..., "mode": ...|null}]`` (Kilo
 Code's and Roo Code's ``native-tools/ask_followup_question.ts``), also when the list arrives as
 JSON text; the tool's own XML (``<suggest>...</suggest>`` elements, attributes such as ``mode``
-ignored); a list of strings; and the seed's JSON form ``[{"answer": ...}]``. The whole XML tool
+ignored); a list of strings; and the JSON form ``[{"answer": ...}]``. The whole XML tool
 call (``<ask_followup_question><question>...</question><follow_up>...</follow_up>
-</ask_followup_question>``) may be sent as the arguments text. The seed makes ``follow_up``
+</ask_followup_question>``) may be sent as the arguments text. The tool makes ``follow_up``
 optional; nbask shows a question as 2-4 options plus a free-text box, so here it is required, with
 an error that says what to send.
 
@@ -15,7 +15,7 @@ in their UI and send the model only the suggestion's text (``AskFollowupQuestion
 reply cannot say a mode. A notebook has no modes to switch, so a mode is checked (text or null)
 and ignored, and the reply is the answer alone, as theirs is.
 
-The reply wraps the answer in ``<answer>`` tags, as the seed shows. Errors follow the seed's
+The reply wraps the answer in ``<answer>`` tags, as the tool's own examples show. Errors follow the tool's
 style: "Missing required parameter 'question'", "Failed to parse follow_up: ...", "Invalid
 follow_up format: ...", "Wrong number of suggestions in follow_up: ...", and end by showing the
 form the call was written in (the XML call, ``follow_up`` as XML, or the JSON list), complete.
@@ -68,7 +68,7 @@ FORM_CALL_XML: Final = (
 )
 #: The advice after an error in a call whose ``follow_up`` was <suggest> XML.
 RETRY: Final = f"Please retry with a complete call: {FORM_FOLLOW_UP_XML}."
-#: The keys of one suggestion in the JSON list: its text (``answer`` in the seed's form) and a mode.
+#: The keys of one suggestion in the JSON list: its text (``answer`` in the older JSON form) and a mode.
 SUGGESTION_KEYS: Final = frozenset({"text", "answer", "mode"})
 
 
@@ -110,7 +110,7 @@ class Followup(Dialect):
 
     name = "ask_followup_question"
     title = "Ask a follow-up question"
-    origin = "Kilo Code, Roo Code (seed 004)"
+    origin = "Kilo Code, Roo Code"
     arguments = FollowupArguments
     form = FORM_JSON
     description = (
@@ -209,7 +209,7 @@ def _suggestions(follow_up: object) -> list[str]:
 
 
 def _suggestion_text(index: int, item: object) -> str:
-    """One suggestion: text, ``{"text": ..., "mode": ...|null}`` or the seed's ``{"answer": ...}``."""
+    """One suggestion: text, ``{"text": ..., "mode": ...|null}`` or the older ``{"answer": ...}``."""
     if isinstance(item, str):
         return item
     expected = f'Invalid follow_up format: follow_up[{index}] must be {{"text": "...", "mode": null}} (or text)'
