@@ -28,6 +28,12 @@ RAN: list[dict[str, Any]] = []
 DROP_ARGS = {"name": "events_2023"}
 TRANSFER_ARGS = {"amount": 100, "to": "ACME GmbH"}
 TRANSFER_HINT = "Send 100 EUR to ACME GmbH?"
+TIME_OFF_ARGS = {"days": 5}
+#: The hint of Google's human_tool_confirmation sample: written for a client developer.
+TIME_OFF_HINT = (
+    "Please approve or reject the tool call request_time_off() by responding with a FunctionResponse "
+    "with an expected ToolConfirmation payload."
+)
 INPUT_MESSAGE = "Where should the bucket live?"
 INPUT_SCHEMA = {
     "type": "object",
@@ -62,19 +68,45 @@ def transfer(amount: int, to: str, tool_context: ToolContext) -> dict[str, Any]:
     """
     confirmation = tool_context.tool_confirmation
     if confirmation is None:
-        tool_context.request_confirmation(hint=f"Send {amount} EUR to {to}?", payload={"amount": amount})
+        # A nested payload: more than a flat form can show.
+        payload = {"transfer": {"amount": amount, "currency": "EUR"}}
+        tool_context.request_confirmation(hint=f"Send {amount} EUR to {to}?", payload=payload)
         tool_context.actions.skip_summarization = True
         return {"status": "waiting for confirmation"}
     if not confirmation.confirmed:
         return {"status": "not sent: the person did not confirm"}
-    sent = confirmation.payload["amount"]
+    sent = confirmation.payload["transfer"]["amount"]
     RAN.append({"tool": "transfer", "amount": sent, "to": to})
     return {"status": "sent", "amount": sent}
+
+
+def request_time_off(days: int, tool_context: ToolContext) -> dict[str, Any]:
+    """Request days off for the employee (the shape of Google's human_tool_confirmation sample:
+    more than two days need a manager, who says how many of them are approved).
+
+    Args:
+        days: The days asked for.
+        tool_context: The ADK's context (not shown to the model).
+
+    """
+    if days <= 2:
+        RAN.append({"tool": "request_time_off", "approved_days": days})
+        return {"status": "ok", "approved_days": days}
+    confirmation = tool_context.tool_confirmation
+    if not confirmation:
+        tool_context.request_confirmation(hint=TIME_OFF_HINT, payload={"approved_days": 0})
+        return {"status": "Manager approval is required."}
+    approved = min(confirmation.payload["approved_days"], days)
+    if approved == 0:
+        return {"status": "The time off request is rejected.", "approved_days": 0}
+    RAN.append({"tool": "request_time_off", "approved_days": approved})
+    return {"status": "ok", "approved_days": approved}
 
 
 TOOLS: dict[str, tuple[Any, dict[str, Any]]] = {
     "drop_table": (FunctionTool(drop_table, require_confirmation=True), DROP_ARGS),
     "transfer": (transfer, TRANSFER_ARGS),
+    "time_off": (request_time_off, TIME_OFF_ARGS),
     "input": (request_input, {"message": INPUT_MESSAGE, "response_schema": INPUT_SCHEMA}),
     "yes_no": (request_input, {"message": "Go ahead with the migration?", "response_schema": YES_NO_SCHEMA}),
 }

@@ -1,7 +1,8 @@
 """nbask.integrations.google_adk with the ADK's own ``InMemoryRunner`` and an offline scripted
 ``BaseLlm`` (tests/tools/adk_scripted.py): ``adk_request_confirmation`` of a
 ``require_confirmation=True`` tool and of a tool that calls ``tool_context.request_confirmation``
-with a payload, and ``adk_request_input`` of the ADK's ``request_input`` tool. Headless under the
+with a nested payload (asked as an approval; a flat payload is a form, see
+test_integration_google_adk_form.py), and ``adk_request_input`` of the ADK's ``request_input`` tool. Headless under the
 recommended policy and with a scripted person, then in a real kernel through the widgets. Each
 test checks what the model read, what the ADK was sent, and whether (and how) the tool ran.
 """
@@ -34,7 +35,8 @@ from nbask.integrations import google_adk
 REJECTED_BY_ADK = {"error": "This tool call is rejected."}
 DROPPED = {"result": "dropped events_2023"}
 NOT_SENT = {"status": "not sent: the person did not confirm"}
-TRANSFER_DETAILS = {"arguments": TRANSFER_ARGS, "payload": {"amount": 100}}
+TRANSFER_PAYLOAD = {"transfer": {"amount": 100, "currency": "EUR"}}
+TRANSFER_DETAILS = {"arguments": TRANSFER_ARGS, "payload": TRANSFER_PAYLOAD}
 
 
 def drive(tool: str) -> dict[str, Any]:
@@ -51,8 +53,12 @@ def sent(out: dict[str, Any]) -> list[Any]:
     return [(answer["name"], answer["response"]) for answer in out["answers"]]
 
 
+def payload(amount: int) -> dict[str, Any]:
+    return {"transfer": {"amount": amount, "currency": "EUR"}}
+
+
 def edited_transfer(amount: int, **changes: Any) -> str:
-    return json.dumps({**TRANSFER_DETAILS, "payload": {"amount": amount}, **changes}, indent=2)
+    return json.dumps({**TRANSFER_DETAILS, "payload": payload(amount), **changes}, indent=2)
 
 
 # -- headless: the recommended policy ------------------------------------------------------------
@@ -74,7 +80,7 @@ def test_recommended_policy_does_not_confirm_a_request_confirmation_tool():
     nbask.configure(policy="recommended")
     out = drive("transfer")
     assert out["ran"] == []
-    assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": {"amount": 100}})]
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": TRANSFER_PAYLOAD})]
     assert read(out) == [NOT_SENT]
 
 
@@ -125,7 +131,7 @@ def test_request_confirmation_with_a_payload_approved_as_it_is(person: Person):
     (asked,) = person.approvals
     assert asked.approval.action == "Call transfer: Send 100 EUR to ACME GmbH?"
     assert json.loads(asked.approval.details) == TRANSFER_DETAILS
-    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": {"amount": 100}})]
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": TRANSFER_PAYLOAD})]
     assert out["ran"] == [{"tool": "transfer", "amount": 100, "to": "ACME GmbH"}]
     assert read(out) == [{"status": "sent", "amount": 100}]
 
@@ -133,7 +139,7 @@ def test_request_confirmation_with_a_payload_approved_as_it_is(person: Person):
 def test_an_edited_payload_is_what_the_tool_runs_with(person: Person):
     person.answers(edit(edited_transfer(40)))
     out = drive("transfer")
-    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": {"amount": 40}})]
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": payload(40)})]
     assert out["ran"] == [{"tool": "transfer", "amount": 40, "to": "ACME GmbH"}]
     assert read(out) == [{"status": "sent", "amount": 40}]
 
@@ -143,7 +149,7 @@ def test_an_edited_payload_is_what_the_tool_runs_with(person: Person):
     [
         '{"payload": {"amount": 40}',  # not valid JSON
         "[40]",  # not an object
-        '{"amount": 40}',  # no "payload"
+        '{"transfer": {"amount": 40}}',  # no "payload"
         edited_transfer(40, arguments={"amount": 100, "to": "Mallory Ltd"}),  # the arguments changed
     ],
     ids=["invalid-json", "not-an-object", "no-payload", "arguments-changed"],
@@ -152,7 +158,7 @@ def test_an_edit_that_cannot_be_applied_is_a_rejection(person: Person, text: str
     person.answers(edit(text))
     out = drive("transfer")
     assert out["ran"] == []
-    assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": {"amount": 100}})]
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": TRANSFER_PAYLOAD})]
     assert read(out) == [NOT_SENT]
 
 
@@ -176,7 +182,7 @@ def through_the_kernels_check(*texts: str, refused: list[str]) -> Any:
 def test_a_payload_approval_refuses_an_edit_it_could_not_apply_and_stays_open(person: Person):
     refused: list[str] = []
     changed = edited_transfer(40, arguments={"amount": 100, "to": "Mallory Ltd"})
-    person.answers(through_the_kernels_check(changed, '{"amount": 40}', edited_transfer(40), refused=refused))
+    person.answers(through_the_kernels_check(changed, '{"transfer": {}}', edited_transfer(40), refused=refused))
     out = drive("transfer")
     (asked,) = person.approvals
     assert asked.approval.details_schema == {
@@ -188,7 +194,7 @@ def test_a_payload_approval_refuses_an_edit_it_could_not_apply_and_stays_open(pe
         f'The edit was not accepted: argument "arguments" must be {json.dumps(TRANSFER_ARGS)}',
         'The edit was not accepted: missing required argument "payload"',
     ]
-    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": {"amount": 40}})]
+    assert sent(out) == [("adk_request_confirmation", {"confirmed": True, "payload": payload(40)})]
     assert out["ran"] == [{"tool": "transfer", "amount": 40, "to": "ACME GmbH"}]
 
 

@@ -36,6 +36,10 @@ URL_REPLAYED = (
     "Declined by replay: a replayed run never opens a page for the server, whatever the recording says; "
     "no one was asked."
 )
+CONFIRMATION_UNATTENDED = (
+    "Declined by the 'recommended' policy: submitting this form confirms a call, and an unattended run "
+    "never confirms one; no one was asked."
+)
 
 # -- the request ------------------------------------------------------------------------------
 
@@ -48,6 +52,9 @@ class FormRequest(Request[FormAnswer]):
     form: Form = field(kw_only=True)
     #: The pydantic model the caller gave as the schema; an accepted answer carries an instance.
     model: type[BaseModel] | None = field(default=None, kw_only=True)
+    #: Submitting it confirms a call (its fields are the values the call runs with): the
+    #: 'recommended' policy declines it even when every field has a default.
+    confirmation: bool = field(default=False, kw_only=True)
 
     def asked(self) -> dict[str, Any]:
         return self.form.model_dump()
@@ -219,9 +226,13 @@ class FormKind(RequestKind[FormRequest, FormAnswer]):
         return answer
 
     def recommended(self, request: FormRequest) -> FormAnswer:
-        """Accept with the schema's defaults when every required field has one; else decline."""
+        """Accept with the schema's defaults when every required field has one; else (and for a
+        confirmation or a page to open) decline.
+        """
         if request.form.url:
             return request.decide(None, answered_by="policy", note=URL_UNATTENDED)
+        if request.confirmation:
+            return request.decide(None, answered_by="policy", note=CONFIRMATION_UNATTENDED)
         values, missing = defaults_of(request.form.fields)
         if missing is not None:
             note = (
