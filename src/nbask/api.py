@@ -1,4 +1,5 @@
-"""The public calls: ask questions or ask for approval, awaiting or blocking, and the history.
+"""The public calls: ask questions or ask for approval, awaiting or blocking, and the history;
+and, below them, the seams the agent tools and integrations build on (``SEAMS``).
 
 Each call turns its arguments into a request of its kind and has the manager run it with the
 policies' choice of resolver.
@@ -32,11 +33,13 @@ __all__ = [
     "ask_sync",
     "history",
     "late_answers",
-    "one_question_set",
-    "run_request",
-    "run_request_sync",
     "save_history",
 ]
+
+#: The seams ``nbask.tools``, ``nbask.mcp`` and ``nbask.integrations`` build on: a request of
+#: any kind run under the policy in force, and the requests the public calls make. Not public:
+#: their signatures may change with the layers above, which are changed with them.
+SEAMS = ("as_question_set", "form_request", "one_question_set", "run_request", "run_request_sync", "url_request")
 
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
