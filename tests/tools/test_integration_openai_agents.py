@@ -34,6 +34,7 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 from openai.types.responses.response_output_item import McpApprovalRequest  # noqa: E402
 
 from nbask.integrations import openai_agents  # noqa: E402
+from nbask.integrations.openai_agents import JUST_ONCE  # noqa: E402
 
 agents.set_tracing_disabled(disabled=True)
 
@@ -163,7 +164,7 @@ def test_recommended_policy_rejects_and_the_tool_never_runs():
 
 
 def test_approve_runs_the_call_as_the_model_made_it(person: Person):
-    person.answers(approve())
+    person.answers(approve(), pick(JUST_ONCE))
     model = drop()
     result, dropped = run(model)
     assert dropped == ["events_2023"]
@@ -176,7 +177,7 @@ def test_approve_runs_the_call_as_the_model_made_it(person: Person):
 
 
 def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: Person):
-    person.answers(edit({"name": "events_2022"}, reason="2023 is still in use"), approve())
+    person.answers(edit({"name": "events_2022"}, reason="2023 is still in use"), approve(), pick(JUST_ONCE))
     model = drop()
     result, dropped = run(model)
     retry = (
@@ -211,7 +212,9 @@ def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any
 
 def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):
     refused: list[str] = []
-    person.answers(through_the_kernels_check({"name": 2022}, {"name": "events_2022"}, refused=refused), approve())
+    person.answers(
+        through_the_kernels_check({"name": 2022}, {"name": "events_2022"}, refused=refused), approve(), pick(JUST_ONCE)
+    )
     model = drop()
     _, dropped = run(model)
     first = person.approvals[0].approval
@@ -240,8 +243,8 @@ def test_reject_sends_the_reason_and_the_tool_never_runs(person: Person):
 @pytest.mark.parametrize(
     ("edited", "why"),
     [
-        ('{"name": ', "the edit is not valid JSON (Expecting value: line 1 column 10 (char 9))"),
-        ('["events_2022"]', "the edit is a JSON list, not an object of argument names"),
+        ('{"name": ', "the edited arguments are not valid JSON (Expecting value: line 1 column 10 (char 9))"),
+        ('["events_2022"]', "the edited arguments are a JSON array, not an object of argument names"),
     ],
     ids=["not-json", "not-an-object"],
 )
@@ -255,7 +258,7 @@ def test_an_unusable_edit_is_a_rejection(person: Person, edited: str, why: str):
 
 
 def test_an_unchanged_edit_is_an_approval(person: Person):
-    person.answers(edit({"name": "events_2023"}))
+    person.answers(edit({"name": "events_2023"}), pick(JUST_ONCE))
     model = drop()
     _, dropped = run(model)
     assert dropped == ["events_2023"]
@@ -278,16 +281,18 @@ def test_dismiss_and_no_one_to_ask_are_rejections(person: Person):
     assert model.read == [
         [
             (
-                "Not approved: Call drop_table did not run, because no one could be asked to approve it: "
-                f"no front end here {DO_NOT_RETRY}"
+                "Not approved: Call drop_table did not run. It was rejected by policy, not by a person. "
+                f"Reason: No one could be asked: no front end here. {DO_NOT_RETRY}"
             )
         ]
     ]
+    # the refusal is in the history like any other outcome
+    assert (nbask.history()[-1].answered_by, nbask.history()[-1].outcome.decision) == ("policy", "reject")
 
 
 def test_a_question_and_an_approval_in_one_run(person: Person):
     """A question from nbask's own ask tool is answered mid-run; the gated call after it is approved."""
-    person.answers(pick("SQLite"), approve())
+    person.answers(pick("SQLite"), approve(), pick(JUST_ONCE))
     model = ScriptedModel(("AskUserQuestion", QUESTION_ARGS), ("drop_table", {"name": "events_2023"}))
     result, dropped = run(model, agents.function_tool(nbask.tools.function()), drop_table)
     assert model.read == [['{"answers": {"Which database should the app use?": "SQLite"}}'], ["dropped events_2023"]]
@@ -296,7 +301,7 @@ def test_a_question_and_an_approval_in_one_run(person: Person):
 
 
 def test_resolve_decides_parallel_calls_for_a_loop_of_ones_own(person: Person):
-    person.answers(approve(), reject("not that one"))
+    person.answers(approve(), pick(JUST_ONCE), reject("not that one"))
     model = ScriptedModel(("drop_table", {"name": "a"}), ("drop_table", {"name": "b"}), parallel=True)
     agent = agent_for(model)
     context: dict[str, list[str]] = {"dropped": []}
@@ -439,6 +444,18 @@ def respond(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = 
     k.update_widget(comm.comm_id, {"response": response})
 
 
+def choose(k: KernelHarness, question: str, label: str) -> None:
+    """Answer the question widget asking ``question`` with the option ``label``."""
+    comm = k.wait_for_comm_open(
+        predicate=lambda comm: any(q.get("question") == question for q in comm.state.get("questions", [])), timeout=30
+    )
+    answer = {"action": "submit", "answers": [{"selected": [label], "other": None}], "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(comm.comm_id, {"response": answer})
+
+
+ALWAYS_DROP = "Always allow drop_table in this run?"
+
+
 ANSWERED = '{"answers": {"Which database should the app use?": "SQLite"}}'
 
 
@@ -448,20 +465,18 @@ def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, deci
     k.drain(0.1)
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
     cell = k.execute(KERNEL_RUN)
-    question = k.wait_for_comm_open(
-        predicate=lambda comm: any(q.get("question") == QUESTION for q in comm.state.get("questions", [])), timeout=30
-    )
-    answer = {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}], "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(question.comm_id, {"response": answer})
+    choose(k, QUESTION, "SQLite")
     approval = approval_widget(k, "events_2023")
     assert approval.state["title"] == TITLE
     assert approval.state["details"] == '{\n  "name": "events_2023"\n}'
     if decision == "approve":
         respond(k, approval, "approve")
+        choose(k, ALWAYS_DROP, JUST_ONCE)
         expected = {"read": [ANSWERED, "dropped events_2023"], "ran": ["events_2023"]}
     elif decision == "edit":
         respond(k, approval, "approve", edited='{\n  "name": "events_2022"\n}')
         respond(k, approval_widget(k, "events_2022"), "approve")
+        choose(k, ALWAYS_DROP, JUST_ONCE)
         retry = (
             "Not run: the person did not approve these arguments and edited them. "
             'Call drop_table again with these arguments instead: {"name": "events_2022"}'
