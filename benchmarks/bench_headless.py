@@ -67,7 +67,10 @@ def main() -> None:  # noqa: PLR0915 - one script, read top to bottom
         ("validate the QuestionSet alone", statistics.median(floor_runs), min(floor_runs)),
         ("ask_sync, policy recommended", statistics.median(ask_runs), min(ask_runs)),
     ]
-    ask()  # the one answer the replay rows read back
+    # Replay hands out each recorded answer once: record one answer per replayed ask (5 runs).
+    manager().clear_history()
+    for _ in range(args.asks * 5):
+        ask()
     recording = nbask.save_history(folder / "recording.jsonl")
     manager().clear_history()
     nbask.configure(policy="replay", replay_file=recording)

@@ -64,7 +64,7 @@ class ConfirmKind(RequestKind[ConfirmRequest, Answer]):
 
     def replayed(self, request: ConfirmRequest, recording: Recording) -> Answer:
         records = [entry for entry in recording.entries(self.name) if entry.asked["text"] == request.text]
-        record = recording.take(records)
+        record = recording.take(request.text, records)
         if record is None:
             raise nbask.ReplayMissing(f"no answer left for {request.text!r}", asked=request.text)
         return request.answered(record.outcome.answers[request.text], "replay")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, field_validator, model_validator
@@ -244,6 +244,7 @@ class Recording:
         self._indexes: dict[str, Any] = {}
         # The records handed out, by identity: one record may sit in several of a kind's indexes.
         self._used: set[int] = set()
+        self._cursors: dict[Hashable, int] = {}
 
     def entries(self, kind: str) -> list[HistoryEntry]:
         """The recorded entries of one kind, oldest first."""
@@ -256,15 +257,21 @@ class Recording:
         index: IndexT = self._indexes[kind]
         return index
 
-    def take(self, records: list[RecordT]) -> RecordT | None:
+    def take(self, key: Hashable, records: list[RecordT]) -> RecordT | None:
         """The first of ``records`` not handed out before (now handed out), or None when every
-        one has been.
+        one has been. ``key`` names the list (the same key, the same records in the same order):
+        the records before its cursor are all handed out, so a long recording is not scanned
+        again on every ask.
         """
-        for record in records:
-            if id(record) not in self._used:
-                self._used.add(id(record))
-                return record
-        return None
+        position = self._cursors.get(key, 0)
+        while position < len(records) and id(records[position]) in self._used:
+            position += 1
+        if position == len(records):
+            self._cursors[key] = position
+            return None
+        self._used.add(id(records[position]))
+        self._cursors[key] = position + 1
+        return records[position]
 
 
 def asked_again(what: str, recording: Recording, used: int) -> str:

@@ -262,7 +262,7 @@ def replay_decision(request: ApprovalRequest, recording: Recording) -> Decision:
     records = [r for r in same_action if _as_here(r.details, r.workdir, here) == approval.details]
     if not records:
         raise ReplayMissing(_missing(approval, recording, same_action, here), asked=approval.action)
-    record = recording.take(records)
+    record = recording.take((ApprovalKind.name, approval.action, approval.details), records)
     if record is None:
         raise ReplayMissing(
             asked_again(f"the approval {approval.action!r}", recording, len(records)), asked=approval.action

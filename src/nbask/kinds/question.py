@@ -279,16 +279,19 @@ def _as_recorded(outcome: Answer, record: _Record) -> Answer:
 
 def _record_for(question: Question, index: _Index, recording: Recording) -> _Record:
     labels = _labels(question)
+    # The records made with these very options first, then those that still fit them (one
+    # record is in both lists: the recording hands each out once).
     exact = index.by_question.get((question.question, labels), [])
-    fits = [record for record in index.by_text.get(question.question, []) if _fits(record, labels, question)]
-    # The records made with these very options first, then those that still fit them.
-    candidates = exact + [record for record in fits if all(record is not other for other in exact)]
-    if candidates:
-        record = recording.take(candidates)
-        if record is None:
-            what = f"the question {question.question!r}"
-            raise ReplayMissing(asked_again(what, recording, len(candidates)), asked=question.question)
+    record = recording.take(("question", question.question, labels), exact) if exact else None
+    fits: list[_Record] = []
+    if record is None:
+        fits = [record for record in index.by_text.get(question.question, []) if _fits(record, labels, question)]
+        record = recording.take(("text", question.question, labels), fits) if fits else None
+    if record is not None:
         return record
+    if exact or fits:
+        what = f"the question {question.question!r}"
+        raise ReplayMissing(asked_again(what, recording, len(exact) or len(fits)), asked=question.question)
     known = "has a record of it with other options" if question.question in index.by_text else "has no record of it"
     msg = (
         f"replay: no recorded answer for the question {question.question!r}; {recording.source} {known} "
