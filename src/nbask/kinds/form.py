@@ -194,7 +194,7 @@ def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
             "message and fields."
         )
         raise ReplayMissing(msg, asked=request.form.message)
-    record = recording.take(records)
+    record = recording.take((FormKind.name, key), records)
     if record is None:
         what = f"the form {request.form.message[:80]!r}"
         raise ReplayMissing(asked_again(what, recording, len(records)), asked=request.form.message)
