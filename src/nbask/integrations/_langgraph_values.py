@@ -11,7 +11,10 @@ nbask.integrations.langgraph), and what each resumes with.
   (``InterruptNotAnswered``), so unreviewed content never goes on;
 - a plain string, ``interrupt("What is your age?")`` -> asked as ``resume_type`` says: ``str``
   (the default) a text field, ``int`` / ``float`` a number field, ``bool`` an approval (``True``
-  only for an approval), a pydantic model a form of its fields (resumes with the model instance);
+  only for an approval), a pydantic model a form of its fields (resumes with the validated values as
+  JSON data, ``model_dump(mode="json")``: a model instance in a checkpoint is a type LangGraph's
+  serializer warns it will block; ``interrupt(..., response_schema=Model)`` gives the node an
+  instance);
 - ``interrupt(value, response_schema=...)`` -> a typed form of the schema; a scalar schema
   (``response_schema=int``...) a one-field form resuming with the value, a boolean one an approval.
 """
@@ -142,7 +145,7 @@ def ask_typed(item: Interrupt, prompt: str, resume_type: ResumeType | None, time
     if resume_type is bool:
         return _yes_or_no(prompt, "", timeout)
     if isinstance(resume_type, type) and issubclass(resume_type, BaseModel):
-        return _form(item, form_request(prompt, resume_type, timeout=timeout), _instance_of(resume_type))
+        return _form(item, form_request(prompt, resume_type, timeout=timeout), _json_of(resume_type))
     kind = resume_type if resume_type in _JSON_TYPES else str
     field = {"type": _JSON_TYPES[kind], "title": prompt[:200]}
     return _one_field(item, prompt, field, timeout, kind)
@@ -188,8 +191,14 @@ def _form(item: Interrupt, request: Any, shape: Any) -> Asking[Any]:
     return shape(answer)
 
 
-def _instance_of(model: type[BaseModel]) -> Any:
-    return lambda answer: answer.data if isinstance(answer.data, model) else model.model_validate(answer.values)
+def _json_of(model: type[BaseModel]) -> Any:
+    """The form's values as the model validated them, as JSON data."""
+
+    def shape(answer: FormAnswer) -> Any:
+        instance = answer.data if isinstance(answer.data, model) else model.model_validate(answer.values)
+        return instance.model_dump(mode="json")
+
+    return shape
 
 
 def _title(text: str, details: str) -> tuple[str, str]:

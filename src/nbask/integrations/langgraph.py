@@ -22,7 +22,8 @@ What an interrupt's value becomes, and what the graph resumes with:
   ``interrupt("Do you approve?")`` needs ``resume_type=bool`` (an approval: ``True`` only when
   approved), else a typed "no" would reach the node as the truthy string ``"no"``. ``int`` /
   ``float``: a number field. A pydantic model class: a form of its fields, resumed with the
-  model instance. ``resume_type`` is one type for every string interrupt, or a mapping from a
+  values it validated as JSON data (``interrupt(..., response_schema=Model)`` gives the node an
+  instance). ``resume_type`` is one type for every string interrupt, or a mapping from a
   node's name to the type of the interrupts that node asks (stable when a node re-asks with a
   new prompt).
 
