@@ -199,7 +199,8 @@ def test_other_tools_show_and_take_their_input_as_json(person: Person):
     assert cli.responses[0] == allowed({"file_path": "notes/résumé.md", "content": "hello, edited"})
     assert cli.responses[1]["behavior"] == "deny"
     assert cli.responses[1]["message"].startswith(
-        "Not approved: Call Write did not run: the person's edit of its input is not valid JSON"
+        "Not approved: Call Write did not run. The person edited its arguments, but the edited arguments are "
+        "not valid JSON (Expecting value: line 1 column 1 (char 0))."
     )
     assert cli.ran == [("Write", {"file_path": "notes/résumé.md", "content": "hello, edited"})]
 
@@ -208,8 +209,13 @@ def test_no_one_to_ask_denies(person: Person):
     person.unavailable = NoOneCanAnswer("no front end here")
     cli, _ = run([ToolCall("Bash", BASH)])
     assert cli.responses[0]["behavior"] == "deny"
-    assert "no one could be asked to approve it: no front end here" in cli.responses[0]["message"]
+    assert cli.responses[0]["message"] == (
+        "Not approved: Call Bash did not run. It was rejected by policy, not by a person. "
+        f"Reason: No one could be asked: no front end here. {DO_NOT_RETRY}"
+    )
     assert cli.ran == []
+    (entry,) = nbask.history()  # the refusal is kept, as any other outcome
+    assert (entry.kind, entry.answered_by, entry.tool_call_id) == ("approval", "policy", "toolu_1")
 
 
 @pytest.mark.parametrize(("choice", "remembered"), [("Don't ask again", True), ("Just this once (Recommended)", False)])

@@ -1,6 +1,9 @@
 """The Claude Agent SDK's permission callback, answered in the cell.
 
     options = ClaudeAgentOptions(can_use_tool=nbask.integrations.claude_agent_sdk.can_use_tool)
+    # another time limit, or rules of your own that allow or deny before anyone is asked:
+    callback = nbask.integrations.claude_agent_sdk.permission_callback(timeout=60, allow=["Read"], deny=["WebFetch"])
+    options = ClaudeAgentOptions(can_use_tool=callback)
 
 Claude Code asks the SDK before each tool call it may not make on its own (``can_use_tool``
 control requests). ``can_use_tool`` maps each one onto nbask:
@@ -17,9 +20,10 @@ control requests). ``can_use_tool`` maps each one onto nbask:
 - Any other tool is an approval titled with the permission prompt's ``title`` (else
   "Call <tool>"), its details the ``Bash`` command text or the input as pretty JSON. Approve
   allows the input as it is; Edit allows the edited command (``Bash``) or the edited JSON
-  object; Reject, a dismiss, a timeout, the ``recommended`` policy or no one to ask denies with
-  a message naming the reason. An edit that is not a JSON object denies too: nothing runs on a
-  guess.
+  object; Reject, a dismiss, a timeout, the ``recommended`` policy or no one to ask (no front
+  end, the ``error`` policy: a rejection by policy with nbask's reason, kept in
+  ``nbask.history()``) denies with a message naming the reason. An edit that is not a JSON
+  object denies too: nothing runs on a guess.
 - "Don't ask again": nbask's approval has no such button. When Claude Code suggests permission
   rules (``ToolPermissionContext.suggestions``) and the person approved the call as it was, one
   follow-up question asks "Allow <rule> from now on?" with "Just this once (Recommended)" and
@@ -27,12 +31,32 @@ control requests). ``can_use_tool`` maps each one onto nbask:
   After an edit nothing is offered: the suggested rule matches the call as proposed, not as edited.
 - A kernel interrupt while waiting denies with ``interrupt=True``, which stops Claude Code's run,
   so the cell ends instead of Claude Code waiting for an answer that never comes.
+- A replay whose recording has no answer raises ``nbask.ReplayMissing`` out of the callback:
+  the SDK sends it to Claude Code as the permission request's error (the tool does not run) and
+  nbask logs it as an error, naming the tool call.
+
+Permission rules of your own stay yours: decide what they cover and hand only the rest to nbask,
+as in the SDK's ``tool_permission_callback`` example::
+
+    async def my_permission_callback(tool_name, input_data, context):
+        if tool_name in ["Read", "Glob", "Grep"]:
+            return PermissionResultAllow()
+        if tool_name == "Bash" and "sudo" in input_data.get("command", ""):
+            return PermissionResultDeny(message="No sudo here")
+        return await nbask.integrations.claude_agent_sdk.can_use_tool(tool_name, input_data, context)
+
+``permission_callback(allow=..., deny=...)`` does the simple part of that for you: each rule is a
+tool name pattern (``fnmatch``: ``"Read"``, ``"mcp__github__*"``) or a function
+``(tool_name, input) -> bool``; a deny rule wins over an allow rule, and the rest is asked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import json
+import logging
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from typing import Any, Final
 
 from claude_agent_sdk import (
@@ -43,15 +67,30 @@ from claude_agent_sdk import (
     ToolPermissionContext,
 )
 
-from ..api import approve, ask
+from ..api import one_question_set
 from ..contract import MAX_PREVIEW_CHARS
-from ..errors import ApprovalRejected, NoOneCanAnswer
-from ..models import MAX_ACTION_CHARS, Decision
-from ..tools import call
-from ..tools.function import DO_NOT_RETRY, rejection_text, unasked_text
-from ..waiting import WaitingUnsupported, cancelled_by_interrupt
+from ..core.lifecycle import DEFAULT_TIMEOUT, Request
+from ..errors import ReplayMissing
+from ..kinds import QuestionRequest
+from ..models import MAX_ACTION_CHARS, Answer, Decision, Outcome
+from ..tools.dialects import DIALECTS, ArgumentError, Plan
+from ..tools.function import DO_NOT_RETRY
+from ..tools.late import with_late_answers
+from ..waiting import cancelled_by_interrupt
+from ._seam import Asking, EditNotUsable, approval, call_title, drive, edited_arguments, not_run_text
 
-__all__ = ["ASK_USER_QUESTION", "JUST_ONCE", "REMEMBER", "can_use_tool", "describe_suggestions"]
+__all__ = [
+    "ASK_USER_QUESTION",
+    "JUST_ONCE",
+    "REMEMBER",
+    "CanUseTool",
+    "Rule",
+    "can_use_tool",
+    "describe_suggestions",
+    "permission_callback",
+]
+
+log = logging.getLogger("nbask.integrations")
 
 #: Claude Code's "ask the user" tool: asked as questions, not approved.
 ASK_USER_QUESTION: Final = "AskUserQuestion"
@@ -66,6 +105,11 @@ INTERRUPTED: Final = "The person interrupted the run while this was waiting for 
 #: and annotations a caller may already have filled in (kept as they are).
 _NOT_ASKED: Final = ("metadata", "annotations")
 
+#: The SDK's ``can_use_tool`` callback.
+CanUseTool = Callable[[str, dict[str, Any], ToolPermissionContext], Awaitable[PermissionResult]]
+#: A permission rule: a tool name pattern (``fnmatch``), or ``(tool_name, input) -> bool``.
+Rule = str | Callable[[str, dict[str, Any]], bool]
+
 
 async def can_use_tool(
     tool_name: str,
@@ -76,14 +120,62 @@ async def can_use_tool(
     ``answers`` (deny when no one answered); any other tool -> nbask's approval -> allow (with
     the edited input) or deny with the reason. See the module docstring for the details.
     """
+    return await _answer(tool_name, input, context, DEFAULT_TIMEOUT)
+
+
+def permission_callback(
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    allow: Sequence[Rule] = (),
+    deny: Sequence[Rule] = (),
+) -> CanUseTool:
+    """A ``can_use_tool`` that waits ``timeout`` seconds for each answer (None: no limit), and
+    first applies your rules: a call matching a ``deny`` rule is denied, else one matching an
+    ``allow`` rule is allowed as it is, without asking; the rest is asked as ``can_use_tool`` asks.
+    """
+
+    async def callback(
+        tool_name: str,
+        input: dict[str, Any],  # noqa: A002 - the SDK's parameter name
+        context: ToolPermissionContext,
+    ) -> PermissionResult:
+        if _matches(deny, tool_name, input):
+            message = f"Not allowed: {tool_name} is denied by this notebook's permission rules. {DO_NOT_RETRY}"
+            return PermissionResultDeny(message=message)
+        if _matches(allow, tool_name, input):
+            return PermissionResultAllow(updated_input=input)
+        return await _answer(tool_name, input, context, timeout)
+
+    return callback
+
+
+def _matches(rules: Sequence[Rule], tool_name: str, tool_input: dict[str, Any]) -> bool:
+    return any(
+        fnmatch.fnmatchcase(tool_name, rule) if isinstance(rule, str) else rule(tool_name, tool_input) for rule in rules
+    )
+
+
+async def _answer(
+    tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext, timeout: float | None
+) -> PermissionResult:
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
         if tool_name == ASK_USER_QUESTION:
-            return await _answer_questions(input, context)
-        return await _approve_call(tool_name, input, context)
+            return await drive(_questions(tool_input, context, timeout))
+        return await drive(_approval(tool_name, tool_input, context, timeout))
     except asyncio.CancelledError:
         if not cancelled_by_interrupt():
             raise  # the SDK cancelled the request (Claude Code withdrew it): no answer is sent
         return PermissionResultDeny(message=INTERRUPTED, interrupt=True)
+    except ReplayMissing:
+        # The SDK turns the exception into the control request's error for Claude Code and keeps
+        # it to itself: say so where the person running the replay looks (ids only, never text).
+        log.error(  # noqa: TRY400 - the traceback's message may quote what was asked
+            "nbask.ReplayMissing: the recording has no answer for Claude Code's permission request "
+            "(tool call %s); Claude Code is sent the error and the tool does not run",
+            context.tool_use_id,
+        )
+        raise
 
 
 # -- AskUserQuestion ---------------------------------------------------------------------------
@@ -126,8 +218,22 @@ def _annotations(tool_input: dict[str, Any], payload: dict[str, Any], answers: d
     return annotations
 
 
-async def _answer_questions(tool_input: dict[str, Any], context: ToolPermissionContext) -> PermissionResult:
-    result = await call(_questions_of(tool_input), tool_name=ASK_USER_QUESTION, tool_call_id=context.tool_use_id)
+def _questions(
+    tool_input: dict[str, Any], context: ToolPermissionContext, timeout: float | None
+) -> Asking[PermissionResult]:
+    dialect = DIALECTS[ASK_USER_QUESTION]
+    try:
+        plan: Plan = dialect.read(_questions_of(tool_input))
+    except ArgumentError as error:
+        return PermissionResultDeny(message=dialect.invalid(error).output)
+    except RecursionError:
+        return PermissionResultDeny(message=dialect.invalid(ArgumentError("arguments: nested too deeply")).output)
+    limit = plan.timeout if plan.timeout is not None else timeout
+    if plan.wait_at_most is not None and (limit is None or plan.wait_at_most < limit):
+        limit = plan.wait_at_most
+    answer = yield QuestionRequest(question_set=plan.question_set, timeout=limit, tool_call_id=context.tool_use_id)
+    assert isinstance(answer, Answer)  # noqa: S101 - a question's outcome
+    result = with_late_answers(dialect.reply(answer, plan), in_json=dialect.replies_in_json)
     if result.is_error:
         return PermissionResultDeny(message=result.output)
     payload = json.loads(result.output)
@@ -147,7 +253,7 @@ async def _answer_questions(tool_input: dict[str, Any], context: ToolPermissionC
 
 def _title(tool_name: str, context: ToolPermissionContext) -> str:
     """The permission prompt's own sentence when Claude Code sends one, else "Call <tool>"."""
-    title = " ".join((context.title or "").split()) or f"Call {tool_name}"
+    title = " ".join((context.title or "").split()) or call_title(tool_name)
     return title if len(title) <= MAX_ACTION_CHARS else title[: MAX_ACTION_CHARS - 1] + "…"
 
 
@@ -162,43 +268,35 @@ def _details(tool_name: str, tool_input: dict[str, Any]) -> str:
     return json.dumps(tool_input, indent=2, ensure_ascii=False, default=repr)
 
 
-def _edited_input(
-    tool_name: str, tool_input: dict[str, Any], edited: str, title: str
-) -> dict[str, Any] | PermissionResultDeny:
-    """The input as the person edited it, or the deny that says why the edit cannot run."""
+def _approval(
+    tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext, timeout: float | None
+) -> Asking[PermissionResult]:
+    title, called = _title(tool_name, context), call_title(tool_name)
+    try:
+        request = approval(title, _details(tool_name, tool_input), timeout=timeout, tool_call_id=context.tool_use_id)
+    except ValueError as error:  # the input is too long to show (the approval's details limit)
+        return PermissionResultDeny(message=f"Not approved: {called} did not run: it cannot be shown ({error}).")
+    decision = yield request
+    assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
+    if decision.decision == "reject":
+        return PermissionResultDeny(message=not_run_text(decision, called))
+    if decision.decision == "edit" and decision.edited is not None:
+        return _edited(tool_name, tool_input, decision, called)
+    remember = yield from _remember(context, timeout)
+    return PermissionResultAllow(updated_input=tool_input, updated_permissions=remember)
+
+
+def _edited(tool_name: str, tool_input: dict[str, Any], decision: Decision, called: str) -> PermissionResult:
+    """Allow the input as the person edited it, or deny saying why the edit cannot run."""
+    edited = decision.edited or ""
     if _is_command(tool_name, tool_input):
         if not edited.strip():
-            return PermissionResultDeny(message=f"Not approved: {title} did not run: the edited command is empty.")
-        return {**tool_input, "command": edited}
+            return PermissionResultDeny(message=f"Not approved: {called} did not run: the edited command is empty.")
+        return PermissionResultAllow(updated_input={**tool_input, "command": edited})
     try:
-        value = json.loads(edited)
-    except json.JSONDecodeError as error:
-        why = f"the person's edit of its input is not valid JSON ({error})"
-        return PermissionResultDeny(message=f"Not approved: {title} did not run: {why}. {DO_NOT_RETRY}")
-    if not isinstance(value, dict):
-        why = "the person's edit of its input is not a JSON object of the tool's fields"
-        return PermissionResultDeny(message=f"Not approved: {title} did not run: {why}. {DO_NOT_RETRY}")
-    return value
-
-
-async def _approve_call(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> PermissionResult:
-    title = _title(tool_name, context)
-    details = _details(tool_name, tool_input)
-    try:
-        decision: Decision = await approve(title, details, tool_call_id=context.tool_use_id, queue=True)
-    except (NoOneCanAnswer, WaitingUnsupported) as error:
-        return PermissionResultDeny(message=unasked_text(title, error))
-    except ValueError as error:  # the input is too long to show (the approval's details limit)
-        return PermissionResultDeny(message=f"Not approved: {title} did not run: it cannot be shown ({error}).")
-    if decision.decision == "reject":
-        return PermissionResultDeny(message=rejection_text(ApprovalRejected(decision, title)))
-    if decision.decision == "edit" and decision.edited is not None:
-        edited = _edited_input(tool_name, tool_input, decision.edited, title)
-        if isinstance(edited, PermissionResultDeny):
-            return edited
-        return PermissionResultAllow(updated_input=edited)
-    remember = await _remember(context)
-    return PermissionResultAllow(updated_input=tool_input, updated_permissions=remember)
+        return PermissionResultAllow(updated_input=edited_arguments(decision))
+    except EditNotUsable as why:
+        return PermissionResultDeny(message=not_run_text(decision, called, why))
 
 
 # -- "don't ask again" -------------------------------------------------------------------------
@@ -219,7 +317,9 @@ def describe_suggestions(suggestions: list[PermissionUpdate]) -> str:
     return " and ".join(parts) or "this kind of call"
 
 
-async def _remember(context: ToolPermissionContext) -> list[PermissionUpdate] | None:
+def _remember(
+    context: ToolPermissionContext, timeout: float | None
+) -> Generator[Request[Any], Outcome, list[PermissionUpdate] | None]:
     """Ask once whether Claude Code's suggestions should apply from now on; only an explicit
     "Don't ask again" returns them (a dismiss, a timeout, a policy or a typed answer does not).
     """
@@ -227,11 +327,11 @@ async def _remember(context: ToolPermissionContext) -> list[PermissionUpdate] | 
         return None
     question = f"Allow {describe_suggestions(context.suggestions)} from now on?"
     try:
-        answer = await ask(
-            question, [JUST_ONCE, REMEMBER], header="Remember", tool_call_id=context.tool_use_id, queue=True
-        )
-    except (NoOneCanAnswer, WaitingUnsupported, ValueError):
+        asked = one_question_set(question, [JUST_ONCE, REMEMBER], header="Remember")
+        request = QuestionRequest(question_set=asked, timeout=timeout, tool_call_id=context.tool_use_id)
+    except ValueError:  # a suggestion too long to ask about: nothing is remembered
         return None
-    if answer.status == "answered" and answer.answers.get(question) == REMEMBER:
+    answer = yield request
+    if isinstance(answer, Answer) and answer.status == "answered" and answer.answers.get(question) == REMEMBER:
         return list(context.suggestions)
     return None
