@@ -1,0 +1,193 @@
+"""nbask.integrations.claude_agent_sdk through the SDK's own control protocol (``query()`` against
+fixtures/claude_code_cli.py): a replay miss raised out of the callback and what the SDK makes of
+it; the ``error`` policy's refusal kept in the history; ``permission_callback``'s time limit and
+rules; and a caller's own permission rules handing only the rest to nbask.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nbask
+from nbask.errors import ReplayMissing
+
+from .test_integration_claude_agent_sdk import ASK_INPUT, BASH, DO_NOT_RETRY, SUGGESTION, WRITE, allowed
+from .tool_helpers import FIXTURES, Person, approve, pick
+
+pytest.importorskip("claude_agent_sdk")
+from claude_agent_sdk import (
+    ClaudeAgentOptions,
+    PermissionResult,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    ResultMessage,
+    ToolPermissionContext,
+    query,
+)
+
+from nbask.integrations import claude_agent_sdk as integration
+
+sys.path.insert(0, str(FIXTURES))
+from claude_code_cli import ClaudeCodeCLI, ToolCall
+
+READ = {"file_path": "README.md"}
+
+
+def run(calls: list[ToolCall], callback: Any = integration.can_use_tool) -> ClaudeCodeCLI:
+    """One ``query()`` turn against the scripted CLI with ``callback`` as ``can_use_tool``."""
+    cli = ClaudeCodeCLI(calls)
+    options = ClaudeAgentOptions(can_use_tool=callback)
+
+    async def main() -> list[Any]:
+        return [message async for message in query(prompt="Clean up the build.", options=options, transport=cli)]
+
+    messages = asyncio.run(asyncio.wait_for(main(), 20))
+    assert isinstance(messages[-1], ResultMessage)
+    assert len(cli.responses) == len(calls), cli.responses
+    return cli
+
+
+# -- a replay miss, and no one to ask ---------------------------------------------------------------
+
+
+@pytest.fixture
+def recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A recording of one approved Bash call, replayed from now on."""
+    person = Person().answers(approve())
+    with monkeypatch.context() as patched:
+        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        run([ToolCall("Bash", BASH)])
+    saved = nbask.save_history(tmp_path / "answers.jsonl")
+    nbask.configure(policy="replay", replay_file=saved)
+    return saved
+
+
+def test_a_replay_miss_is_the_permission_requests_error_and_is_logged(
+    recording: Path, caplog: pytest.LogCaptureFixture
+):
+    del recording
+    caplog.set_level(logging.ERROR, logger="nbask.integrations")
+    # The recorded approval is replayed once; the second call has no recorded answer.
+    cli = run([ToolCall("Bash", BASH), ToolCall("Bash", BASH)])
+    assert cli.responses[0] == allowed(BASH)
+    assert nbask.history()[-1].answered_by == "replay"
+    miss = cli.responses[1]
+    # The SDK sends the exception to Claude Code as the control request's error: not an allow,
+    # not a deny the run goes on with as if someone had decided.
+    assert (miss["subtype"], miss["request_id"]) == ("error", "cli_req_1")
+    assert "Call Bash" in miss["error"]
+    assert cli.ran == [("Bash", BASH)]  # the second call did not run
+    (record,) = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert "nbask.ReplayMissing" in record.getMessage()
+    assert "toolu_2" in record.getMessage()
+    assert "rm -rf" not in record.getMessage()  # ids only, never what was asked
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), [("Bash", BASH), ("AskUserQuestion", ASK_INPUT)])
+def test_a_replay_miss_raises_out_of_the_callback(recording: Path, tool: str, tool_input: dict[str, Any]):
+    del recording
+    context = ToolPermissionContext(tool_use_id="toolu_9")
+    if tool == "Bash":  # the one recorded approval is used up first
+        assert asyncio.run(integration.can_use_tool(tool, tool_input, context)) == PermissionResultAllow(
+            updated_input=BASH
+        )
+    with pytest.raises(ReplayMissing):
+        asyncio.run(integration.can_use_tool(tool, tool_input, context))
+
+
+def test_the_error_policy_denies_with_its_reason_and_keeps_it():
+    nbask.configure(policy="error")
+    cli = run([ToolCall("Bash", BASH), ToolCall("AskUserQuestion", ASK_INPUT)])
+    denied, unanswered = cli.responses
+    assert denied["behavior"] == "deny"
+    assert denied["message"].startswith(
+        "Not approved: Call Bash did not run. It was rejected by policy, not by a person. "
+        "Reason: No one could be asked:"
+    )
+    assert denied["message"].endswith(DO_NOT_RETRY)
+    assert unanswered["behavior"] == "deny"
+    assert unanswered["message"].startswith("No one answered the question(s).")
+    assert cli.ran == []
+    assert [(e.kind, e.answered_by, e.outcome.status) for e in nbask.history()] == [
+        ("approval", "policy", "answered"),
+        ("question", "policy", "dismissed"),
+    ]
+
+
+# -- permission_callback: a time limit and rules ----------------------------------------------------
+
+
+def test_permission_callback_waits_as_long_as_it_was_told(person: Person):
+    person.answers(pick("SQLite"), approve(), pick("Just this once (Recommended)"))
+    callback = integration.permission_callback(timeout=5)
+    run([ToolCall("AskUserQuestion", ASK_INPUT), ToolCall("Bash", BASH, suggestions=[SUGGESTION])], callback)
+    assert [request.timeout for request in person.asked] == [5, 5, 5]
+    assert [request.kind for request in person.asked] == ["question", "approval", "question"]
+
+
+def outside_the_project(tool_name: str, tool_input: dict[str, Any]) -> bool:
+    return tool_name == "Write" and str(tool_input.get("file_path", "")).startswith("/etc/")
+
+
+def test_rules_allow_and_deny_before_anyone_is_asked(person: Person):
+    person.answers(approve())
+    callback = integration.permission_callback(
+        allow=["Read", "Write", "mcp__docs__*"], deny=["Bash", outside_the_project]
+    )
+    cli = run(
+        [
+            ToolCall("Read", READ),
+            ToolCall("mcp__docs__search", {"q": "nbask"}),
+            ToolCall("Bash", BASH),
+            ToolCall("Write", {"file_path": "/etc/hosts", "content": "x"}),  # deny wins over allow
+            ToolCall("Write", WRITE),
+            ToolCall("Edit", {"file_path": "a.py"}),  # no rule: asked
+        ],
+        callback,
+    )
+    refused = f"is denied by this notebook's permission rules. {DO_NOT_RETRY}"
+    assert cli.responses == [
+        allowed(READ),
+        allowed({"q": "nbask"}),
+        {"behavior": "deny", "message": f"Not allowed: Bash {refused}"},
+        {"behavior": "deny", "message": f"Not allowed: Write {refused}"},
+        allowed(WRITE),
+        allowed({"file_path": "a.py"}),
+    ]
+    assert [a.approval.action for a in person.approvals] == ["Call Edit"]  # only the call no rule covers
+
+
+def test_the_callers_own_rules_hand_only_the_rest_to_nbask(person: Person):
+    """The SDK example's shape: the caller's callback decides by its rules, nbask asks the rest."""
+    person.answers(approve())
+
+    async def my_permission_callback(
+        tool_name: str, input_data: dict[str, Any], context: ToolPermissionContext
+    ) -> PermissionResult:
+        if tool_name in ["Read", "Glob", "Grep"]:
+            return PermissionResultAllow()
+        if tool_name == "Bash" and "sudo" in input_data.get("command", ""):
+            return PermissionResultDeny(message="No sudo here")
+        return await integration.can_use_tool(tool_name, input_data, context)
+
+    cli = run(
+        [ToolCall("Read", READ), ToolCall("Bash", {"command": "sudo rm -rf /"}), ToolCall("Bash", BASH)],
+        my_permission_callback,
+    )
+    assert cli.responses == [
+        allowed(READ),
+        {"behavior": "deny", "message": "No sudo here"},
+        allowed(BASH),
+    ]
+    (asked,) = person.approvals
+    assert (asked.approval.action, asked.approval.details, asked.tool_call_id) == (
+        "Call Bash",
+        "rm -rf build/",
+        "toolu_3",
+    )
