@@ -1,0 +1,161 @@
+"""The interrupt patterns LangGraph's docs teach, run by ``nbask.integrations.langgraph.run`` in a
+real kernel and answered through the widget: the test plays the front end with
+tests/kernel/harness.py, sending the comm messages the widget sends, and the cell prints what
+``interrupt()`` returned in the node.
+
+Runs on the ipykernel 7.4 kernel, which uses the project environment's python (where LangGraph
+is installed).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .tool_helpers import REPO
+
+pytest.importorskip("langgraph")
+pytestmark = pytest.mark.kernel
+
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs  # noqa: E402
+
+KERNEL = "nbask-ipykernel-7.4"
+QUESTION = "Do you want to proceed with this action?"
+INSTRUCTION = "Review and edit this content"
+DRAFT = "Release notes\n\n- faster start\n- fewer prompts"
+
+SETUP = r"""
+import json
+from typing import Any, Literal
+from typing_extensions import TypedDict
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command, interrupt
+from nbask.integrations.langgraph import run
+
+class State(TypedDict, total=False):
+    action_details: Any
+    status: str
+    answer: Any
+    generated_text: str
+    age: Any
+    pending_question: Any
+
+def approval_node(state) -> Command[Literal["proceed", "cancel"]]:
+    is_approved = interrupt({"question": "Do you want to proceed with this action?",
+                             "details": state["action_details"]})
+    return Command(goto="proceed" if is_approved else "cancel", update={"answer": is_approved})
+
+def review_node(state):
+    return {"generated_text": interrupt({"instruction": "Review and edit this content",
+                                         "content": state["generated_text"]})}
+
+def get_age_node(state):
+    answer = interrupt(state.get("pending_question") or "What is your age?")
+    if isinstance(answer, int) and answer > 0:
+        return {"age": answer, "pending_question": None}
+    return {"pending_question": f"'{answer}' is not a valid age. Please enter a positive number."}
+
+def string_approval_node(state):
+    return {"answer": interrupt("Do you approve this action?")}
+
+def graph(name):
+    builder = StateGraph(State)
+    if name == "approval":
+        builder.add_node("approval", approval_node)
+        builder.add_node("proceed", lambda state: {"status": "approved"})
+        builder.add_node("cancel", lambda state: {"status": "rejected"})
+        builder.add_edge(START, "approval")
+    elif name == "review":
+        builder.add_node("review", review_node)
+        builder.add_edge(START, "review")
+    elif name == "age":
+        builder.add_node("get_age", get_age_node)
+        builder.add_edge(START, "get_age")
+        builder.add_conditional_edges("get_age", lambda state: END if state.get("age") is not None else "get_age")
+    else:
+        builder.add_node("approval_node", string_approval_node)
+        builder.add_edge(START, "approval_node")
+    return builder.compile(checkpointer=InMemorySaver())
+"""
+
+
+@pytest.fixture(scope="module")
+def k() -> Iterator[KernelHarness]:
+    kernels = DEFAULT_DATA_DIR / "kernels"
+    if not (kernels / KERNEL / "kernel.json").exists():
+        kernels = ensure_kernelspecs()
+    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
+        harness.run_ok(SETUP, timeout=60)
+        yield harness
+
+
+def start(k: KernelHarness, cell: str) -> str:
+    k.drain(0.1)
+    k.iopub_log.clear()  # the widgets of earlier tests are not this run's
+    return k.execute(cell)
+
+
+def widget(k: KernelHarness, **state: Any) -> CommInfo:
+    """The comm_open of the nbask widget whose state has ``state``."""
+    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(n) == v for n, v in state.items()), timeout=30)
+
+
+def send(k: KernelHarness, comm: CommInfo, response: dict[str, Any]) -> None:
+    k.update_widget(comm.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+
+
+def decide(action: str, edited: str | None = None, reason: str = "") -> dict[str, Any]:
+    return {"action": action, "edited_details": edited, "reason": reason}
+
+
+def printed(result: CellResult) -> Any:
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(("action", "expected"), [("approve", [True, "approved"]), ("reject", [False, "rejected"])])
+def test_approve_or_reject_through_the_widget(k: KernelHarness, action: str, expected: list[Any]):
+    cell = start(
+        k,
+        'state = await run(graph("approval"), {"action_details": "Transfer $500"})\n'
+        'print(json.dumps([state["answer"], state["status"]]))',
+    )
+    approval = widget(k, kind="approval", title=QUESTION)
+    assert approval.state["details"] == "Transfer $500"
+    send(k, approval, decide(action, reason="" if action == "approve" else "not now"))
+    assert printed(k.result(cell, 60)) == expected
+
+
+def test_review_and_edit_through_the_widget(k: KernelHarness):
+    cell = start(
+        k,
+        f'state = await run(graph("review"), {{"generated_text": {DRAFT!r}}})\n'
+        'print(json.dumps(state["generated_text"]))',
+    )
+    review = widget(k, kind="approval", title=INSTRUCTION)
+    assert review.state["details"] == DRAFT
+    send(k, review, decide("approve", "Release notes\n\n- faster start"))
+    assert printed(k.result(cell, 60)) == "Release notes\n\n- faster start"
+
+
+def test_validate_and_re_ask_through_the_widget(k: KernelHarness):
+    cell = start(k, 'print(json.dumps((await run(graph("age"), {"age": None}, resume_type=int))["age"]))')
+    first = widget(k, kind="form", message="What is your age?")
+    assert [(f["name"], f["type"]) for f in first.state["fields"]] == [("answer", "integer")]
+    send(k, first, {"action": "submit", "values": {"answer": -5}})
+    again = widget(k, kind="form", message="'-5' is not a valid age. Please enter a positive number.")
+    send(k, again, {"action": "submit", "values": {"answer": 30}})
+    assert printed(k.result(cell, 60)) == 30
+
+
+@pytest.mark.parametrize(("action", "expected"), [("approve", True), ("reject", False)])
+def test_a_string_approval_with_resume_type_bool_through_the_widget(k: KernelHarness, action: str, expected: bool):
+    cell = start(k, 'print(json.dumps((await run(graph("string"), {}, resume_type=bool))["answer"]))')
+    send(k, widget(k, kind="approval", title="Do you approve this action?"), decide(action))
+    assert printed(k.result(cell, 60)) is expected
