@@ -32,6 +32,10 @@ from .responses import MalformedResponse, answering_user, is_response
 
 log = logging.getLogger(__name__)
 
+#: Each request kind's Markdown summary, by kind name; filled by ``nbask.kinds.register``, so a
+#: widget shows what its kind says and the headless policies print the same.
+SUMMARIES: dict[str, Callable[[Any, Any], str]] = {}
+
 STATIC = pathlib.Path(__file__).parent / "static"
 _ESM_PATH = STATIC / "widget.js"
 _CSS_PATH = STATIC / "widget.css"
@@ -137,8 +141,8 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         return self.resolution.done
 
     def summary_of(self, outcome: OutcomeT | None) -> str:
-        """The request and ``outcome`` (None while pending) as plain Markdown (see nbask.summary)."""
-        raise NotImplementedError
+        """The request and ``outcome`` (None while pending) as plain Markdown: its kind's summary."""
+        return SUMMARIES[self.request.kind](self.request, outcome)
 
     def summary_markdown(self) -> str:
         """The request and its outcome as plain Markdown, then the late answer if one came."""

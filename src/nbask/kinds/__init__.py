@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.history import register_outcome_type
 from ..core.lifecycle import Request
+from ..widget import SUMMARIES
 from ._kind import RequestKind
 from .approval import ApprovalKind, ApprovalRequest, ApprovalWidget
 from .form import FormKind, FormRequest, FormWidget
@@ -24,6 +25,7 @@ __all__ = [
     "QuestionRequest",
     "QuestionWidget",
     "RequestKind",
+    "kind_named",
     "kind_of",
     "register",
 ]
@@ -32,9 +34,15 @@ KINDS: dict[str, RequestKind[Any, Any]] = {}
 
 
 def register(kind: RequestKind[Any, Any]) -> None:
-    """Make ``kind`` known to the resolvers and to the history's reader."""
+    """Make ``kind`` known to the resolvers, the history's reader and the widgets' summaries."""
     KINDS[kind.name] = kind
     register_outcome_type(kind.name, kind.outcome_type)
+    SUMMARIES[kind.name] = kind.summary
+
+
+def kind_named(name: str) -> RequestKind[Any, Any] | None:
+    """The registered kind called ``name`` (a history entry's ``kind``), or None."""
+    return KINDS.get(name)
 
 
 def kind_of(request: Request[Any]) -> RequestKind[Any, Any]:

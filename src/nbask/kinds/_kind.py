@@ -8,10 +8,11 @@ The resolvers (``nbask.resolvers``) look a request's kind up in the registry
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
-from ..core.history import Recording
+from ..core.history import HistoryEntry, Recording
 from ..core.lifecycle import Request, Resolution
 from ..models import Outcome
 from ..terminal import Terminal
@@ -56,3 +57,14 @@ class RequestKind(ABC, Generic[RequestT, OutcomeT]):
     @abstractmethod
     def replayed(self, request: RequestT, recording: Recording) -> OutcomeT:
         """The recorded outcome for ``request`` (``answered_by="replay"``); raises ReplayMissing."""
+
+    def late_text(self, entry: HistoryEntry) -> str:
+        """What the model reads of a late answer (after "the person"): what came, after what
+        had timed out. A kind words its own; this is the fallback.
+        """
+        return f"answered an earlier {entry.kind} after it had timed out."
+
+
+def quoted(text: object) -> str:
+    """``text`` as a JSON string (or value), for a sentence the model reads."""
+    return json.dumps(text, ensure_ascii=False)

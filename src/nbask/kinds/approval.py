@@ -21,7 +21,7 @@ from ..summary import by_whom, code_block, escape_markdown
 from ..terminal import Terminal, printable
 from ..widget import InteractionWidget
 from ._argcheck import edit_problems
-from ._kind import RequestKind
+from ._kind import RequestKind, quoted
 
 UNATTENDED_REJECT = (
     "Not approved: this run is unattended (policy 'recommended'), and an unattended run does not "
@@ -137,9 +137,6 @@ class ApprovalWidget(InteractionWidget[Decision]):
             details_schema=self.approval.details_schema,
             **traits,
         )
-
-    def summary_of(self, outcome: Decision | None) -> str:
-        return approval_markdown(self.approval, outcome)
 
     def result_for(self, outcome: Decision) -> dict[str, Any]:
         return {"decision": outcome.decision, "edited": outcome.edited, "reason": outcome.reason, "note": ""}
@@ -327,3 +324,18 @@ class ApprovalKind(RequestKind[ApprovalRequest, Decision]):
 
     def replayed(self, request: ApprovalRequest, recording: Recording) -> Decision:
         return replay_decision(request, recording)
+
+    def late_text(self, entry: HistoryEntry) -> str:
+        outcome = entry.outcome
+        assert isinstance(outcome, Decision)  # noqa: S101 - the history reads an approval's outcome as a Decision
+        action = quoted(str(entry.asked.get("action", "")))
+        verdict = _LATE_VERDICTS[outcome.decision]
+        what = f"{verdict} after the approval request {action} had timed out; it has not run since."
+        if outcome.edited is not None:
+            what += f" Edited to: {quoted(outcome.edited)}."
+        if outcome.reason:
+            what += f" Reason: {quoted(outcome.reason)}."
+        return what
+
+
+_LATE_VERDICTS = {"approve": "approved it", "edit": "approved it with edits", "reject": "rejected it"}

@@ -25,7 +25,7 @@ from ..summary import by_whom, code_block, escape_markdown
 from ..terminal import Terminal, printable
 from ..widget import InteractionWidget
 from ._form_terminal import ask_form_at_terminal
-from ._kind import RequestKind
+from ._kind import RequestKind, quoted
 
 DECLINED_NOTE = "The person declined: they dismissed the form without submitting it."
 URL_DECLINED_NOTE = "The person declined to open the page."
@@ -119,9 +119,6 @@ class FormWidget(InteractionWidget[FormAnswer]):
         self.form = resolution.request.form
         fields = [field.model_dump() for field in self.form.fields]
         super().__init__(resolution, message=self.form.message, fields=fields, url=self.form.url, **traits)
-
-    def summary_of(self, outcome: FormAnswer | None) -> str:
-        return form_markdown(self.form, outcome)
 
     def result_for(self, outcome: FormAnswer) -> dict[str, Any]:
         return {"values": outcome.values, "note": outcome.note}
@@ -245,3 +242,9 @@ class FormKind(RequestKind[FormRequest, FormAnswer]):
 
     def replayed(self, request: FormRequest, recording: Recording) -> FormAnswer:
         return replay_form(request, recording)
+
+    def late_text(self, entry: HistoryEntry) -> str:
+        outcome = entry.outcome
+        assert isinstance(outcome, FormAnswer)  # noqa: S101 - the history reads a form's outcome as a FormAnswer
+        message = quoted(str(entry.asked.get("message", "")))
+        return f"filled in the earlier form {message} after it had timed out: {quoted(outcome.values)}."

@@ -19,7 +19,7 @@ from ..responses import QuestionReply, QuestionResponse, parse_question_response
 from ..summary import by_whom, escape_markdown
 from ..terminal import Dismissed, Terminal, printable
 from ..widget import InteractionWidget
-from ._kind import RequestKind
+from ._kind import RequestKind, quoted
 
 # -- the request ------------------------------------------------------------------------------
 
@@ -105,9 +105,6 @@ class QuestionWidget(InteractionWidget[Answer]):
             raise TypeError(msg)
         self.question_set = resolution.request.question_set
         super().__init__(resolution, questions=[q.model_dump() for q in self.question_set.questions], **traits)
-
-    def summary_of(self, outcome: Answer | None) -> str:
-        return questions_markdown(self.question_set, outcome)
 
     def result_for(self, outcome: Answer) -> dict[str, Any]:
         return {"answers": outcome.answers, "notes": outcome.notes, "note": outcome.note}
@@ -355,3 +352,15 @@ class QuestionKind(RequestKind[QuestionRequest, Answer]):
 
     def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
         return replay_answer(request, recording)
+
+    def late_text(self, entry: HistoryEntry) -> str:
+        outcome = entry.outcome
+        assert isinstance(outcome, Answer)  # noqa: S101 - the history reads a question's outcome as an Answer
+        given = "; ".join(f"{quoted(q)} -> {quoted(a)}" for q, a in outcome.answers.items())
+        what = f"answered an earlier question after it had timed out: {given}."
+        if outcome.notes:
+            notes = "; ".join(f"{quoted(q)} -> {quoted(n)}" for q, n in outcome.notes.items())
+            what += f" Their notes: {notes}."
+        if outcome.note:
+            what += f" Note: {quoted(outcome.note)}."
+        return what

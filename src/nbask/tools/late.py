@@ -11,18 +11,12 @@ from typing import Final
 from .. import config
 from ..core.history import HistoryEntry
 from ..core.manager import manager
-from ..models import Answer, Decision, FormAnswer, Outcome
+from ..kinds import kind_named
+from ..models import Outcome
 from .result import ToolResult
 
 #: The key late answers go under in a dialect whose reply is a JSON object.
 LATE_KEY: Final = "late_answers"
-
-
-def _quoted(text: object) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-_VERDICTS: Final = {"approve": "approved it", "edit": "approved it with edits", "reject": "rejected it"}
 
 
 def _person(outcome: Outcome) -> str:
@@ -31,30 +25,12 @@ def _person(outcome: Outcome) -> str:
 
 
 def late_text(entry: HistoryEntry) -> str:
-    """One late answer as the model reads it: what was asked, that it timed out, what came."""
-    outcome, person = entry.outcome, _person(entry.outcome)
-    if isinstance(outcome, Answer):
-        given = "; ".join(f"{_quoted(q)} -> {_quoted(a)}" for q, a in outcome.answers.items())
-        what = f"answered an earlier question after it had timed out: {given}."
-        if outcome.notes:
-            notes = "; ".join(f"{_quoted(q)} -> {_quoted(n)}" for q, n in outcome.notes.items())
-            what += f" Their notes: {notes}."
-        if outcome.note:
-            what += f" Note: {_quoted(outcome.note)}."
-    elif isinstance(outcome, Decision):
-        action = _quoted(str(entry.asked.get("action", "")))
-        what = f"{_VERDICTS[outcome.decision]} after the approval request {action} had timed out; it has not run since."
-        if outcome.edited is not None:
-            what += f" Edited to: {_quoted(outcome.edited)}."
-        if outcome.reason:
-            what += f" Reason: {_quoted(outcome.reason)}."
-    elif isinstance(outcome, FormAnswer):
-        message = _quoted(str(entry.asked.get("message", "")))
-        what = f"filled in the earlier form {message} after it had timed out: {_quoted(outcome.values)}."
-    else:  # a kind without its own wording
-        what = f"answered an earlier {entry.kind} after it had timed out."
+    """One late answer as the model reads it: who, then what its kind says came after what."""
+    kind = kind_named(entry.kind)
+    what = kind.late_text(entry) if kind is not None else f"answered an earlier {entry.kind} after it had timed out."
     return (
-        f"Late answer: {person} {what} The earlier call already returned without it; take it into account from now on."
+        f"Late answer: {_person(entry.outcome)} {what} The earlier call already returned without it; "
+        "take it into account from now on."
     )
 
 
