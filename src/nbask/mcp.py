@@ -11,7 +11,13 @@ through the same callback.
 
 Submit is "accept" with the typed values, Dismiss (or Decline) is "decline", a timeout or an
 interrupt is "cancel". A schema outside the form subset is answered with an error naming the
-property and the rule, and nothing is shown. Needs the ``mcp`` package.
+property and the rule, and nothing is shown. When no one can be asked (no front end, the
+``error`` policy, ``nbask.no_questions()``) the server hears MCP's own refusal, "decline",
+and the refusal with nbask's reason is recorded in ``nbask.history()``; a replay miss raises
+``nbask.ReplayMissing``, which the MCP client handles as any callback error (a legacy session
+sends it to the server as an error response; a 2026-07-28 round stops the call on the client).
+A replayed URL-mode request is declined: opening a page is never replayed. Needs the ``mcp``
+package.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from typing import Any
 
 from mcp_types import INVALID_PARAMS, ElicitRequestURLParams, ElicitResult, ErrorData
 
-from .api import form_request, run_request, url_request
+from .api import form_request, url_request
 from .forms import FormSchemaError
+from .integrations._seam import Asking, drive
+from .kinds import FormRequest
 from .models import FormAnswer
 from .waiting import cancelled_by_interrupt
 
@@ -54,9 +62,9 @@ async def elicitation_callback(context: Any, params: Any) -> ElicitResult | Erro
         log.warning("nbask: MCP elicitation refused: %s", error)
         return ErrorData(code=INVALID_PARAMS, message=f"nbask cannot show this elicitation: {error}")
     try:
-        # queue: a 2026-07-28 round may carry several elicitations, which the client dispatches
-        # concurrently; each is asked in turn.
-        answer = await run_request(request, queue=True)
+        # drive queues: a 2026-07-28 round may carry several elicitations, which the client
+        # dispatches concurrently; each is asked in turn.
+        return await drive(_eliciting(request))
     except KeyboardInterrupt:
         # The person stopped the wait: the server hears "cancel", as MCP asks of a dismissal
         # without a choice. The wait already marked the request cancelled.
@@ -65,6 +73,14 @@ async def elicitation_callback(context: Any, params: Any) -> ElicitResult | Erro
         if not cancelled_by_interrupt():
             raise
         return ElicitResult(action="cancel")
+
+
+def _eliciting(request: FormRequest) -> Asking[ElicitResult]:
+    """The Asking of one elicitation: the form (or page) asked, its outcome as MCP's result."""
+    answer = yield request
+    if not isinstance(answer, FormAnswer):
+        msg = f"an elicitation's outcome is a FormAnswer, got {type(answer).__name__}"
+        raise TypeError(msg)
     if request.form.url:
         return ElicitResult(action=answer.action)  # URL mode: MCP omits the content
     return result_of(answer)

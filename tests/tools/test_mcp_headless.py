@@ -25,6 +25,7 @@ import pytest
 import nbask
 import nbask.mcp
 from nbask.kinds import FormRequest
+from nbask.kinds.form import URL_REPLAYED
 from nbask.models import FormAnswer
 
 from .tool_helpers import FIXTURES, Person
@@ -222,17 +223,67 @@ def test_url_mode_under_recommended_declines_without_opening_the_page(call: Call
     assert "never opens a page" in entry.outcome.note
 
 
-@pytest.mark.parametrize(
-    ("mode", "raised"),
-    # 2025-11-25: the callback's error goes back to the server, whose call fails with it;
-    # 2026-07-28: the client fulfils the round itself, so the error stops the call there.
-    [("legacy", MCPError), ("auto", nbask.NoOneCanAnswer)],
-)
-def test_error_policy_raises_instead_of_answering(call: Caller, mode: str, raised: type[BaseException]):
+@pytest.mark.parametrize("mode", MODES)
+def test_no_one_to_ask_is_mcps_decline_and_recorded_with_nbasks_reason(call: Caller, mode: str):
+    """The ``error`` policy (no one can answer here): the server hears MCP's own refusal,
+    "decline" with no content, and the history keeps why.
+    """
     nbask.configure(policy="error")
-    errors = call.failing("configure_deployment", mode=mode)
-    assert [type(error) for error in errors] == [raised]
-    assert "nbask's policy is 'error'" in str(errors[0])
+    received = call("configure_deployment", {"all_defaults": True}, mode=mode)
+    assert received == {"action": "decline", "content": None, "via": MODES[mode][1], "protocol": MODES[mode][0]}
+    entry = last_entry()
+    assert (entry.kind, entry.answered_by, entry.outcome.status) == ("form", "policy", "dismissed")
+    assert entry.outcome.note.startswith("No one could be asked: nbask's policy is 'error'")
+
+
+def empty_recording(tmp_path: Path) -> Path:
+    recording = tmp_path / "empty.jsonl"
+    recording.write_text("", encoding="utf-8")
+    return recording
+
+
+def test_a_replay_miss_is_sent_to_the_server_as_an_error(call: Caller, tmp_path: Path):
+    """2025-11-25: the callback's ReplayMissing goes back to the server as the client's error
+    response (the SDK's code 0 with the exception's text), and the server's call fails with it;
+    the server never hears a "decline" it could go on with.
+    """
+    nbask.configure(policy="replay", replay_file=empty_recording(tmp_path))
+    errors = call.failing("configure_deployment", mode="legacy")
+    assert [type(error) for error in errors] == [MCPError]
+    assert errors[0].error.code == 0
+    assert errors[0].error.message.startswith("replay: no recorded answer for the form")
+    assert nbask.history() == []
+
+
+def test_a_replay_miss_in_an_input_required_round_raises_in_the_cell(call: Caller, tmp_path: Path):
+    """2026-07-28: the client fulfils the round itself, so the miss stops the call on the client."""
+    nbask.configure(policy="replay", replay_file=empty_recording(tmp_path))
+    errors = call.failing("configure_deployment", mode="auto")
+    assert [type(error) for error in errors] == [nbask.ReplayMissing]
+    assert "Configure the deployment of the checkout service" in str(errors[0])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_replayed_url_request_is_declined_though_the_person_opened_the_page(
+    call: Caller, mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Opening a page is the person's act, done then: replaying their "accept" would tell the
+    server a page was opened when none was. The replay declines, and its note says why.
+    """
+    person = Person().answers(lambda request: request.decide({}))  # the person pressed Open
+    with monkeypatch.context() as patched:
+        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        live = call("open_login", mode=mode)
+    assert live["action"] == "accept"
+    assert last_entry().outcome.action == "accept"
+    saved = nbask.save_history(tmp_path / "answers.jsonl")
+
+    nbask.configure(policy="replay", replay_file=saved)
+    replayed = call("open_login", mode=mode)
+    assert replayed == {"action": "decline", "content": None, "via": MODES[mode][1], "protocol": MODES[mode][0]}
+    entry = last_entry()
+    assert (entry.answered_by, entry.outcome.action) == ("replay", "decline")
+    assert entry.outcome.note == URL_REPLAYED
 
 
 def test_a_schema_outside_the_subset_is_refused_with_the_property_named(call: Caller):
@@ -258,8 +309,9 @@ def test_replay_returns_the_recorded_typed_values(call: Caller, tmp_path: Path, 
     person = Person().answers(lambda request: request.decide(VALUES))
     with monkeypatch.context() as patched:
         patched.setattr("nbask.api.choose_resolver", lambda request: person)
-        recorded = call("configure_deployment")
-    assert recorded["content"] == VALUES
+        # Each recorded answer is handed out once: one recorded answer for each replayed call.
+        recorded = [call("configure_deployment", mode=mode) for mode in MODES]
+    assert [received["content"] for received in recorded] == [VALUES, VALUES]
     assert isinstance(person.asked[0], FormRequest)
     saved = nbask.save_history(tmp_path / "answers.jsonl")
 
@@ -310,6 +362,20 @@ def test_fastmcp_client_declines_under_dismiss_and_in_url_mode(fast_call: Caller
     nbask.configure(policy="recommended")
     assert fast_call("configure_deployment", mode="auto")["action"] == "decline"
     assert fast_call("open_login", mode="auto")["action"] == "decline"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fastmcp_client_no_one_to_ask_declines_and_a_replay_miss_is_an_error(
+    fast_call: Caller, mode: str, tmp_path: Path
+):
+    nbask.configure(policy="error")
+    assert fast_call("configure_deployment", {"all_defaults": True}, mode=mode)["action"] == "decline"
+    assert last_entry().outcome.note.startswith("No one could be asked: ")
+    nbask.configure(policy="replay", replay_file=empty_recording(tmp_path))
+    errors = fast_call.failing("configure_deployment", mode=mode)
+    # fastmcp sends its handler's error as an internal error, in both protocols.
+    assert [type(error) for error in errors] == [MCPError]
+    assert errors[0].error.message.startswith("replay: no recorded answer for the form")
 
 
 def test_fastmcp_client_refuses_a_schema_outside_the_subset_as_an_error(fast_call: Caller):
