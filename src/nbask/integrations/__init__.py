@@ -2,10 +2,14 @@
 each importing only its framework, loaded when first used (``nbask.integrations.langgraph``
 works after a plain ``import nbask``).
 
-- ``claude_agent_sdk``: ``can_use_tool`` for ``ClaudeAgentOptions(can_use_tool=...)``.
-- ``openai_agents``: ``run(agent, input)`` answers every interruption; ``resolve(result)``.
-- ``pydantic_ai``: ``handle_deferred`` for ``HandleDeferredToolCalls``; ``resolve(requests)``.
-- ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt; ``resume``.
+- ``claude_agent_sdk``: ``can_use_tool`` for ``ClaudeAgentOptions(can_use_tool=...)``;
+  ``permission_callback(timeout=..., allow=..., deny=...)`` makes one with settings and rules.
+- ``openai_agents``: ``run(agent, input)`` / ``run_streamed(agent, input)`` answer every
+  interruption; ``resolve(result)`` / ``resolve_sync`` answer one batch.
+- ``pydantic_ai``: ``handle_deferred`` (or ``handler(timeout=..., external=...)``) for
+  ``HandleDeferredToolCalls``; ``resolve(requests)`` / ``resolve_sync``.
+- ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
+  ``resume`` / ``resume_sync`` build the ``Command`` for one batch.
 - ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events.
 
 They map the framework's pause onto nbask's questions, approvals and forms through one seam
