@@ -1,0 +1,225 @@
+"""Every Python snippet of README.md (and docs/*.md) runs as written, in a fresh interpreter.
+
+Collected anew from the files at every run: each ```python block, and each one-liner in the
+README's framework table ("the one line to add" column, in backticks), is one test named by its
+file and line. Blocks in other languages (bash) are skipped by their language.
+
+Each runs in a subprocess of this Python (``run_snippet.py``), in a temporary folder, with
+``NBASK_POLICY=recommended`` so nothing waits for a person, and with a prelude that gives only
+the names the snippet takes as given: ``import nbask``, then each name the snippet uses without
+defining it, from ``givens/`` (the framework's own objects with offline scripted models, per
+framework module the snippet names, else ``given_common``). Files a snippet names (``server.py``)
+are put in its folder. Top-level ``await`` is run as the body of an async wrapper under
+``asyncio.run`` (see run_snippet.py).
+
+Table cells are the abbreviations a table allows, read as follows: ``name=...`` stands for the
+caller's own value of ``name`` (the prelude gives it); a leading positional ``...`` for the rest
+of the caller's arguments (left out); an ``async for`` header gets a ``pass`` body; ``...name(...)``
+and a bare ``name`` are the row's module's ``name`` (``nbask.integrations.<module>.name``), which
+must be callable. A cell that is an expression is evaluated after ``import nbask`` and the
+framework's import only, and every ``nbask.…`` name in it must be callable.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+REPO = HERE.parent.parent
+GIVENS = HERE / "givens"
+#: Files a snippet may name as its own, and where the prelude takes them from.
+FILES = {"server.py": REPO / "notebooks" / "deploy_server.py"}
+TABLE_COLUMN = "the one line to add"
+FENCE = re.compile(r"^```(\S*)\s*$")
+FRAMEWORK = re.compile(r"nbask\.integrations\.(\w+)")
+DOTTED_NBASK = re.compile(r"\bnbask(?:\.\w+)+")
+RAISES = re.compile(r"raises (nbask\.\w+)")
+
+
+@dataclass
+class Snippet:
+    path: pathlib.Path
+    line: int  # where it starts in its file
+    source: str
+    language: str = "python"
+    framework: str | None = None  # the nbask.integrations module it is about
+    mode: str = "exec"
+    callables: list[str] = field(default_factory=list)
+    part: int = 1  # the n-th one-liner of a table row
+
+    @property
+    def id(self) -> str:
+        suffix = f"-{self.part}" if self.part > 1 else ""
+        return f"{self.path.relative_to(REPO)}:{self.line}{suffix}"
+
+
+def _documents() -> list[pathlib.Path]:
+    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+def fenced_blocks(path: pathlib.Path) -> list[Snippet]:
+    """Every fenced code block of ``path``, with the line of its first line of code."""
+    found: list[Snippet] = []
+    opened: tuple[int, str] | None = None
+    body: list[str] = []
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        fence = FENCE.match(text)
+        if fence and opened is None:
+            opened, body = (number + 1, fence.group(1) or "text"), []
+        elif fence and not fence.group(1) and opened is not None:
+            source = "\n".join(body) + "\n"
+            framework = FRAMEWORK.search(source)
+            found.append(Snippet(path, opened[0], source, opened[1], framework and framework.group(1)))
+            opened = None
+        elif opened is not None:
+            body.append(text)
+    return found
+
+
+def _cells(row: str) -> list[str]:
+    """A Markdown table row's cells; a ``|`` inside backticks stays in its cell."""
+    cells, current, quoted = [], "", False
+    for char in row.strip().strip("|"):
+        if char == "`":
+            quoted = not quoted
+        if char == "|" and not quoted:
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*cells, current.strip()]
+
+
+def table_lines(path: pathlib.Path) -> list[Snippet]:
+    """The one-liners of the framework table, read as the module docstring says."""
+    found: list[Snippet] = []
+    column = None
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not text.startswith("|"):
+            column = None
+            continue
+        cells = _cells(text)
+        if TABLE_COLUMN in [c.lower() for c in cells]:
+            column = [c.lower() for c in cells].index(TABLE_COLUMN)
+            continue
+        if column is None or set(cells[column]) <= set("-: "):
+            continue
+        framework = FRAMEWORK.search(cells[column])
+        assert framework, f"{path.name}:{number}: the one line to add names no nbask.integrations module"
+        spans = re.findall(r"`([^`]+)`", cells[column])
+        for part, span in enumerate(spans, start=1):
+            snippet = _table_snippet(path, number, span, framework.group(1))
+            snippet.part = part
+            found.append(snippet)
+    return found
+
+
+def _table_snippet(path: pathlib.Path, line: int, span: str, framework: str) -> Snippet:
+    module = f"nbask.integrations.{framework}"
+    named = re.fullmatch(r"(?:\w+ = )?(?:await )?\.\.\.(\w+)\(.*\)|(\w+)", span)
+    if named:  # an entry point of the row's module, named in short
+        name = f"{module}.{named.group(1) or named.group(2)}"
+        return Snippet(path, line, name, framework=framework, mode="eval", callables=[name])
+    source = re.sub(r"\b(\w+)=\.\.\.", r"\1=\1", span)  # name=... : the caller's own value
+    source = re.sub(r"\(\.\.\.,\s*", "(", source)  # (..., : the caller's other arguments
+    if re.match(r"(async\s+)?for\b", source) and not source.rstrip().endswith(":"):
+        source += ":\n    pass"
+    try:
+        compile(source, path.name, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except SyntaxError:
+        return Snippet(path, line, source + "\n", framework=framework)
+    return Snippet(path, line, source, framework=framework, mode="eval", callables=DOTTED_NBASK.findall(source))
+
+
+def collect() -> list[object]:
+    snippets = [s for document in _documents() for s in (*fenced_blocks(document), *table_lines(document))]
+    params: list[object] = []
+    for snippet in snippets:
+        marks = []
+        if snippet.language != "python":
+            marks.append(pytest.mark.skip(reason=f"a {snippet.language} block, not Python"))
+        params.append(pytest.param(snippet, id=snippet.id, marks=marks))
+    return params
+
+
+def _given_names(module: str) -> set[str]:
+    """A givens module's ``__all__``, read without importing it (that imports the framework)."""
+    tree = ast.parse((GIVENS / f"{module}.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    return set()
+
+
+def free_names(source: str, mode: str) -> set[str]:
+    """Names the snippet reads without defining them (builtins included: ``input``)."""
+    flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    tree = compile(source, "<snippet>", mode, flags=flags)
+    read, bound = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return read - bound - {"nbask"}
+
+
+def prelude(snippet: Snippet) -> dict[str, str]:
+    """Name -> the givens module that gives it, for each name the snippet takes as given."""
+    modules = [f"given_{snippet.framework}"] if snippet.framework else []
+    modules = [m for m in modules if (GIVENS / f"{m}.py").is_file()] + ["given_common"]
+    given: dict[str, str] = {}
+    for name in sorted(free_names(snippet.source, snippet.mode)):
+        module = next((m for m in modules if name in _given_names(m)), None)
+        if module is not None:
+            given[name] = module
+        else:
+            assert hasattr(builtins, name), f"{snippet.id} uses {name!r}, which neither it nor the prelude defines"
+    return given
+
+
+@pytest.mark.parametrize("snippet", collect())
+def test_snippet_runs_as_written(snippet: Snippet, tmp_path: pathlib.Path):
+    for name, origin in FILES.items():
+        if name in snippet.source:
+            shutil.copy(origin, tmp_path / name)
+    spec = {
+        "filename": str(snippet.path),
+        # blank lines first, so a traceback names the snippet's line in its file
+        "source": "\n" * (snippet.line - 1) + snippet.source if snippet.mode == "exec" else snippet.source,
+        "mode": snippet.mode,
+        "given": prelude(snippet),
+        "callables": snippet.callables,
+        "raises": RAISES.findall(snippet.source),
+    }
+    (tmp_path / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NBASK_")}
+    env["NBASK_POLICY"] = "recommended"
+    # "python" in a snippet (an MCP server's command) is this Python, with the same packages
+    env["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(
+        [sys.executable, str(HERE / "run_snippet.py"), str(tmp_path / "spec.json")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    report = f"{snippet.id}:\n{snippet.source}\n-- stdout:\n{done.stdout}\n-- stderr:\n{done.stderr[-4000:]}"
+    assert done.returncode == 0, report
+    assert done.stdout.rstrip().endswith("ok"), report

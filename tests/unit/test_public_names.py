@@ -1,0 +1,84 @@
+"""Every public name resolves after a plain ``import nbask``, in a fresh interpreter: every name
+of ``nbask.__all__``, ``nbask.tools``, ``nbask.mcp``, and every framework module of
+``nbask.integrations.FRAMEWORKS`` as an attribute (``nbask.integrations.openai_agents``), which is
+how the README's one-liners reach them.
+
+A module name (a submodule, a framework module) gets an interpreter of its own, so no earlier
+import can have set the attribute up; the other names of ``__all__`` are each loaded from their
+own module on first use and share one interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import nbask
+import nbask.integrations
+
+MODULES = sorted({"tools", "mcp", "integrations"} | {f"integrations.{m}" for m in nbask.integrations.FRAMEWORKS})
+NAMES = sorted(set(nbask.__all__) - set(MODULES))
+
+#: Run in the fresh interpreter: resolve each ``nbask.<name>`` attribute by attribute and print
+#: {name: outcome} as JSON. A framework that is not installed (nbask without the agents extra) is
+#: "missing ...", not a failure.
+RESOLVE = """
+import json, sys
+import nbask
+loaded = [m for m in sys.modules if m.startswith("nbask.")]
+outcomes = {}
+for name in sys.argv[1:]:
+    value = nbask
+    try:
+        for part in name.split("."):
+            value = getattr(value, part)
+    except ModuleNotFoundError as error:
+        outcomes[name] = ("missing " if (error.name or "nbask").split(".")[0] != "nbask" else "error ") + repr(error)
+    except Exception as error:
+        outcomes[name] = "error " + repr(error)
+    else:
+        outcomes[name] = "resolved " + type(value).__name__
+print(json.dumps({"loaded by import nbask": loaded, "outcomes": outcomes}))
+"""
+
+
+def resolve(*names: str) -> dict[str, str]:
+    """Each name's outcome in one fresh interpreter (after a check that ``import nbask`` loaded
+    no submodule).
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(RESOLVE), *names], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["loaded by import nbask"] == []
+    return report["outcomes"]
+
+
+@pytest.fixture(scope="module")
+def plain_names() -> dict[str, str]:
+    return resolve(*NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_name_resolves_after_a_plain_import(name: str, plain_names: dict[str, str]):
+    assert plain_names[name].startswith("resolved"), f"nbask.{name}: {plain_names[name]}"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_resolves_after_a_plain_import(name: str):
+    outcome = resolve(name)[name]
+    if outcome.startswith("missing"):
+        pytest.skip(f"nbask.{name} needs a framework not installed here: {outcome}")
+    assert outcome == "resolved module", f"nbask.{name}: {outcome}"
+
+
+def test_unknown_names_still_raise_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'not_a_framework'"):
+        _ = nbask.integrations.not_a_framework
+    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
+        _ = nbask.not_a_name
