@@ -26,6 +26,7 @@ import argparse
 import email.parser
 import hashlib
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -95,6 +96,32 @@ def run(cmd: list[str], cwd: pathlib.Path | None = None) -> None:
 # -- Pyodide from npm --------------------------------------------------------------------------
 
 
+def extract_safely(tarball: pathlib.Path, dest: pathlib.Path) -> None:
+    """Unpack a downloaded tarball into ``dest``, refusing anything that would land outside it.
+
+    Where ``tarfile`` has its extraction filters (3.12, 3.11.4+, 3.10.12+), its ``data`` filter
+    does that. On an older 3.10 or 3.11 (Debian 12's python3 is 3.11.2) each member is checked
+    here before anything is written: a regular file, a folder or a link; its name, and a link's
+    target, relative and without ``..`` (so no path, and no chain of links, can leave ``dest``);
+    no devices or FIFOs; folders rwxr-xr-x, files' modes kept within it, owned by whoever unpacks.
+    """
+    with tarfile.open(tarball) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, filter="data")  # only where tarfile has the filters
+            return
+        members = tar.getmembers()
+        for member in members:
+            paths = [member.name, member.linkname] if member.issym() or member.islnk() else [member.name]
+            if not (member.isfile() or member.isdir() or member.issym() or member.islnk()):
+                sys.exit(f"lite: {tarball.name}: {member.name} is a device or FIFO; refusing to unpack it")
+            for path in map(pathlib.PurePosixPath, paths):
+                if path.is_absolute() or ".." in path.parts:
+                    sys.exit(f"lite: {tarball.name}: {member.name} points outside the folder; refusing to unpack it")
+            member.mode = 0o755 if member.isdir() else member.mode & 0o755
+            member.uid, member.gid, member.uname, member.gname = os.getuid(), os.getgid(), "", ""
+        tar.extractall(dest, members=members)  # noqa: S202 - every member checked above
+
+
 def pyodide_package(cache: pathlib.Path) -> pathlib.Path:
     """The unpacked npm package of Pyodide (cached)."""
     folder = cache / f"pyodide-{PYODIDE_VERSION}"
@@ -107,8 +134,7 @@ def pyodide_package(cache: pathlib.Path) -> pathlib.Path:
             sys.exit("lite: npm is needed to fetch Pyodide (the npm package pyodide)")
         run([npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"], cwd=pathlib.Path(tmp))
         (tarball,) = pathlib.Path(tmp).glob("pyodide-*.tgz")
-        with tarfile.open(tarball) as tar:
-            tar.extractall(tmp, filter="data")
+        extract_safely(tarball, pathlib.Path(tmp))
         shutil.rmtree(folder, ignore_errors=True)
         shutil.move(str(pathlib.Path(tmp) / "package"), folder)
     return folder
