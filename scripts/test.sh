@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run every suite: lint, types, example notebooks,
-# front end, unit, headless, agent tools, real kernels, real browsers, the VS Code host, and
-# JupyterLite (a site built offline by scripts/lite.sh, driven in Chromium). Prints
-# one summary line per suite and a total line at the end.
+# Install everything the tests need, then run every suite: lint, types, Python 3.10 calls, example
+# notebooks, front end, unit, headless, agent tools, the README's snippets, real kernels, real
+# browsers, the VS Code host, and JupyterLite (a site built offline by scripts/lite.sh, driven in
+# Chromium). Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install] [--quick]
 #   --no-install  skip the installs (they must have run once)
-#   --quick       the fast path, a minute or two: lint, types, eslint, vitest and the unit tests
+#   --quick       the fast path, a minute or two: lint, types, pyver, eslint, vitest and the unit tests
 #                 (installs only .venv and npm packages)
 # Python packages go into the project environment .venv/ (made from $PYTHON, default python3,
 # 3.10+; see scripts/_env.sh); Chromium comes from apt, the front-end tools from npm ci.
@@ -89,6 +89,23 @@ code=${PIPESTATUS[0]}
 detail=$(grep -E '^(Found|Success)' "$ARTIFACTS/types.log" | tail -1)
 record types $code "mypy: ${detail:-did not run, see test-artifacts/types.log}"
 
+# vermin knows when each standard-library module, function, keyword argument and syntax came in;
+# it sees calls on module-level names (tomllib, asyncio.timeout, datetime.UTC, except*), not
+# methods of objects it cannot type (a TarFile from tarfile.open): those need a guard by hand.
+step "pyver: vermin, no standard-library call or syntax newer than Python 3.10 in ${LINT_PATHS[*]}"
+"$PY" -c 'import sys, vermin; sys.exit(vermin.main())' -t=3.10- --no-tips --violations "${LINT_PATHS[@]}" 2>&1 \
+  | tee "$ARTIFACTS/pyver.log"
+code=${PIPESTATUS[0]}
+needs=$(grep -cE '^  .* requires ' "$ARTIFACTS/pyver.log")
+if ! grep -q '^Minimum required versions' "$ARTIFACTS/pyver.log"; then
+  detail="vermin could not run, see test-artifacts/pyver.log"
+elif [ "$code" = 0 ]; then
+  detail="vermin: $(grep -oE 'Analyzing [0-9]+ files' "$ARTIFACTS/pyver.log" | cut -d' ' -f2) files, nothing newer than Python 3.10"
+else
+  detail="vermin: $needs finding$([ "$needs" = 1 ] || echo s) newer than Python 3.10, see test-artifacts/pyver.log"
+fi
+record pyver $code "$detail"
+
 step "tslint: eslint (typescript-eslint, type-checked) over js/"
 npm run --silent lint 2>&1 | tee "$ARTIFACTS/tslint.log"
 code=${PIPESTATUS[0]}
@@ -132,7 +149,7 @@ fi
 # anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
 COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_basic.py tests/browser/test_approval.py
   tests/browser/test_forms.py tests/browser/test_interrupt.py)
-SUITES=(unit headless tools kernel colab browser colab-web vscode lite)
+SUITES=(unit headless tools docs kernel colab browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"
