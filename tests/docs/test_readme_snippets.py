@@ -12,12 +12,15 @@ framework module the snippet names, else ``given_common``). Files a snippet name
 are put in its folder. Top-level ``await`` is run as the body of an async wrapper under
 ``asyncio.run`` (see run_snippet.py).
 
-Table cells are the abbreviations a table allows, read as follows: ``name=...`` stands for the
-caller's own value of ``name`` (the prelude gives it); a leading positional ``...`` for the rest
-of the caller's arguments (left out); an ``async for`` header gets a ``pass`` body; ``...name(...)``
-and a bare ``name`` are the row's module's ``name`` (``nbask.integrations.<module>.name``), which
-must be callable. A cell that is an expression is evaluated after ``import nbask`` and the
-framework's import only, and every ``nbask.…`` name in it must be callable.
+A table cell is prose around code: its spans that name nbask (``nbask.…`` or ``...name``) are
+the code to add; the names and types it mentions in passing (`str`, `Command`) are not run.
+They are read with the abbreviations a table allows: ``...name`` is the row's module's ``name``
+(``nbask.integrations.<module>.name``); ``name=...`` stands for the caller's own value of
+``name`` (the prelude gives it); a leading positional ``...`` for the rest of the caller's
+arguments (left out); ``handler=<expr>`` is the expression an argument takes; an ``async for``
+header gets a ``pass`` body. A span that is an expression is evaluated after ``import nbask``
+and the framework's names only; either way every ``nbask.integrations.<module>.…`` name in it
+must be callable.
 """
 
 from __future__ import annotations
@@ -117,7 +120,8 @@ def table_lines(path: pathlib.Path) -> list[Snippet]:
             continue
         framework = FRAMEWORK.search(cells[column])
         assert framework, f"{path.name}:{number}: the one line to add names no nbask.integrations module"
-        spans = re.findall(r"`([^`]+)`", cells[column])
+        # the code to add, not the names and types the cell mentions in passing (`str`, `Command`)
+        spans = [s for s in re.findall(r"`([^`]+)`", cells[column]) if re.search(r"nbask\.|\.\.\.\w", s)]
         for part, span in enumerate(spans, start=1):
             snippet = _table_snippet(path, number, span, framework.group(1))
             snippet.part = part
@@ -127,19 +131,18 @@ def table_lines(path: pathlib.Path) -> list[Snippet]:
 
 def _table_snippet(path: pathlib.Path, line: int, span: str, framework: str) -> Snippet:
     module = f"nbask.integrations.{framework}"
-    named = re.fullmatch(r"(?:\w+ = )?(?:await )?\.\.\.(\w+)\(.*\)|(\w+)", span)
-    if named:  # an entry point of the row's module, named in short
-        name = f"{module}.{named.group(1) or named.group(2)}"
-        return Snippet(path, line, name, framework=framework, mode="eval", callables=[name])
-    source = re.sub(r"\b(\w+)=\.\.\.", r"\1=\1", span)  # name=... : the caller's own value
+    source = re.sub(r"(?<![\w.])\.\.\.(?=[A-Za-z_])", f"{module}.", span)  # ...name: the row's module's
+    source = re.sub(r"^\w+=(?!=)", "", source)  # handler=<expr>: an argument's value, the expression
+    source = re.sub(r"\b(\w+)=\.\.\.", r"\1=\1", source)  # name=... : the caller's own value
     source = re.sub(r"\(\.\.\.,\s*", "(", source)  # (..., : the caller's other arguments
     if re.match(r"(async\s+)?for\b", source) and not source.rstrip().endswith(":"):
         source += ":\n    pass"
+    callables = [name for name in DOTTED_NBASK.findall(source) if name.startswith(module + ".")]
     try:
         compile(source, path.name, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError:
-        return Snippet(path, line, source + "\n", framework=framework)
-    return Snippet(path, line, source, framework=framework, mode="eval", callables=DOTTED_NBASK.findall(source))
+        return Snippet(path, line, source + "\n", framework=framework, callables=callables)
+    return Snippet(path, line, source, framework=framework, mode="eval", callables=callables)
 
 
 def collect() -> list[object]:
