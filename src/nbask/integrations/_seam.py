@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Generator, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..api import run_request, run_request_sync
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
@@ -56,33 +56,37 @@ async def drive(asking: Asking[T]) -> T:
     and return what it returns.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    try:
-        request = next(asking)
-        while True:
-            try:
-                outcome: Outcome = await run_request(request, queue=True)
-            except (NoOneCanAnswer, WaitingUnsupported) as error:
-                outcome = _refused(request, error)
-            request = asking.send(outcome)
-    except StopIteration as done:
-        result: T = done.value
-        return result
+    request, result = _step(asking, None)
+    while request is not None:
+        try:
+            outcome: Outcome = await run_request(request, queue=True)
+        except (NoOneCanAnswer, WaitingUnsupported) as error:
+            outcome = _refused(request, error)
+        request, result = _step(asking, outcome)
+    return cast("T", result)
 
 
 def drive_sync(asking: Asking[T]) -> T:
     """The blocking twin of ``drive``, for synchronous code."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    request, result = _step(asking, None)
+    while request is not None:
+        try:
+            outcome: Outcome = run_request_sync(request)
+        except (NoOneCanAnswer, WaitingUnsupported) as error:
+            outcome = _refused(request, error)
+        request, result = _step(asking, outcome)
+    return cast("T", result)
+
+
+def _step(asking: Asking[T], outcome: Outcome | None) -> tuple[Request[Any] | None, T | None]:
+    """(the next request ``asking`` yields, None) once sent ``outcome`` (None: started), or
+    (None, what it returned) when it is done.
+    """
     try:
-        request = next(asking)
-        while True:
-            try:
-                outcome: Outcome = run_request_sync(request)
-            except (NoOneCanAnswer, WaitingUnsupported) as error:
-                outcome = _refused(request, error)
-            request = asking.send(outcome)
+        return (next(asking) if outcome is None else asking.send(outcome)), None
     except StopIteration as done:
-        result: T = done.value
-        return result
+        return None, done.value
 
 
 def _refused(request: Request[Any], error: Exception) -> Outcome:

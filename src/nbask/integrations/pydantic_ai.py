@@ -52,17 +52,7 @@ from pydantic_ai.tools import (
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
-from ._seam import (
-    Asking,
-    EditNotUsable,
-    approval,
-    arguments_text,
-    call_title,
-    drive,
-    drive_sync,
-    edited_arguments,
-    not_run_text,
-)
+from . import _seam
 
 __all__ = ["approval_result", "handle_deferred", "handler", "resolve", "resolve_sync"]
 
@@ -125,7 +115,7 @@ async def resolve(
     fit the called tool's ``parameters_json_schema`` is refused and the approval stays open.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await drive(_asking(requests, timeout=timeout, tools=tools))
+    return await _seam.drive(_asking(requests, timeout=timeout, tools=tools))
 
 
 def resolve_sync(
@@ -138,7 +128,7 @@ def resolve_sync(
     whose event loop is already running (where ``asyncio.run(resolve(...))`` cannot).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return drive_sync(_asking(requests, timeout=timeout, tools=tools))
+    return _seam.drive_sync(_asking(requests, timeout=timeout, tools=tools))
 
 
 def _asking(
@@ -146,18 +136,18 @@ def _asking(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     tools: Mapping[str, ToolDefinition] | None = None,
-) -> Asking[DeferredToolResults]:
+) -> _seam.Asking[DeferredToolResults]:
     """The approvals of one batch, asked in pydantic-ai's order; returns the results to resume with."""
     approvals: dict[str, ApprovalResult] = {}
     answered_by: dict[str, str] = {}
     for call in requests.approvals:
-        name = call_title(call.tool_name)
+        name = _seam.call_title(call.tool_name)
         tool = (tools or {}).get(call.tool_name)
         reason = _reason(requests.metadata.get(call.tool_call_id))
         try:
-            request = approval(
-                call_title(call.tool_name, f"({reason})" if reason else ""),
-                arguments_text(call.args_as_dict()),
+            request = _seam.approval(
+                _seam.call_title(call.tool_name, f"({reason})" if reason else ""),
+                _seam.arguments_text(call.args_as_dict()),
                 timeout=timeout,
                 tool_call_id=call.tool_call_id,
                 schema=tool.parameters_json_schema if tool is not None else None,
@@ -189,10 +179,10 @@ def approval_result(decision: Decision, title: str) -> ApprovalResult:
     not a JSON object is a denial saying so: the call does not run.
     """
     if decision.decision == "reject":
-        return ToolDenied(not_run_text(decision, title))
+        return ToolDenied(_seam.not_run_text(decision, title))
     if decision.decision == "approve" or decision.edited is None:
         return True
     try:
-        return ToolApproved(override_args=edited_arguments(decision))
-    except EditNotUsable as why:
-        return ToolDenied(not_run_text(decision, title, why))
+        return ToolApproved(override_args=_seam.edited_arguments(decision))
+    except _seam.EditNotUsable as why:
+        return ToolDenied(_seam.not_run_text(decision, title, why))

@@ -152,6 +152,22 @@ def field_path(loc: Sequence[int | str]) -> str:
     return out or "arguments"
 
 
+def one_question_locator(options_field: str) -> Callable[[Location], str]:
+    """The ``locate`` of a dialect that asks one question with its options in ``options_field``:
+    nbask's ``questions[0].options[i]`` is that field's ``[i]``, ``questions[0].question`` is
+    ``question``, anything else keeps nbask's path.
+    """
+
+    def locate(loc: Location) -> str:
+        if loc[:3] == ("questions", 0, "options"):
+            return field_path((options_field, *loc[3:4]))
+        if loc[:3] == ("questions", 0, "question"):
+            return "question"
+        return field_path(loc)
+
+    return locate
+
+
 def problems_of(
     error: ValidationError,
     locate: Callable[[Location], str] = field_path,

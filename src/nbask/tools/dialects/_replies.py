@@ -157,3 +157,17 @@ def json_timed_out(answer: Answer, payload: dict[str, Any]) -> ToolResult:
     """``payload`` plus the timeout note (no one answered; assume nothing)."""
     payload["note"] = answer.note
     return timed_out_result(answer, dumps(payload))
+
+
+class EmptyAnswersOnNoAnswer:
+    """For a dialect whose reply is ``{"answers": {...}}``: a dismiss and a timeout carry empty
+    answers (a timeout also ``"status": "timeout"``), so the model never reads a guess.
+    """
+
+    def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
+        del plan
+        return json_dismissed(answer, {"answers": {}})
+
+    def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
+        del plan
+        return json_timed_out(answer, {"answers": {}, "status": "timeout"})

@@ -19,7 +19,7 @@ from pydantic import Field
 from ...models import Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._arguments import Location, Plan, field_path, validate, validated_question_set
+from ._arguments import Plan, one_question_locator, validate, validated_question_set
 from ._base import Dialect
 from ._replies import (
     answer_for,
@@ -50,13 +50,7 @@ _HINTS = {
 }
 
 
-def _locate(loc: Location) -> str:
-    """Map nbask's names for the one question to this tool's fields."""
-    if loc[:3] == ("questions", 0, "options"):
-        return field_path(("choices", *loc[3:4]))
-    if loc[:3] == ("questions", 0, "question"):
-        return "question"
-    return field_path(loc)
+_locate = one_question_locator("choices")
 
 
 class AskUser(Dialect):

@@ -24,10 +24,10 @@ from ..result import ToolResult
 from . import guidance
 from ._arguments import ArgumentError, Plan, validated_question_set
 from ._base import Dialect
-from ._replies import answer_for, json_answered, json_dismissed, json_timed_out, with_notes
+from ._replies import EmptyAnswersOnNoAnswer, answer_for, json_answered, with_notes
 
 
-class ClaudeCode(Dialect):
+class ClaudeCode(EmptyAnswersOnNoAnswer, Dialect):
     """The AskUserQuestion dialect (see the module docstring)."""
 
     name = "AskUserQuestion"
@@ -66,14 +66,6 @@ class ClaudeCode(Dialect):
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
         return json_answered(answer, with_notes({"answers": answers}, answer, plan))
-
-    def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
-        del plan
-        return json_dismissed(answer, {"answers": {}})
-
-    def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
-        del plan
-        return json_timed_out(answer, {"answers": {}, "status": "timeout"})
 
 
 def _snake_case(index: int, question: object) -> object:

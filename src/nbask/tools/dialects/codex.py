@@ -37,7 +37,7 @@ from ..result import ToolResult
 from . import guidance
 from ._arguments import ArgumentError, Plan, header_fields, validate, validated_question_set
 from ._base import Dialect
-from ._replies import json_answered, json_dismissed, json_timed_out, note_for, selections_for
+from ._replies import EmptyAnswersOnNoAnswer, json_answered, note_for, selections_for
 
 USER_NOTE: Final = "user_note: "
 #: The auto-resolution window Codex allows, in milliseconds; a value outside is clamped into it.
@@ -111,7 +111,7 @@ def _distinct(texts: list[str]) -> list[str]:
     return shown
 
 
-class Codex(Dialect):
+class Codex(EmptyAnswersOnNoAnswer, Dialect):
     """The Codex dialect (see the module docstring)."""
 
     name = "request_user_input"
@@ -170,11 +170,3 @@ class Codex(Dialect):
             note = note_for(answer, plan, index)
             answers[key] = {"answers": [*given, f"{USER_NOTE}{note}"] if note else given}
         return json_answered(answer, {"answers": answers})
-
-    def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
-        del plan
-        return json_dismissed(answer, {"answers": {}})
-
-    def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
-        del plan
-        return json_timed_out(answer, {"answers": {}, "status": "timeout"})

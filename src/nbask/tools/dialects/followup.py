@@ -38,11 +38,10 @@ from ..result import ToolResult
 from . import guidance
 from ._arguments import (
     ArgumentError,
-    Location,
     Plan,
     check_length,
-    field_path,
     load_json_object,
+    one_question_locator,
     validated_question_set,
 )
 from ._base import Dialect
@@ -93,12 +92,7 @@ class FollowupArguments(StrictModel):
     )
 
 
-def _locate(loc: Location) -> str:
-    if loc[:3] == ("questions", 0, "options"):
-        return field_path(("follow_up", *loc[3:4]))
-    if loc[:3] == ("questions", 0, "question"):
-        return "question"
-    return field_path(loc)
+_locate = one_question_locator("follow_up")
 
 
 class _XmlError(ValueError):
