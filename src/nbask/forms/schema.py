@@ -3,8 +3,9 @@
 The subset is what MCP's elicitation allows: a flat ``object`` whose properties are strings
 (with length limits and the formats email, uri, date, date-time), numbers, integers, booleans,
 single choices (``enum``, titled ``oneOf`` consts, legacy ``enumNames``) and multi choices
-(an ``array`` of ``enum`` or titled ``anyOf`` items). Anything else is refused before anything
-is shown, with an error naming the property and the rule.
+(an ``array`` of ``enum`` or titled ``anyOf`` items). An optional property, ``anyOf: [X,
+{"type": "null"}]`` (pydantic's ``X | None``) or ``type: [X, "null"]``, is read as X. Anything
+else is refused before anything is shown, with an error naming the property and the rule.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def _read_property(name: str, prop: object, *, required: bool) -> FormField:
         raise _fail(name[:40], f"property names must be 1-{MAX_TITLE_CHARS} characters")
     if not isinstance(prop, Mapping):
         raise _fail(name, "must be an object (a property schema)")
+    prop = _without_null(name, prop)
     if prop.get("type") == "object" or "properties" in prop:
         raise _fail(name, "a nested object is outside the form subset (a form is one flat object)")
     for key in _STRUCTURAL_KEYS:
@@ -124,6 +126,42 @@ def _read_property(name: str, prop: object, *, required: bool) -> FormField:
             raise _fail(name, f"default {prop['default']!r} does not fit the property: {error}") from None
         field = field.model_copy(update={"default": default})
     return field
+
+
+def _optional_of(prop: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The property as X when it is an optional X, written ``anyOf: [X, {"type": "null"}]``
+    (pydantic's schema of ``X | None``) or ``type: [X, "null"]``, with its own keys (title,
+    description, default) kept; None when it is not written so.
+    """
+    choices, kind = prop.get("anyOf"), prop.get("type")
+    rest = {key: value for key, value in prop.items() if key != "anyOf"}
+    if isinstance(choices, list) and len(choices) == 2 and sum(map(_is_null, choices)) == 1:  # noqa: PLR2004
+        (inner,) = [choice for choice in choices if not _is_null(choice)]
+        return {**inner, **rest} if isinstance(inner, Mapping) else None
+    if isinstance(kind, list) and len(kind) == 2 and kind.count("null") == 1:  # noqa: PLR2004
+        (inner_type,) = [item for item in kind if item != "null"]
+        return {**rest, "type": inner_type}
+    return None
+
+
+def _is_null(schema: object) -> bool:
+    return isinstance(schema, Mapping) and schema.get("type") == "null"
+
+
+def _without_null(name: str, prop: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An optional X read as X (whether it is required is the object's ``required``); any
+    other ``anyOf`` or list of types is refused naming the property.
+    """
+    if "anyOf" not in prop and not isinstance(prop.get("type"), list):
+        return prop
+    optional = _optional_of(prop)
+    if optional is None:
+        if "anyOf" in prop:
+            raise _fail(name, 'anyOf is read only as [X, {"type": "null"}] (an optional X, pydantic\'s X | None)')
+        raise _fail(name, f"a list of types is read only as [X, 'null'] (an optional X), got {prop['type']!r}")
+    if "anyOf" in optional or isinstance(optional.get("type"), list):
+        raise _fail(name, "an optional X must be one simple X, not another anyOf or list of types")
+    return optional
 
 
 def _typed_field(name: str, prop: Mapping[str, Any], common: dict[str, Any]) -> FormField:
@@ -219,13 +257,7 @@ def _inline_model_schema(schema: dict[str, Any]) -> dict[str, Any]:
     definitions = schema.get("$defs", {})
     properties: dict[str, Any] = {}
     for name, prop in schema.get("properties", {}).items():
-        flat = dict(prop)
-        choices = flat.get("anyOf")
-        if isinstance(choices, list):
-            non_null = [choice for choice in choices if choice != {"type": "null"}]
-            if len(non_null) == 1 and len(non_null) < len(choices):
-                del flat["anyOf"]
-                flat = {**non_null[0], **flat}
+        flat = _optional_of(prop) or dict(prop)
         for holder in (flat, flat.get("items") if isinstance(flat.get("items"), dict) else None):
             if holder is not None and isinstance(holder.get("$ref"), str):
                 target = definitions.get(holder["$ref"].rsplit("/", 1)[-1])
