@@ -383,16 +383,36 @@ def test_a_scalar_response_schema(person: Person, schema: Any, decide: Decide, e
     assert isinstance(person.asked[0], kind)
 
 
-class Decision(BaseModel):  # the docs' model has note: str | None, which nbask's forms do not read
+class Decision(BaseModel):  # the docs' own model
     approved: bool
-    note: str = ""
+    note: str | None = None
 
 
-def test_the_docs_approval_with_a_response_schema_asks_the_question_as_a_form(person: Person):
-    person.answers(fill({"approved": True}))
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({"approved": True}, Decision(approved=True, note=None)),
+        ({"approved": True, "note": ""}, Decision(approved=True, note=None)),
+        ({"approved": False, "note": "next week"}, Decision(approved=False, note="next week")),
+    ],
+    ids=["note-left-out", "note-blank", "with-a-note"],
+)
+def test_the_docs_approval_with_a_response_schema_asks_the_question_as_a_form(
+    person: Person, values: dict[str, Any], expected: Decision
+):
+    """The optional note (``str | None``, pydantic's anyOf [string, null]) is a text field that
+    is not required; left blank it reaches the node as None.
+    """
+    person.answers(fill(values))
     state = nl.run_sync(one_interrupt_graph(lambda: interrupt({"question": "approve?"}, response_schema=Decision)), {})
-    assert state["answer"] == Decision(approved=True)
-    assert person.asked[0].form.message == "approve?"
+    assert state["answer"] == expected
+    assert type(state["answer"]) is Decision
+    (asked,) = person.asked
+    assert asked.form.message == "approve?"
+    assert [(f.name, f.type, f.required) for f in asked.form.fields] == [
+        ("approved", "boolean", True),
+        ("note", "string", False),
+    ]
 
 
 # -- shapes nbask does not read -------------------------------------------------------------------
@@ -404,8 +424,9 @@ def test_an_unknown_dict_names_the_shapes_nbask_reads():
         nl.run_sync(one_interrupt_graph(lambda: interrupt(value)), {})
     message = str(raised.value)
     assert "its keys: 'question', 'fields', 'current_values'" in message
-    for shape in ("HumanInTheLoopMiddleware", '"question"', '"instruction"', "AskUserQuestion", "response_schema"):
+    for shape in ("HumanInTheLoopMiddleware", '"question"', '"instruction"', '"action"', "AskUserQuestion"):
         assert shape in message
+    assert "response_schema" in message
     assert "options" not in message  # no dialect's field complaints about a value that is no dialect's
 
 

@@ -5,6 +5,12 @@ nbask.integrations.langgraph), and what each resumes with.
   the question, the details shown as text (JSON unless a string); resumes ``True`` for an approval
   and ``False`` for anything else (a rejection, a dismissal, a timeout, the policy, an edit: a bool
   cannot carry edited details, so an edit does not approve);
+- a tool's own approval, ``interrupt({"action": "send_email", "to": ..., "subject": ..., "body":
+  ..., "message": "Approve sending this email?"})`` ("Interrupts in tools") -> an approval titled
+  with the message, the other fields (all but ``action`` and ``message``) as JSON, editable and
+  checked as an object of those same fields; resumes ``{"action": "approve", **fields}`` with the
+  fields as approved or edited, and ``{"action": "reject"}`` for anything else (a rejection, a
+  dismissal, a timeout, no one to ask, an edit that is not an object of those fields);
 - review and edit, ``interrupt({"instruction": ..., "content": "<text>"})`` -> an approval titled
   with the instruction, the content as its details, editable in a multi-line box; resumes with
   the text as approved (edited or not); a rejection leaves the graph paused
@@ -28,8 +34,9 @@ from langgraph.types import Interrupt
 from pydantic import BaseModel
 
 from ..api import form_request
+from ..kinds._argcheck import edit_problems, json_type
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
-from ._seam import Asking, approval, arguments_text
+from ._seam import Asking, EditNotUsable, approval, arguments_text, edited_arguments
 
 #: The types a plain string interrupt can resume with (besides a pydantic model class).
 RESUME_TYPES: tuple[type, ...] = (str, bool, int, float)
@@ -37,11 +44,15 @@ RESUME_TYPES: tuple[type, ...] = (str, bool, int, float)
 ResumeType = type
 APPROVAL_KEYS = frozenset({"question", "details"})
 REVIEW_KEYS = frozenset({"instruction", "content"})
+#: The keys of a tool's own approval that are not the call's fields.
+TOOL_ACTION_KEYS = ("action", "message")
 #: The shapes of interrupt value nbask reads, for the error about one it does not.
 SHAPES = (
     "HumanInTheLoopMiddleware's requests (action_requests + review_configs, or type 'tool_approval'); "
     '{"question": ..., "details": ...} (an approval, resumes True or False); '
     '{"instruction": ..., "content": "<text>"} (a review, resumes the edited text); '
+    '{"action": "<tool>", ...its fields, "message": ...} (a tool\'s approval, resumes '
+    '{"action": "approve", ...fields as approved or edited} or {"action": "reject"}); '
     'an nbask tool dialect\'s questions ({"questions": [...]} of AskUserQuestion, ...); '
     "a string (resumes with resume_type, str by default); "
     "or any value with interrupt(..., response_schema=...) (a typed form)"
@@ -103,6 +114,17 @@ def is_review(value: object) -> bool:
     )
 
 
+def is_tool_action(value: object) -> bool:
+    """``{"action": "<tool>", ..., "message": "<text>"}``, a tool's own approval (LangGraph's
+    "Interrupts in tools"); the middleware's requests have no ``action`` key.
+    """
+    return (
+        isinstance(value, Mapping)
+        and all(isinstance(key, str) for key in value)
+        and all(isinstance(value.get(key), str) and bool(value[key].strip()) for key in TOOL_ACTION_KEYS)
+    )
+
+
 def message_of(value: object) -> str:
     """What a form asked with a ``response_schema`` says: the string, the approval's question
     (and details), else the value as JSON.
@@ -113,6 +135,9 @@ def message_of(value: object) -> str:
         assert isinstance(value, Mapping)  # noqa: S101 - is_approval checked it
         details = _details_text(value.get("details"))
         return str(value["question"]).strip() + (f"\n\n{details}" if details else "")
+    if is_tool_action(value):
+        assert isinstance(value, Mapping)  # noqa: S101 - is_tool_action checked it
+        return f"{value['message'].strip()}\n\n{arguments_text(_tool_fields(value))}"
     return arguments_text(value)
 
 
@@ -120,15 +145,59 @@ def message_of(value: object) -> str:
 
 
 def ask_pattern(item: Interrupt, timeout: float | None) -> Asking[Any]:
-    """The approve-or-reject pattern (True only for an approval) or the review-and-edit pattern
-    (the content as approved, edited or not), by ``item.value``'s shape (``is_approval`` or
-    ``is_review``).
+    """The approve-or-reject pattern (True only for an approval), a tool's own approval (its
+    fields as approved or edited) or the review-and-edit pattern (the content as approved, edited
+    or not), by ``item.value``'s shape (``is_approval``, ``is_tool_action`` or ``is_review``).
     """
     value = item.value
+    if is_tool_action(value):
+        return ask_tool_action(value, timeout)
     if is_approval(value):
         return _yes_or_no(value["question"], _details_text(value.get("details")), timeout)
     title = _short(value["instruction"].strip())
     return _reviewed(item, approval(title, value["content"], timeout=timeout), value["content"])
+
+
+def ask_tool_action(value: Mapping[str, Any], timeout: float | None) -> Asking[dict[str, Any]]:
+    """A tool's own approval (``is_tool_action``): its fields shown as JSON, editable; a message
+    too long for a title is shown whole below them.
+    """
+    fields = _tool_fields(value)
+    message = value["message"].strip()
+    note = message if len(message) > MAX_ACTION_CHARS else ""
+    details = arguments_text(fields) + (f"\n\n{note}" if note else "")
+    schema = _fields_schema(fields)
+    request = approval(_short(message), details, timeout=timeout, schema=None if note else schema)
+    return _tool_decided(request, fields, schema, note)
+
+
+def _tool_decided(request: Any, fields: dict[str, Any], schema: dict[str, Any], note: str) -> Asking[dict[str, Any]]:
+    decision = yield request
+    assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
+    if decision.status != "answered" or decision.decision == "reject":
+        return {"action": "reject"}
+    if decision.decision != "edit":
+        return {"action": "approve", **fields}
+    text = (decision.edited or "").rstrip()
+    text = text[: -len(note)] if note and text.endswith(note) else text
+    try:
+        edited = edited_arguments(decision.model_copy(update={"edited": text}))
+    except EditNotUsable:
+        return {"action": "reject"}
+    return {"action": "reject"} if edit_problems(text, schema) else {"action": "approve", **edited}
+
+
+def _tool_fields(value: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: item for key, item in value.items() if key not in TOOL_ACTION_KEYS}
+
+
+def _fields_schema(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """An object of exactly these fields, each of its value's JSON type (any type for a null)."""
+    properties = {
+        name: {} if value is None else {"type": "number" if isinstance(value, float) else json_type(value)}
+        for name, value in fields.items()
+    }
+    return {"type": "object", "properties": properties, "required": list(fields), "additionalProperties": False}
 
 
 def _reviewed(item: Interrupt, request: Any, content: str) -> Asking[str]:

@@ -13,6 +13,10 @@ What an interrupt's value becomes, and what the graph resumes with:
   to ask, edited).
 - ``{"instruction": ..., "content": "<text>"}`` (the review-and-edit pattern): an approval whose
   details are the content, editable; resumes with the text as approved, edited or not.
+- ``{"action": "<tool>", ...fields, "message": ...}`` (an interrupt inside a tool): an approval
+  titled with the message, the fields as JSON, editable (checked as an object of those same
+  fields); resumes ``{"action": "approve", **fields}`` (as approved or edited), else
+  ``{"action": "reject"}`` (rejected, dismissed, timed out, no one to ask, an unusable edit).
 - ``interrupt(value, response_schema=...)``: a typed form of that schema; resumes with its values
   (a scalar schema such as ``response_schema=int``: the one value; a boolean one: an approval).
 - A value in one of ``nbask.tools``' dialects (``{"questions": [...]}`` of AskUserQuestion...):
@@ -239,7 +243,7 @@ def _asking(item: Interrupt, timeout: float | None, resume_type: ResumeType | No
         return values.ask_schema(item, item.response_schema, timeout)
     if isinstance(value, str):
         return values.ask_typed(item, value, resume_type, timeout)
-    if values.is_approval(value) or values.is_review(value):
+    if values.is_approval(value) or values.is_review(value) or values.is_tool_action(value):
         return values.ask_pattern(item, timeout)
     if isinstance(value, Mapping):
         dialect, found = _dialect_of(value)
