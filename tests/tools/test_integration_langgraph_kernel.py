@@ -64,6 +64,38 @@ def get_age_node(state):
 def string_approval_node(state):
     return {"answer": interrupt("Do you approve this action?")}
 
+from langchain_core.messages import AIMessage
+from langchain_core.tools import tool
+from langgraph.graph import MessagesState
+from langgraph.prebuilt import ToolNode
+from pydantic import BaseModel
+
+@tool
+def send_email(to: str, subject: str, body: str):
+    'Send an email to a recipient.'
+    response = interrupt({"action": "send_email", "to": to, "subject": subject, "body": body,
+                          "message": "Approve sending this email?"})
+    if response.get("action") == "approve":
+        return f"Email sent to {response.get('to', to)} with subject '{response.get('subject', subject)}'"
+    return "Email cancelled by user"
+
+def email_graph():
+    call = {"name": "send_email", "id": "call_1",
+            "args": {"to": "alice@example.com", "subject": "Meeting", "body": "See you at 10."}}
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", lambda state: {"messages": [AIMessage("", tool_calls=[call])]})
+    builder.add_node("tools", ToolNode([send_email]))
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", "tools")
+    return builder.compile(checkpointer=InMemorySaver())
+
+class Decision(BaseModel):
+    approved: bool
+    note: str | None = None
+
+def decision_node(state):
+    return {"answer": interrupt({"question": "Approve the release?"}, response_schema=Decision).model_dump()}
+
 def graph(name):
     builder = StateGraph(State)
     if name == "approval":
@@ -78,6 +110,9 @@ def graph(name):
         builder.add_node("get_age", get_age_node)
         builder.add_edge(START, "get_age")
         builder.add_conditional_edges("get_age", lambda state: END if state.get("age") is not None else "get_age")
+    elif name == "decision":
+        builder.add_node("decision", decision_node)
+        builder.add_edge(START, "decision")
     else:
         builder.add_node("approval_node", string_approval_node)
         builder.add_edge(START, "approval_node")
@@ -159,3 +194,33 @@ def test_a_string_approval_with_resume_type_bool_through_the_widget(k: KernelHar
     cell = start(k, 'print(json.dumps((await run(graph("string"), {}, resume_type=bool))["answer"]))')
     send(k, widget(k, kind="approval", title="Do you approve this action?"), decide(action))
     assert printed(k.result(cell, 60)) is expected
+
+
+def test_an_interrupt_inside_a_tool_through_the_widget(k: KernelHarness):
+    """The docs' send_email tool run by a ToolNode: the fields shown as JSON, an edit with a field
+    the tool did not ask about refused by the kernel (the approval stays open), then an edit of
+    the subject reaching the tool as {"action": "approve", ...}.
+    """
+    cell = start(k, 'print(json.dumps((await run(email_graph(), {"messages": []}))["messages"][-1].content))')
+    comm = widget(k, kind="approval", title="Approve sending this email?")
+    email = {"to": "alice@example.com", "subject": "Meeting", "body": "See you at 10."}
+    assert json.loads(comm.state["details"]) == email
+    assert comm.state["details_schema"]["required"] == ["to", "subject", "body"]
+    send(k, comm, decide("approve", json.dumps({**email, "cc": "bob@example.com"})))
+    error = k.wait_for_state(comm.comm_id, lambda state: bool(state.get("error")))["error"]
+    assert '"cc"' in error
+    assert not k.has_reply(cell)
+    send(k, comm, decide("approve", json.dumps({**email, "subject": "Updated subject"})))
+    assert printed(k.result(cell, 60)) == "Email sent to alice@example.com with subject 'Updated subject'"
+
+
+def test_the_docs_decision_form_with_its_optional_note_through_the_widget(k: KernelHarness):
+    """``note: str | None = None`` is a text field that is not required: left blank (js/fields.ts
+    leaves the key out), the node's Decision has note None.
+    """
+    cell = start(k, 'print(json.dumps((await run(graph("decision"), {}))["answer"]))')
+    comm = widget(k, kind="form", message="Approve the release?")
+    fields = [(f["name"], f["type"], f["required"]) for f in comm.state["fields"]]
+    assert fields == [("approved", "boolean", True), ("note", "string", False)]
+    send(k, comm, {"action": "submit", "values": {"approved": True}})
+    assert printed(k.result(cell, 60)) == {"approved": True, "note": None}
