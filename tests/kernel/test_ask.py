@@ -12,6 +12,8 @@ from collections.abc import Iterator
 import pytest
 from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs, printed_json, started_kernel
 
+from nbask.waiting._waits import INTERRUPTED_LINE
+
 pytestmark = pytest.mark.kernel
 
 SETUP = r"""
@@ -183,10 +185,21 @@ def test_interrupt_cancels_and_the_next_ask_works(k: KernelHarness) -> None:
     k.interrupt()
     result = k.result(cell, 20)
     assert result.ename == "KeyboardInterrupt"
+    # One line for the person, not a traceback through nbask's waiting machinery.
+    assert [m["content"]["traceback"] for m in result.iopub if m["msg_type"] == "error"] == [[INTERRUPTED_LINE]]
     assert any(u.get("status") == "cancelled" for u in k.widget_states(comm.comm_id))
     follow = k.execute("ans = await nbask.ask('After the interrupt?', ['A', 'B'])\nshow(ans)")
     submit(k, nbask_widget(k, "After the interrupt?"), (["A"], None))
     assert printed(k.result(follow, 20))["answers"] == {"After the interrupt?": "A"}
+
+
+def test_interrupting_ask_sync_shows_one_line_too(k: KernelHarness) -> None:
+    cell = k.execute("ans = nbask.ask_sync('Interrupt the blocking wait?', ['A', 'B'], timeout=3600)")
+    k.wait_until_waiting(nbask_widget(k, "Interrupt the blocking wait?"))
+    k.interrupt()
+    result = k.result(cell, 20)
+    assert result.ename == "KeyboardInterrupt"
+    assert [m["content"]["traceback"] for m in result.iopub if m["msg_type"] == "error"] == [[INTERRUPTED_LINE]]
 
 
 def test_ask_sync_on_the_main_thread(k: KernelHarness) -> None:

@@ -156,8 +156,25 @@ def _wait_off_main(
                 break
             wait_until(done, lambda: interrupted, left)
     if interrupted:
-        raise KeyboardInterrupt
+        raise interrupted_error()
     return done.is_set()
+
+
+#: What the cell shows when the kernel is interrupted while it waits for an answer: one line
+#: for the person instead of a traceback through the waiting machinery.
+INTERRUPTED_LINE = (
+    "KeyboardInterrupt: you interrupted the kernel while it waited for an answer; "
+    "the request is marked Cancelled and the agent got no answer."
+)
+
+
+def interrupted_error() -> KeyboardInterrupt:
+    """The KeyboardInterrupt a wait raises when the kernel is interrupted. IPython shows an
+    exception's ``_render_traceback_()`` instead of its traceback, so the cell gets one line.
+    """
+    error = KeyboardInterrupt("the wait for an answer was interrupted")
+    error._render_traceback_ = lambda: [INTERRUPTED_LINE]  # type: ignore[attr-defined]
+    return error
 
 
 def _interruption() -> BaseException:
@@ -169,7 +186,7 @@ def _interruption() -> BaseException:
     ipykernel's own (a sync cell runs inside ``dispatch_queue`` in 6.x, ``shell_main`` in
     7.x); there IPython's ``run_code`` catches the KeyboardInterrupt and reports it.
     """
-    interrupt = KeyboardInterrupt("the wait for an answer was interrupted")
+    interrupt = interrupted_error()
     try:
         task = asyncio.current_task()
     except RuntimeError:  # no running loop in this thread
