@@ -173,11 +173,19 @@ def test_no_one_to_ask_is_a_rejection_kept_in_the_history(policy: str):
     assert (entry.kind, entry.outcome.decision, entry.outcome.answered_by) == ("approval", "reject", "policy")
 
 
-def test_parallel_tool_calls_are_asked_in_turn_and_resumed_by_id(person: Person):
+def test_parallel_tool_calls_are_each_asked_and_resumed_by_id(person: Person):
+    """Two calls in one model turn interrupt side by side (in either order): each is answered on
+    its own, and each tool reads its own answer.
+    """
     other = {"to": "bob@example.com", "subject": "Lunch", "body": "Noon?"}
-    person.answers(reject(), edit({**other, "body": "1pm?"}))
+
+    def by_recipient(request: Any) -> Any:
+        shown = json.loads(request.approval.details)
+        return (reject() if shown["to"] == EMAIL["to"] else edit({**other, "body": "1pm?"}))(request)
+
+    person.answers(by_recipient)
     state = nl.run_sync(agent(EMAIL, other), ASK)
-    assert [json.loads(a.approval.details)["to"] for a in person.approvals] == ["alice@example.com", "bob@example.com"]
+    assert sorted(json.loads(a.approval.details)["to"] for a in person.approvals) == [EMAIL["to"], other["to"]]
     assert sent_emails == [{**other, "body": "1pm?"}]
     assert tool_results(state) == ["Email cancelled by user", "Email sent to bob@example.com with subject 'Lunch'"]
 
