@@ -34,7 +34,7 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 from openai.types.responses.response_output_item import McpApprovalRequest  # noqa: E402
 
 from nbask.integrations import openai_agents  # noqa: E402
-from nbask.integrations.openai_agents import JUST_ONCE  # noqa: E402
+from nbask.integrations.openai_agents import ALWAYS  # noqa: E402
 
 agents.set_tracing_disabled(disabled=True)
 
@@ -164,7 +164,7 @@ def test_recommended_policy_rejects_and_the_tool_never_runs():
 
 
 def test_approve_runs_the_call_as_the_model_made_it(person: Person):
-    person.answers(approve(), pick(JUST_ONCE))
+    person.answers(approve())
     model = drop()
     result, dropped = run(model)
     assert dropped == ["events_2023"]
@@ -174,10 +174,11 @@ def test_approve_runs_the_call_as_the_model_made_it(person: Person):
     assert asked.approval.action == TITLE
     assert asked.approval.details == '{\n  "name": "events_2023"\n}'
     assert asked.tool_call_id == "call_1"
+    assert person.questions == [], "a first approval of a tool is one click"
 
 
 def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: Person):
-    person.answers(edit({"name": "events_2022"}, reason="2023 is still in use"), approve(), pick(JUST_ONCE))
+    person.answers(edit({"name": "events_2022"}, reason="2023 is still in use"), approve())
     model = drop()
     result, dropped = run(model)
     retry = (
@@ -212,9 +213,7 @@ def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any
 
 def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):
     refused: list[str] = []
-    person.answers(
-        through_the_kernels_check({"name": 2022}, {"name": "events_2022"}, refused=refused), approve(), pick(JUST_ONCE)
-    )
+    person.answers(through_the_kernels_check({"name": 2022}, {"name": "events_2022"}, refused=refused), approve())
     model = drop()
     _, dropped = run(model)
     first = person.approvals[0].approval
@@ -258,7 +257,7 @@ def test_an_unusable_edit_is_a_rejection(person: Person, edited: str, why: str):
 
 
 def test_an_unchanged_edit_is_an_approval(person: Person):
-    person.answers(edit({"name": "events_2023"}), pick(JUST_ONCE))
+    person.answers(edit({"name": "events_2023"}))
     model = drop()
     _, dropped = run(model)
     assert dropped == ["events_2023"]
@@ -292,7 +291,7 @@ def test_dismiss_and_no_one_to_ask_are_rejections(person: Person):
 
 def test_a_question_and_an_approval_in_one_run(person: Person):
     """A question from nbask's own ask tool is answered mid-run; the gated call after it is approved."""
-    person.answers(pick("SQLite"), approve(), pick(JUST_ONCE))
+    person.answers(pick("SQLite"), approve())
     model = ScriptedModel(("AskUserQuestion", QUESTION_ARGS), ("drop_table", {"name": "events_2023"}))
     result, dropped = run(model, agents.function_tool(nbask.tools.function()), drop_table)
     assert model.read == [['{"answers": {"Which database should the app use?": "SQLite"}}'], ["dropped events_2023"]]
@@ -301,7 +300,7 @@ def test_a_question_and_an_approval_in_one_run(person: Person):
 
 
 def test_resolve_decides_parallel_calls_for_a_loop_of_ones_own(person: Person):
-    person.answers(approve(), pick(JUST_ONCE), reject("not that one"))
+    person.answers(approve(), reject("not that one"))
     model = ScriptedModel(("drop_table", {"name": "a"}), ("drop_table", {"name": "b"}), parallel=True)
     agent = agent_for(model)
     context: dict[str, list[str]] = {"dropped": []}
@@ -373,9 +372,9 @@ ASK = {"questions": [{"question": "Which database should the app use?", "header"
                       "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]}]}
 
 class Scripted(Model):
-    """Asks, then drops events_2023 (or what an edit asks for), then says what it read."""
-    def __init__(self):
-        self.read, self.turn = [], 0
+    """Asks, then drops each table in turn (or what an edit asks for), then says what it read."""
+    def __init__(self, tables):
+        self.read, self.turn, self.tables = [], 0, list(tables)
     async def get_response(self, system_instructions, input, *args, **kwargs):
         self.turn += 1
         outputs = [i["output"] for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
@@ -383,10 +382,10 @@ class Scripted(Model):
             self.read.append(outputs[-1])
         if self.turn == 1:
             return self.call("AskUserQuestion", ASK)
-        if self.turn == 2:
-            return self.call("drop_table", {"name": "events_2023"})
         if RETRY in self.read[-1]:
             return self.call("drop_table", json.loads(self.read[-1].split(RETRY, 1)[1]))
+        if self.tables:
+            return self.call("drop_table", {"name": self.tables.pop(0)})
         text = ResponseOutputText(text="done", type="output_text", annotations=[])
         message = ResponseOutputMessage(id="m", content=[text], role="assistant", status="completed", type="message")
         return ModelResponse(output=[message], usage=Usage(), response_id=None)
@@ -412,7 +411,7 @@ async def drop_table(name: str) -> str:
 
 KERNEL_RUN = """\
 ran.clear()
-model = Scripted()
+model = Scripted(tables)
 agent = agents.Agent(name="janitor", model=model, tools=[agents.function_tool(nbask.tools.function()), drop_table])
 result = await openai_agents.run(agent, "Set up storage, then clean up the warehouse.")
 print(json.dumps({"read": model.read, "ran": ran, "output": result.final_output}, ensure_ascii=False))
@@ -460,23 +459,31 @@ ANSWERED = '{"answers": {"Which database should the app use?": "SQLite"}}'
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("decision", ["approve", "edit", "reject"])
+@pytest.mark.parametrize("decision", ["approve", "edit", "reject", "always"])
 def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, decision: str):
+    """A first approval is one click; a tool's second approval asks "always" (the third call then
+    runs unasked: were it asked, the cell would wait on a widget no one answers).
+    """
+    tables = ["events_2023", "events_2022", "events_2021"] if decision == "always" else ["events_2023"]
     k.drain(0.1)
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
-    cell = k.execute(KERNEL_RUN)
+    cell = k.execute(f"tables = {tables!r}\n" + KERNEL_RUN)
     choose(k, QUESTION, "SQLite")
     approval = approval_widget(k, "events_2023")
     assert approval.state["title"] == TITLE
     assert approval.state["details"] == '{\n  "name": "events_2023"\n}'
     if decision == "approve":
         respond(k, approval, "approve")
-        choose(k, ALWAYS_DROP, JUST_ONCE)
         expected = {"read": [ANSWERED, "dropped events_2023"], "ran": ["events_2023"]}
+    elif decision == "always":
+        respond(k, approval, "approve")
+        respond(k, approval_widget(k, "events_2022"), "approve")
+        choose(k, ALWAYS_DROP, ALWAYS)
+        read = [ANSWERED, *(f"dropped {table}" for table in tables)]
+        expected = {"read": read, "ran": tables}
     elif decision == "edit":
         respond(k, approval, "approve", edited='{\n  "name": "events_2022"\n}')
         respond(k, approval_widget(k, "events_2022"), "approve")
-        choose(k, ALWAYS_DROP, JUST_ONCE)
         retry = (
             "Not run: the person did not approve these arguments and edited them. "
             'Call drop_table again with these arguments instead: {"name": "events_2022"}'

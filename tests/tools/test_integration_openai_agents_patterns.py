@@ -7,12 +7,15 @@ place of the widget.
   ungated one; only the gated call is asked about.
 - examples/agent_patterns/human_in_the_loop_stream.py: the same through ``Runner.run_streamed``,
   the events of both streamed runs yielded, the approval answered between them.
-- examples/tools/shell_human_in_the_loop.py: a ``ShellTool(needs_approval=True)``; approve, then
-  "always" -> the SDK's ``always_approve`` (the next shell call is not asked about); a dismiss
-  or a time-out of that question never chooses "always".
+- examples/tools/shell_human_in_the_loop.py: a ``ShellTool(needs_approval=True)`` called three
+  times: the first approval is one click; the second asks "always" -> the SDK's
+  ``always_approve`` (the third call is not asked about), through ``run`` and a ``resolve`` /
+  ``resolve_sync`` loop (the SDK's record of the earlier approval); a dismiss or a time-out of
+  that question never chooses "always". ``run_streamed`` alike, across three streamed runs.
 - examples/agent_patterns/human_in_the_loop_custom_rejection.py: the run's
   ``tool_error_formatter`` and a per-call ``rejection_message`` reach the model.
-- no one to ask (the ``error`` policy) is a rejection in ``nbask.history()``; a replay miss raises.
+- no one to ask (the ``error`` policy) is a rejection in ``nbask.history()``; a replay miss
+  raises; a recording of approvals only (no "always" question) replays to the end.
 """
 
 from __future__ import annotations
@@ -100,7 +103,7 @@ def weather_agent(model: ScriptedModel) -> Any:
 
 
 def test_human_in_the_loop_example_asks_only_about_the_gated_call(person: Person):
-    person.answers(approve(), pick(JUST_ONCE))
+    person.answers(approve())
     model = weather_model()
     result = asyncio.run(openai_agents.run(weather_agent(model), "What is the weather and temperature in Oakland?"))
     (asked,) = person.approvals
@@ -112,6 +115,8 @@ def test_human_in_the_loop_example_asks_only_about_the_gated_call(person: Person
     }
     assert result.final_output == "Sunny and 20° in Oakland."
     model.assert_complete()
+    assert person.questions == [], "one approval asks exactly one thing"
+    assert person.asked == [asked]
 
 
 def test_human_in_the_loop_example_rejected(person: Person):
@@ -128,7 +133,7 @@ def test_human_in_the_loop_example_rejected(person: Person):
 
 
 def test_human_in_the_loop_stream_example(person: Person):
-    person.answers(approve(), pick(JUST_ONCE))
+    person.answers(approve())
     model = weather_model()
 
     async def main() -> tuple[list[tuple[int, Any]], Any]:
@@ -163,60 +168,112 @@ def shell_call(call_id: str, *commands: str) -> dict[str, Any]:
     return {"type": "shell_call", "id": call_id, "call_id": call_id, "status": "in_progress", "action": action}
 
 
-def shell_run(*decisions: Any) -> tuple[ScriptedModel, list[list[str]]]:
-    """Two shell calls in two turns through ``run``; return the model and the commands that ran."""
+def shell_run(how: str = "run") -> tuple[ScriptedModel, list[list[str]]]:
+    """Three shell calls in three turns, answered ``how``; return the model and the commands that ran."""
     ran: list[list[str]] = []
 
     def executor(request: Any) -> str:
         ran.append(list(request.data.action.commands))
         return "ok"
 
-    model = ScriptedModel(
-        [[shell_call("s1", "ls")], [shell_call("s2", "pwd")], [assistant_message("listed")]],
-    )
+    turns = [[shell_call("s1", "ls")], [shell_call("s2", "pwd")], [shell_call("s3", "whoami")]]
+    model = ScriptedModel([*turns, [assistant_message("listed")]])
     tool = agents.ShellTool(executor=executor, needs_approval=True)
     agent = agents.Agent(name="Shell HITL Assistant", model=model, tools=[tool])
-    asyncio.run(openai_agents.run(agent, "List the files and show the working directory."))
+    task = "List the files, show the working directory and who I am."
+
+    async def resolve_loop() -> None:  # the example's own loop, nbask deciding
+        result = await agents.Runner.run(agent, task)
+        while result.interruptions:
+            result = await agents.Runner.run(agent, await openai_agents.resolve(result))
+
+    def resolve_sync_loop() -> None:
+        result = agents.Runner.run_sync(agent, task)
+        while result.interruptions:
+            result = agents.Runner.run_sync(agent, openai_agents.resolve_sync(result))
+
+    if how == "resolve_sync":
+        resolve_sync_loop()
+    else:
+        asyncio.run(openai_agents.run(agent, task) if how == "run" else resolve_loop())
     return model, ran
 
 
-def test_shell_always_approve_stops_asking_for_the_run(person: Person):
-    person.answers(approve(), pick(ALWAYS))
-    model, ran = shell_run()
-    assert ran == [["ls"], ["pwd"]]
-    (asked,) = person.approvals  # the second shell call was approved by the SDK's always_approve
-    assert json.loads(asked.approval.details)["action"]["commands"] == ["ls"]
+def commands(person: Person) -> list[list[str]]:
+    """The commands of each shell call the person was asked to approve."""
+    return [json.loads(a.approval.details)["action"]["commands"] for a in person.approvals]
+
+
+@pytest.mark.parametrize("how", ["run", "resolve", "resolve_sync"])
+def test_shell_always_on_the_second_approval_stops_asking_for_the_run(person: Person, how: str):
+    person.answers(approve(), approve(), pick(ALWAYS))
+    model, ran = shell_run(how)
+    assert ran == [["ls"], ["pwd"], ["whoami"]]
+    # the first approval was one click; the third call was approved by the SDK's always_approve
+    assert commands(person) == [["ls"], ["pwd"]]
     (question,) = person.questions
     assert question["questions"][0]["question"] == "Always allow shell in this run?"
     assert [o["label"] for o in question["questions"][0]["options"]] == [JUST_ONCE, ALWAYS]
+    assert [type(r).__name__ for r in person.asked] == ["ApprovalRequest", "ApprovalRequest", "QuestionRequest"]
     model.assert_complete()
+
+
+def test_streamed_always_on_the_second_approval_across_streamed_runs(person: Person):
+    person.answers(approve(), approve(), pick(ALWAYS))
+    cities = ["Oakland", "Oakland Hills", "Oakland Bay"]
+    turns = [[function_call("get_temperature", {"city": c}, call_id=f"t{n}")] for n, c in enumerate(cities, 1)]
+    model = ScriptedModel([*turns, [assistant_message("done")]])
+
+    async def main() -> Any:
+        streamed = openai_agents.run_streamed(weather_agent(model), "Temperatures, one at a time?")
+        async for _ in streamed.stream_events():
+            pass
+        return streamed
+
+    streamed = asyncio.run(main())
+    assert [call.streamed for call in model.calls] == [True] * 4
+    assert [json.loads(a.approval.details) for a in person.approvals] == [{"city": c} for c in cities[:2]]
+    assert len(person.questions) == 1
+    assert outputs(model.calls[3])["t3"] == "The temperature in Oakland Bay is 20° Celsius"
+    assert streamed.final_output == "done"
 
 
 @pytest.mark.parametrize("answer", [pick(JUST_ONCE), dismiss(), time_out()], ids=["just-once", "dismiss", "timeout"])
 def test_shell_without_an_explicit_always_asks_again(person: Person, answer: Any):
-    person.answers(approve(), answer, approve(), pick(JUST_ONCE))
+    person.answers(approve(), approve(), answer, approve(), pick(JUST_ONCE))
     _, ran = shell_run()
-    assert ran == [["ls"], ["pwd"]]
-    assert [json.loads(a.approval.details)["action"]["commands"] for a in person.approvals] == [["ls"], ["pwd"]]
+    assert ran == [["ls"], ["pwd"], ["whoami"]]
+    assert commands(person) == [["ls"], ["pwd"], ["whoami"]]
+    assert len(person.questions) == 2  # after the second and the third approval
 
 
-def test_always_in_one_batch_approves_the_same_tools_other_calls(person: Person):
-    """Two parallel calls of one gated tool: "always" on the first approves the second unasked."""
-    person.answers(approve(), pick(ALWAYS))
-    model = ScriptedModel(
-        [
-            [
-                function_call("get_temperature", {"city": "Oakland"}, call_id="t1"),
-                function_call("get_temperature", {"city": "Oakland Hills"}, call_id="t2"),
-            ],
-            [assistant_message("done")],
-        ]
-    )
-    asyncio.run(openai_agents.run(weather_agent(model), "Temperatures?"))
-    assert len(person.approvals) == 1
+def test_a_rejected_call_never_offers_always(person: Person):
+    """Reject the first call, approve the second: neither asks "always"; the third is asked again."""
+    person.answers(reject("not ls"), approve(), approve(), pick(ALWAYS))
+    _, ran = shell_run()
+    assert ran == [["pwd"], ["whoami"]]
+    assert commands(person) == [["ls"], ["pwd"], ["whoami"]]
+    assert len(person.questions) == 1  # only after whoami, the second approval
+
+
+@pytest.mark.parametrize("how", ["run", "resolve"])
+def test_always_in_one_batch_approves_the_same_tools_other_calls(person: Person, how: str):
+    """Three parallel calls of one gated tool: the second approval asks "always", the third is unasked."""
+    person.answers(approve(), approve(), pick(ALWAYS))
+    cities = ["Oakland", "Oakland Hills", "Oakland Bay"]
+    calls = [function_call("get_temperature", {"city": c}, call_id=f"t{n}") for n, c in enumerate(cities, 1)]
+    model = ScriptedModel([calls, [assistant_message("done")]])
+    agent = weather_agent(model)
+
+    async def resolve_once() -> None:
+        result = await agents.Runner.run(agent, "Temperatures?")
+        await agents.Runner.run(agent, await openai_agents.resolve(result))
+
+    asyncio.run(openai_agents.run(agent, "Temperatures?") if how == "run" else resolve_once())
+    assert [json.loads(a.approval.details) for a in person.approvals] == [{"city": c} for c in cities[:2]]
+    assert len(person.questions) == 1
     assert outputs(model.calls[1]) == {
-        "t1": "The temperature in Oakland is 20° Celsius",
-        "t2": "The temperature in Oakland Hills is 20° Celsius",
+        f"t{n}": f"The temperature in {c} is 20° Celsius" for n, c in enumerate(cities, 1)
     }
 
 
@@ -340,19 +397,47 @@ def test_a_replay_miss_raises(monkeypatch: pytest.MonkeyPatch, tmp_path: Any):
         asyncio.run(openai_agents.run(weather_agent(model), "Weather?"))
 
 
-def test_hosted_mcp_always_approve(person: Person):
-    """A hosted MCP tool with require_approval: "always" holds for the server's next request too."""
+def test_a_recording_of_approvals_only_replays_to_the_end(monkeypatch: pytest.MonkeyPatch, tmp_path: Any):
+    """A run answered with approvals only, as recorded before any "always" question: it replays."""
+    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: Person().answers(approve()))
+    publish(publish_model())
+    asyncio.run(openai_agents.run(weather_agent(weather_model()), "What is the weather and temperature in Oakland?"))
+    recording = nbask.save_history(tmp_path / "answers.jsonl")
+    assert [entry.kind for entry in nbask.history()] == ["approval", "approval"]
+    monkeypatch.undo()
+    nbask.configure(policy="replay", replay_file=recording)
+    model = publish_model()
+    publish(model)
+    assert outputs(model.calls[1]) == {"p1": "Published announcement 'Office maintenance' with body: 6 PM"}
+    model = weather_model()
+    result = asyncio.run(openai_agents.run(weather_agent(model), "What is the weather and temperature in Oakland?"))
+    assert result.final_output == "Sunny and 20° in Oakland."
+    model.assert_complete()
+    replayed = nbask.history()[2:]
+    assert [(e.kind, e.answered_by, e.outcome.decision) for e in replayed] == [("approval", "replay", "approve")] * 2
+
+
+@pytest.mark.parametrize("how", ["run", "resolve"])
+def test_hosted_mcp_always_approve(person: Person, how: str):
+    """A hosted MCP tool with require_approval: "always" on its second approval holds for the third request."""
 
     def request(number: int) -> McpApprovalRequest:
         return McpApprovalRequest(
             id=f"mcpr_{number}", arguments="{}", name="deploy", server_label="ops", type="mcp_approval_request"
         )
 
-    person.answers(approve(), pick(ALWAYS))
-    model = ScriptedModel([[request(1)], [request(2)], [assistant_message("done")]])
+    person.answers(approve(), approve(), pick(ALWAYS))
+    model = ScriptedModel([[request(1)], [request(2)], [request(3)], [assistant_message("done")]])
     config = {"type": "mcp", "server_label": "ops", "server_url": "https://ops.example", "require_approval": "always"}
     agent = agents.Agent(name="ops", model=model, tools=[agents.HostedMCPTool(tool_config=config)])
-    asyncio.run(openai_agents.run(agent, "Deploy twice."))
-    assert len(person.approvals) == 1
-    responses = [i for i in model.calls[2].input if isinstance(i, dict) and i.get("type") == "mcp_approval_response"]
-    assert [(r["approval_request_id"], r["approve"]) for r in responses] == [("mcpr_1", True), ("mcpr_2", True)]
+
+    async def resolve_loop() -> None:
+        result = await agents.Runner.run(agent, "Deploy three times.")
+        while result.interruptions:
+            result = await agents.Runner.run(agent, await openai_agents.resolve(result))
+
+    asyncio.run(openai_agents.run(agent, "Deploy three times.") if how == "run" else resolve_loop())
+    assert len(person.approvals) == 2
+    assert len(person.questions) == 1
+    responses = [i for i in model.calls[3].input if isinstance(i, dict) and i.get("type") == "mcp_approval_response"]
+    assert [(r["approval_request_id"], r["approve"]) for r in responses] == [(f"mcpr_{n}", True) for n in (1, 2, 3)]

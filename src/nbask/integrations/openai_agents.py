@@ -5,10 +5,14 @@ tool with ``require_approval`` stops ``Runner.run``: the result carries ``interr
 ``ToolApprovalItem`` per call. Each becomes an nbask approval titled "Call <tool>" whose details
 are the call's arguments as JSON:
 
-- Approve -> ``state.approve(item)``: the SDK runs the call. Then "Always allow <tool> in this
-  run?" offers the SDK's own choice: "Always in this run" is ``always_approve=True`` (no more
-  asking about that tool in this run); "Just this call (Recommended)" is the default, and only
-  a person's answer chooses "always" (never a policy or a dismiss).
+- Approve -> ``state.approve(item)``: the SDK runs the call; a first approval of a tool is one
+  click. When the person approves a tool they already approved once earlier in the run, "Always
+  allow <tool> in this run?" then offers the SDK's own choice: "Always in this run" is
+  ``always_approve=True`` (the tool's other calls in the batch and the run are not asked about);
+  "Just this call (Recommended)" is the default. Only a person's answer chooses "always" (never a
+  policy, a dismiss, a timeout or a replayed policy). "Earlier in the run": every batch of
+  ``run`` / ``run_streamed``; for ``resolve``, the batch, plus the approvals the SDK recorded in
+  a ``RunResult``'s items (a bare ``RunState`` shows none through the SDK's public API).
 - Reject (and a dismiss, a timeout, a headless policy, or no one to ask) -> ``state.reject``:
   the call does not run. The model reads, in the SDK's order: the caller's ``rejection_message``;
   else the run's ``RunConfig(tool_error_formatter=...)``, which ``run`` calls with nbask's text
@@ -26,7 +30,6 @@ miss raises ``nbask.ReplayMissing``.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final
@@ -40,7 +43,6 @@ from agents import (
     RunResultStreaming,
     RunState,
     ToolApprovalItem,
-    ToolErrorFormatterArgs,
     TResponseInputItem,
 )
 from agents.stream_events import StreamEvent
@@ -49,6 +51,7 @@ from ..api import one_question_set
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..kinds import QuestionRequest
 from ..models import Answer, Decision
+from ._openai_agents_text import retry_text, run_kwargs, texts_for
 from ._seam import (
     Asking,
     EditNotUsable,
@@ -75,17 +78,13 @@ __all__ = [
 
 #: Added to every approval's title: an edit does not run the call, the model is asked to retry.
 EDIT_NOTICE: Final = "(edits are sent back to the model as a request to retry)"
-#: The options of the question asked after an approval; only ALWAYS approves the tool for the run.
+#: The options of the question asked after a tool's second approval; only ALWAYS approves it for the run.
 JUST_ONCE: Final = "Just this call (Recommended)"
 ALWAYS: Final = "Always in this run"
 
 #: The caller's own text for a rejection: a string, or a function of the call and nbask's
 #: decision that returns the text (None: the run's tool_error_formatter or nbask's text).
 RejectionMessage = str | Callable[[ToolApprovalItem, Decision], "str | None"]
-
-#: Runner.run arguments the resumed RunState carries itself: passing the first run's value again
-#: would replace the state's newer one (the last response id of a server-managed conversation).
-_STATE_OWNED = frozenset({"previous_response_id", "auto_previous_response_id"})
 
 #: Bookkeeping fields of a raw tool call that are not its arguments.
 _NOT_ARGUMENTS = frozenset({"id", "call_id", "type", "status", "approval_request_id", "created_by"})
@@ -94,12 +93,19 @@ _NOT_ARGUMENTS = frozenset({"id", "call_id", "type", "status", "approval_request
 _HOSTED = frozenset({"mcp_approval_request", "hosted_tool_call"})
 
 
+#: A tool of one agent, as the SDK's always_approve scopes it.
+_Tool = tuple[int, str]
+
+
 @dataclasses.dataclass(frozen=True)
 class _Verdict:
-    """One call approved (``always``: for the run), or not run with ``text`` (``decision``: a rejection)."""
+    """One call approved (``by_person``; ``always``: for the run), or not run with ``text``
+    (``decision``: a rejection).
+    """
 
     item: ToolApprovalItem
     approve: bool = False
+    by_person: bool = False
     always: bool = False
     text: str = ""
     decision: Decision | None = None
@@ -125,11 +131,12 @@ async def run(
     person decides propagates (KeyboardInterrupt); so does a replay miss.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    first, resume, texts = _run_kwargs(agent, "run", runner_kwargs)
+    first, resume, texts = run_kwargs(agent, "run", runner_kwargs)
     result = await Runner.run(agent, input, **first)
+    approved: set[_Tool] = set()  # the tools the person approved in earlier batches
     while result.interruptions:
         state, items = _pending(result)
-        _apply(state, await drive(_asking(items, timeout)), rejection_message, texts)
+        _apply(state, await drive(_asking(items, timeout, approved)), rejection_message, texts)
         result = await Runner.run(agent, state, **resume)
     return result
 
@@ -151,7 +158,8 @@ async def resolve(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     state, items = _pending(result)
-    _apply(state, await drive(_asking(items, timeout)), rejection_message, _texts_for(run_config))
+    verdicts = await drive(_asking(items, timeout, _approved_earlier(result)))
+    _apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
 
@@ -165,7 +173,8 @@ def resolve_sync(
     """The blocking twin of ``resolve``, for a loop around ``Runner.run_sync``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     state, items = _pending(result)
-    _apply(state, drive_sync(_asking(items, timeout)), rejection_message, _texts_for(run_config))
+    verdicts = drive_sync(_asking(items, timeout, _approved_earlier(result)))
+    _apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
 
@@ -176,8 +185,9 @@ class StreamedRun:
     """
 
     def __init__(self, agent: Agent[Any], start: Any, timeout: float | None, rejection: Any, kwargs: Any) -> None:
-        first, self._resume, self._texts = _run_kwargs(agent, "run_streamed", kwargs)
+        first, self._resume, self._texts = run_kwargs(agent, "run_streamed", kwargs)
         self._agent, self._timeout, self._rejection_message = agent, timeout, rejection
+        self._approved: set[_Tool] = set()  # the tools the person approved in earlier streamed runs
         self.result: RunResultStreaming = Runner.run_streamed(agent, start, **first)
 
     async def stream_events(self) -> AsyncIterator[StreamEvent]:
@@ -188,7 +198,7 @@ class StreamedRun:
             if not self.result.interruptions:
                 return
             state, items = _pending(self.result)
-            verdicts = await drive(_asking(items, self._timeout))
+            verdicts = await drive(_asking(items, self._timeout, self._approved))
             _apply(state, verdicts, self._rejection_message, self._texts)
             self.result = Runner.run_streamed(self._agent, state, **self._resume)
 
@@ -226,28 +236,55 @@ def _pending(result: object) -> tuple[RunState[Any], list[ToolApprovalItem]]:
     raise TypeError(msg)
 
 
-def _asking(items: Sequence[ToolApprovalItem], timeout: float | None) -> Asking[list[_Verdict]]:
-    """Ask about each pending call in turn; a tool the person allowed for the run is not asked again."""
+def _approved_earlier(result: object) -> set[_Tool]:
+    """The tools whose earlier calls in this run the SDK records as approved: a result's items
+    (every batch since the run began) asked through ``is_tool_approved``; a RunState shows none.
+    """
+    if not isinstance(result, RunResult | RunResultStreaming):
+        return set()
+    pending = {item.call_id for item in result.interruptions}
+    wrapper = result.context_wrapper
+    return {
+        _tool(item)
+        for item in result.new_items
+        if isinstance(item, ToolApprovalItem)
+        and item.call_id not in pending
+        and item.call_id
+        and wrapper.is_tool_approved(_name(item), item.call_id)
+    }
+
+
+def _asking(items: Sequence[ToolApprovalItem], timeout: float | None, approved: set[_Tool]) -> Asking[list[_Verdict]]:
+    """Ask about each pending call in turn. A tool in ``approved`` (approved earlier in the run;
+    the person's approvals here are added) is offered "always"; a tool allowed for the run is not
+    asked again.
+    """
     verdicts: list[_Verdict] = []
-    allowed: set[tuple[int, str]] = set()
+    allowed: set[_Tool] = set()
     for item in items:
-        tool = (id(item.agent), _name(item))
+        tool = _tool(item)
         if tool in allowed:
             verdicts.append(_Verdict(item, approve=True))
             continue
-        verdict = yield from _decide(item, timeout)
+        verdict = yield from _decide(item, timeout, again=tool in approved)
+        if verdict.by_person:
+            approved.add(tool)
         if verdict.always:
             allowed.add(tool)
         verdicts.append(verdict)
     return verdicts
 
 
+def _tool(item: ToolApprovalItem) -> _Tool:
+    return id(item.agent), _name(item)
+
+
 def _name(item: ToolApprovalItem) -> str:
     return item.qualified_name or item.name or "tool"
 
 
-def _decide(item: ToolApprovalItem, timeout: float | None) -> Asking[_Verdict]:
-    """One pending call: its approval, then (after a person's approve) whether for the whole run."""
+def _decide(item: ToolApprovalItem, timeout: float | None, *, again: bool) -> Asking[_Verdict]:
+    """One pending call: its approval, then (a person's approve of a tool ``again``) whether for the run."""
     name = _name(item)
     title = call_title(name)
     arguments = _arguments(item)
@@ -265,10 +302,12 @@ def _decide(item: ToolApprovalItem, timeout: float | None) -> Asking[_Verdict]:
         except EditNotUsable as why:
             return _Verdict(item, text=not_run_text(decision, title, why), decision=decision)
         if edited != arguments:
-            return _Verdict(item, text=_retry_text(name, decision, edited))
-        return _Verdict(item, approve=True)  # opened for editing, sent back unchanged: an approval
-    always = (yield from _always(item, name, timeout)) if decision.decided_by == "person" else False
-    return _Verdict(item, approve=True, always=always)
+            return _Verdict(item, text=retry_text(name, decision, edited))
+        # opened for editing, sent back unchanged: an approval
+    if decision.decided_by != "person":
+        return _Verdict(item, approve=True)
+    always = (yield from _always(item, name, timeout)) if again else False
+    return _Verdict(item, approve=True, by_person=True, always=always)
 
 
 def _always(item: ToolApprovalItem, name: str, timeout: float | None) -> Asking[bool]:
@@ -279,19 +318,6 @@ def _always(item: ToolApprovalItem, name: str, timeout: float | None) -> Asking[
     answer = yield asked
     assert isinstance(answer, Answer)  # noqa: S101 - a question's outcome
     return answer.status == "answered" and answer.decided_by == "person" and answer.answers.get(question) == ALWAYS
-
-
-def _retry_text(name: str, decision: Decision, edited: dict[str, Any]) -> str:
-    """What the model reads after a usable edit: call the tool again with the person's arguments."""
-    note = decision.reason.strip()
-    if note and note[-1] not in ".!?":
-        note += "."
-    note = f" Their note: {note}" if note else ""
-    arguments = json.dumps(edited, ensure_ascii=False)
-    return (
-        f"Not run: the person did not approve these arguments and edited them.{note} "
-        f"Call {name} again with these arguments instead: {arguments}"
-    )
 
 
 def _apply(
@@ -323,46 +349,6 @@ def _apply(
 def _raw_type(item: ToolApprovalItem) -> object:
     raw = item.raw_item
     return raw.get("type") if isinstance(raw, dict) else getattr(raw, "type", None)
-
-
-# -- the run's tool_error_formatter ------------------------------------------------------------
-
-
-def _texts_for(run_config: object) -> dict[str, str] | None:
-    """A place for nbask's rejection texts when the run has a tool_error_formatter, else None."""
-    return {} if isinstance(run_config, RunConfig) and run_config.tool_error_formatter is not None else None
-
-
-def _run_kwargs(
-    agent: object, where: str, runner_kwargs: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, str] | None]:
-    """The first run's and the resumptions' Runner arguments, and ``_texts_for`` the run_config."""
-    if not isinstance(agent, Agent):
-        msg = f"{where}(agent, input): agent must be an agents.Agent, not {type(agent).__name__}"
-        raise TypeError(msg)
-    run_config = runner_kwargs.get("run_config")
-    first = dict(runner_kwargs)
-    texts = _texts_for(run_config)
-    if texts is not None and isinstance(run_config, RunConfig):
-        formatter = _formatter(run_config.tool_error_formatter, texts)
-        first["run_config"] = dataclasses.replace(run_config, tool_error_formatter=formatter)
-    resume = {key: value for key, value in first.items() if key not in _STATE_OWNED}
-    return first, resume, texts
-
-
-def _formatter(own: Any, texts: dict[str, str]) -> Callable[[ToolErrorFormatterArgs[Any]], Any]:
-    """The caller's formatter; for a call nbask rejected, with nbask's text as ``default_message``
-    (its None keeps that text). Other errors reach it unchanged.
-    """
-
-    async def formatter(args: ToolErrorFormatterArgs[Any]) -> str | None:
-        text = texts.get(args.call_id) if args.kind == "approval_rejected" else None
-        message = own(args if text is None else dataclasses.replace(args, default_message=text))
-        if inspect.isawaitable(message):
-            message = await message
-        return text if message is None else message
-
-    return formatter
 
 
 # -- a call's arguments --------------------------------------------------------------------------
