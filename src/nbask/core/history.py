@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticSerializationError
 
 from ..contract import ANSWER_SEPARATOR, NO_PREFERENCE
 from ..errors import NoOneCanAnswer
@@ -32,11 +33,17 @@ LATE_RECORD_KEY: Final = "nbask_late"
 
 #: Each request kind's outcome model, by kind name; filled by ``nbask.kinds.register``.
 OUTCOME_TYPES: dict[str, type[Outcome]] = {}
+#: The kinds whose outcome model dumps every field (none left out with ``exclude``): the
+#: manager keeps their outcomes as JSON text, read back unchanged.
+_WHOLE_IN_JSON: dict[str, type[Outcome]] = {}
 
 
 def register_outcome_type(kind: str, outcome_type: type[Outcome]) -> None:
     """Let history entries of ``kind`` be read back as ``outcome_type``."""
     OUTCOME_TYPES[kind] = outcome_type
+    _WHOLE_IN_JSON.pop(kind, None)
+    if not any(field.exclude for field in outcome_type.model_fields.values()):
+        _WHOLE_IN_JSON[kind] = outcome_type
 
 
 class HistoryEntry(BaseModel):
@@ -106,28 +113,45 @@ class HistoryEntry(BaseModel):
         return entry
 
 
-#: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, outcome).
-#: What was asked is the larger part (every question and option as live models); as text it
-#: is not walked by the garbage collector, so a long history costs little time per request.
-CompactRecord = tuple[str, str, Outcome, str | None]
+#: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, the
+#: outcome as JSON text (or live, if its model leaves a field out of dumps), the working
+#: directory). As text, a record holds no object the garbage collector walks: live models
+#: (every question, option and answer) made each collection slower as the history grew.
+CompactRecord = tuple[str, str, Outcome | str, str | None]
 
 
 def current_workdir() -> str | None:
     """The process's working directory, None if it was removed under the process."""
     try:
-        return str(pathlib.Path.cwd())
+        # Absolute and normalised already; Path.cwd() parses it into a Path, on every request.
+        return os.getcwd()  # noqa: PTH109
     except OSError:
         return None
 
 
+def json_text(model: BaseModel) -> str:
+    """``model.model_dump_json()`` straight from the model's serializer (the same defaults,
+    without the keyword handling): the history dumps two models on every request.
+    """
+    return model.__pydantic_serializer__.to_json(model).decode()
+
+
 def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
     """The compact record of ``request`` ended with ``outcome``, with the working directory."""
-    return (request.kind, request.asked_json(), outcome, current_workdir())
+    kind = request.kind
+    kept: Outcome | str = outcome
+    if type(outcome) is _WHOLE_IN_JSON.get(kind):
+        try:  # noqa: SIM105 - suppress() would make a context manager on every request
+            kept = json_text(outcome)
+        except PydanticSerializationError:
+            pass  # text JSON cannot hold (a lone surrogate a front end sent): kept live
+    return (kind, request.asked_json(), kept, current_workdir())
 
 
 def expand(record: CompactRecord) -> HistoryEntry:
     """The HistoryEntry of a compact record."""
-    kind, asked_json, outcome, workdir = record
+    kind, asked_json, kept, workdir = record
+    outcome = _WHOLE_IN_JSON[kind].model_validate_json(kept) if isinstance(kept, str) else kept
     return HistoryEntry.ended(kind, json.loads(asked_json), outcome, workdir)
 
 

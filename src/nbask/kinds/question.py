@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal, cast
 import traitlets
 
 from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE
-from ..core.history import HistoryEntry, Recording, asked_again
+from ..core.history import HistoryEntry, Recording, asked_again, json_text
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..models import Answer, AnsweredBy, Question, QuestionSet
@@ -35,7 +35,7 @@ class QuestionRequest(Request[Answer]):
         return self.question_set.model_dump()
 
     def asked_json(self) -> str:
-        return self.question_set.model_dump_json()
+        return json_text(self.question_set)
 
     def parse_and_decide(self, raw: dict[str, Any]) -> Answer:
         return self.decide(parse_question_response(raw, self.question_set))
@@ -43,27 +43,32 @@ class QuestionRequest(Request[Answer]):
     def decide(self, response: QuestionResponse, answered_by: AnsweredBy = "person") -> Answer:
         if response.action == "dismiss":
             return self.ended("dismissed", "The person dismissed the questions without answering.", answered_by)
-        answers: dict[str, str] = {}
-        selections: dict[str, list[str]] = {}
+        chosen: list[list[str]] = []
         notes: dict[str, str] = {}
-        skipped = 0
         for question, reply in zip(self.question_set.questions, response.replies, strict=True):
-            values = [*reply.selected, *([reply.other] if reply.other is not None else [])]
-            selections[question.question] = values
-            answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
+            chosen.append([*reply.selected, *([reply.other] if reply.other is not None else [])])
             if reply.note:
                 notes[question.question] = reply.note
+        return self.answered(chosen, notes, response.note, answered_by)
+
+    def answered(self, chosen: list[list[str]], notes: dict[str, str], note: str, answered_by: AnsweredBy) -> Answer:
+        """The Answer giving each question (in order) the values in ``chosen`` (empty: no
+        preference), with the person's ``notes`` per question and ``note`` on the whole set.
+        """
+        answers: dict[str, str] = {}
+        selections: dict[str, list[str]] = {}
+        skipped = 0
+        for question, values in zip(self.question_set.questions, chosen, strict=True):
+            selections[question.question] = values
+            answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
             skipped += not values
         # The person's own words first; nbask's remark about empty questions after them.
-        remark = f"{skipped} question(s) left without an answer." if skipped else ""
-        return Answer(
-            status="answered",
-            answers=answers,
-            selections=selections,
-            notes=notes,
-            note="\n\n".join(text for text in (response.note, remark) if text),
-            **self._ids(answered_by),
-        )
+        if skipped:
+            remark = f"{skipped} question(s) left without an answer."
+            note = f"{note}\n\n{remark}" if note else remark
+        fields = self._ids(answered_by)
+        fields.update(status="answered", answers=answers, selections=selections, notes=notes, note=note)
+        return Answer.model_validate(fields)
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Answer:
         return Answer(status=status, note=note, **self._ids(answered_by))
@@ -344,11 +349,8 @@ class QuestionKind(RequestKind[QuestionRequest, Answer]):
 
     def recommended(self, request: QuestionRequest) -> Answer:
         """Each question's "(Recommended)" option, else its first."""
-        replies = tuple(
-            QuestionReply(selected=(question.recommended_label(),), other=None)
-            for question in request.question_set.questions
-        )
-        return request.decide(QuestionResponse(action="submit", replies=replies), answered_by="policy")
+        chosen = [[question.recommended_label()] for question in request.question_set.questions]
+        return request.answered(chosen, {}, "", "policy")
 
     def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
         return replay_answer(request, recording)
