@@ -6,7 +6,7 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 /** Modules still over the cap while they are being split into components; only ever shrinks. */
-const OVER_THE_CAP = ["js/question.ts", "js/form.ts", "js/shell.ts"];
+const OVER_THE_CAP = ["js/shell.ts"];
 
 export default defineConfig(
   {

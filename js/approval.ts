@@ -7,7 +7,12 @@ import type { ApprovalModel, ApprovalResponse } from "./contract";
 import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
 import { asText, button, charCounter, el, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
+import { alertBox } from "./alert";
+import { footerRow } from "./footer";
+import { headerRow } from "./header";
+import { handleFormKey } from "./keys";
 import { KernelRefusal } from "./refusal";
+import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
 
 // Button and textbox names are part of the accessibility contract (SPEC §2b).
@@ -163,8 +168,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
 
   protected buildForm(): HTMLElement {
     const element = el("div", "nbask-form nbask-approval");
-    const top = el("div", "nbask-top");
-    top.append(el("span", "nbask-title", APPROVAL_TEXT.title), this.makeTimer());
+    const top = headerRow(APPROVAL_TEXT.title, this.makeTimer());
 
     const heading = textEl("div", "nbask-action", asText(this.model.get("title")));
     heading.id = this.domId("action");
@@ -193,15 +197,8 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const reasonRow = el("div", "nbask-reason-row");
     reasonRow.append(reasonLabel, reason, reasonCount.element);
 
-    const keys = el("span", "nbask-keys", APPROVAL_TEXT.keys);
-    keys.setAttribute("aria-hidden", "true");
-    const footer = el("div", "nbask-footer");
-    footer.append(keys, this.makeSendingNote(), el("span", "nbask-spacer"), approve, editButton, rejectButton);
-
-    const alert = el("div", "nbask-form-error");
-    alert.setAttribute("role", "alert");
-    alert.dir = "auto";
-    alert.hidden = true;
+    const footer = footerRow(APPROVAL_TEXT.keys, this.makeSendingNote(), [approve, editButton, rejectButton]);
+    const alert = alertBox();
 
     element.append(top, heading, detailsBox, reasonRow, alert, footer);
     this.controls = {
@@ -292,16 +289,8 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   protected onKey(event: KeyboardEvent, target: HTMLElement): void {
-    if (event.key === "Escape") {
-      event.preventDefault();
-      this.send("dismiss");
-      return;
-    }
-    // Enter activates a focused button natively and types a newline in a textbox; it never
-    // approves from anywhere else.
-    if (event.key === "Enter" && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLTextAreaElement)) {
-      event.preventDefault();
-    }
+    // Enter never approves: it only does what a focused button says.
+    handleFormKey(event, target, { escape: () => this.send("dismiss"), enter: () => undefined });
   }
 
   protected buildResolved(status: string): HTMLElement {
@@ -312,10 +301,9 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     let verdict = DECISION_TEXT[decision] ?? STATUS_TEXT[status] ?? status;
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
 
-    const block = el("div", "nbask-resolved nbask-approval");
     const line = this.statusLine(status, verdict);
     if (decision !== "") line.dataset.decision = decision;
-    block.append(line);
+    const block = resolvedBlock("nbask-resolved nbask-approval", line);
     block.append(textEl("div", "nbask-action", asText(this.model.get("title"))));
     const edited = outcome.edited;
     if (decision === "edit" && typeof edited === "string") {
@@ -324,13 +312,8 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       block.append(textEl("pre", "nbask-details", this.details()));
     }
     const reason = asText(outcome.reason);
-    if (reason.trim() !== "") {
-      const line = el("p", "nbask-reason-text");
-      line.append(el("span", "nbask-resolved-label", `${APPROVAL_TEXT.reason}: `), textEl("span", "", reason));
-      block.append(line);
-    }
-    const note = asText(outcome.note);
-    if (note.trim() !== "") block.append(textEl("p", "nbask-note", note));
+    if (reason.trim() !== "") block.append(labelledText("p", "nbask-reason-text", APPROVAL_TEXT.reason, reason));
+    appendResultNote(block, asText(outcome.note));
     return block;
   }
 }

@@ -6,18 +6,15 @@ import type { AnyModel } from "@anywidget/types";
 import type { FormField, FormModel, FormResponse } from "./contract";
 import { MAX_FIELD_CHARS } from "./contract";
 import type { RawValue } from "./fields";
-import {
-  UNREADABLE,
-  collectValues,
-  fieldError,
-  initialValue,
-  listOf,
-  openableUrl,
-  readFields,
-  textOf,
-} from "./fields";
-import { asText, button, charCounter, el, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
+import { collectValues, fieldError, initialValue, openableUrl, readFields } from "./fields";
+import { asText, button, el, isObject, textEl } from "./dom";
+import { alertBox } from "./alert";
+import { footerRow } from "./footer";
+import { headerRow } from "./header";
+import { handleFormKey } from "./keys";
+import { type FieldContext, type FieldControls, buildField, setDescribedBy } from "./formfields";
 import { KernelRefusal } from "./refusal";
+import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
 
 // Button names are part of the accessibility contract (end-to-end tests find them by role and
@@ -63,23 +60,6 @@ interface Draft {
   touched: Set<string>;
   /** Submit was pressed: every check is shown. */
   attempted: boolean;
-}
-
-/** One field's controls, kept so the view can show its check in place. */
-interface FieldControls {
-  field: FormField;
-  /** The field's block: label, description, control, check. */
-  wrap: HTMLElement;
-  /** Carries aria-invalid and aria-describedby: the input, or the group of a choice. */
-  described: HTMLElement;
-  /** The ids it is always described by (description, hint). */
-  describedBy: string[];
-  /** Where focus goes for this field. */
-  focusTarget: () => HTMLElement;
-  error: HTMLElement;
-  read: () => RawValue;
-  /** Shows a value from a saved draft, in place (a focused text keeps its caret). */
-  write: (value: RawValue) => void;
 }
 
 interface Controls {
@@ -220,20 +200,12 @@ export class FormView extends InteractionView<FormModel> {
   protected buildForm(): HTMLElement {
     const urlMode = this.isUrlMode();
     const element = el("div", urlMode ? "nbask-form nbask-form-kind nbask-url-mode" : "nbask-form nbask-form-kind");
-    const top = el("div", "nbask-top");
-    top.append(el("span", "nbask-title", urlMode ? FORM_TEXT.urlTitle : FORM_TEXT.title), this.makeTimer());
+    const top = headerRow(urlMode ? FORM_TEXT.urlTitle : FORM_TEXT.title, this.makeTimer());
     const message = textEl("p", "nbask-form-message", this.message());
     message.hidden = this.message() === "";
 
-    const alert = el("div", "nbask-form-error");
-    alert.setAttribute("role", "alert");
-    alert.dir = "auto";
-    alert.hidden = true;
-
-    const keys = el("span", "nbask-keys", urlMode ? FORM_TEXT.urlKeys : FORM_TEXT.keys);
-    keys.setAttribute("aria-hidden", "true");
-    const footer = el("div", "nbask-footer");
-    footer.append(keys, this.makeSendingNote(), el("span", "nbask-spacer"));
+    const alert = alertBox();
+    const footer = footerRow(urlMode ? FORM_TEXT.urlKeys : FORM_TEXT.keys, this.makeSendingNote(), []);
 
     if (urlMode) {
       const { box, open, decline } = this.buildUrl();
@@ -241,7 +213,7 @@ export class FormView extends InteractionView<FormModel> {
       element.append(top, message, box, alert, footer);
       this.controls = { fields: [], alert, submit: null, open, decline };
     } else {
-      const fields = this.fields.map((field, fi) => this.buildField(field, fi));
+      const fields = this.fields.map((field, fi) => buildField(this.fieldContext, field, fi));
       const submit = button("nbask-button nbask-primary", FORM_TEXT.submit, () => this.requestSubmit());
       const dismiss = button("nbask-button", FORM_TEXT.dismiss, () => this.send("dismiss"));
       footer.append(submit, dismiss);
@@ -254,6 +226,15 @@ export class FormView extends InteractionView<FormModel> {
   }
 
   /** URL mode: the address whole, as selectable text, and what Open would do. */
+  /** What a field's builders need from the view. */
+  private readonly fieldContext: FieldContext = {
+    id: (suffix) => this.domId(suffix),
+    value: (name) => this.draft.values.get(name),
+    shown: (name, value) => this.draft.values.set(name, value),
+    edit: (name, value, commit) => this.edit(name, value, commit),
+    leave: (name) => this.leave(name),
+  };
+
   private buildUrl(): { box: HTMLElement; open: HTMLButtonElement; decline: HTMLButtonElement } {
     const url = this.url();
     const box = el("div", "nbask-url-box");
@@ -273,198 +254,14 @@ export class FormView extends InteractionView<FormModel> {
       box.append(why);
     } else {
       // The host as the browser reads it (punycode included), so a look-alike address shows.
-      const site = el("p", "nbask-url-site");
-      site.append(el("span", "nbask-resolved-label", `${FORM_TEXT.site}: `), el("span", "", parsed.host));
-      box.append(site);
+      box.append(labelledText("p", "nbask-url-site", FORM_TEXT.site, parsed.host, { dir: false }));
     }
     return { box, open, decline };
   }
 
-  private buildField(field: FormField, fi: number): FieldControls {
-    const wrap = el("div", "nbask-field");
-    wrap.dataset.type = field.type;
-    const titleId = this.domId(`f${fi}-title`);
-    const title = textEl("span", "nbask-field-title", field.title);
-    title.id = titleId;
-    const describedBy: string[] = [];
-    let description: HTMLElement | null = null;
-    if (field.description.trim() !== "") {
-      description = textEl("div", "nbask-field-desc", field.description);
-      description.id = this.domId(`f${fi}-desc`);
-      describedBy.push(description.id);
-    }
-    const error = el("div", "nbask-field-error");
-    error.id = this.domId(`f${fi}-error`);
-    error.dir = "auto";
-    error.hidden = true;
-
-    let built: Pick<FieldControls, "described" | "focusTarget" | "read" | "write">;
-    if (field.type === "boolean") {
-      built = this.buildCheckbox(field, wrap, title, description);
-    } else if (field.type === "choice" || field.type === "multi_choice") {
-      built = this.buildGroup(field, fi, wrap, title, description, describedBy);
-    } else {
-      built = this.buildInput(field, fi, wrap, title, description);
-    }
-    // A choice's message sits inside its group, under the options.
-    (built.described instanceof HTMLFieldSetElement ? built.described : wrap).append(error);
-    const controls: FieldControls = { field, wrap, describedBy, error, ...built };
-    this.setDescribedBy(controls, false);
-    return controls;
-  }
-
-  private requiredMark(): HTMLElement {
-    const mark = el("span", "nbask-required", "*");
-    mark.setAttribute("aria-hidden", "true");
-    return mark;
-  }
-
-  /** Text, email, url, date, date-time, number and integer fields: one labelled input. */
-  private buildInput(
-    field: FormField,
-    fi: number,
-    wrap: HTMLElement,
-    title: HTMLElement,
-    description: HTMLElement | null,
-  ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
-    const input = suppressShortcuts(el("input", "nbask-field-input"));
-    input.id = this.domId(`f${fi}`);
-    input.autocomplete = "off";
-    input.required = field.required;
-    const label = el("label", "nbask-field-label");
-    label.htmlFor = input.id;
-    label.append(title);
-    if (field.required) label.append(this.requiredMark());
-    wrap.append(label);
-    if (description) wrap.append(description);
-
-    let counter: ReturnType<typeof charCounter> | null = null;
-    if (field.type === "number" || field.type === "integer") {
-      input.type = "number";
-      input.step = field.type === "integer" ? "1" : "any";
-      if (field.minimum !== null) input.min = String(field.minimum);
-      if (field.maximum !== null) input.max = String(field.maximum);
-    } else if (field.format === "date" || field.format === "date-time") {
-      input.type = field.format === "date" ? "date" : "datetime-local";
-    } else {
-      input.type = field.format === "email" ? "email" : field.format === "uri" ? "url" : "text";
-      input.dir = field.format === "" ? "auto" : "ltr";
-      if (field.format !== "") input.spellcheck = false;
-      // Code points are checked below; the browser's cap counts UTF-16 units, which only
-      // ever stops text earlier.
-      counter = charCounter(input, Math.min(field.max_length ?? MAX_FIELD_CHARS, MAX_FIELD_CHARS));
-    }
-    // Set once the type is known: the browser keeps only a value that fits the type.
-    input.value = textOf(this.draft.values.get(field.name) ?? "");
-    counter?.refresh();
-    const row = el("div", "nbask-field-row");
-    row.append(input);
-    if (counter) row.append(counter.element);
-    wrap.append(row);
-
-    const read = (): RawValue => (input.validity.badInput ? UNREADABLE : input.value);
-    // The browser may have refused a default that does not fit the input (a malformed date):
-    // the draft holds what is shown.
-    this.draft.values.set(field.name, read());
-    input.addEventListener("input", () => this.edit(field.name, read(), false));
-    input.addEventListener("change", () => this.edit(field.name, read(), true));
-    input.addEventListener("blur", () => this.leave(field.name));
-    const write = (value: RawValue): void => {
-      if (setFieldValue(input, value === UNREADABLE ? "" : textOf(value))) counter?.refresh();
-    };
-    return { described: input, focusTarget: () => input, read, write };
-  }
-
-  /** A yes/no field: one checkbox named by the title. */
-  private buildCheckbox(
-    field: FormField,
-    wrap: HTMLElement,
-    title: HTMLElement,
-    description: HTMLElement | null,
-  ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
-    const input = suppressShortcuts(el("input", "nbask-input"));
-    input.type = "checkbox";
-    input.checked = this.draft.values.get(field.name) === true;
-    input.setAttribute("aria-labelledby", title.id);
-    // Required means only that a yes/no is sent, which it always is: not marked.
-    const row = el("label", "nbask-option nbask-check");
-    const body = el("span", "nbask-option-body");
-    body.append(title);
-    if (description) body.append(description);
-    row.append(input, body);
-    wrap.append(row);
-    const read = (): RawValue => input.checked;
-    input.addEventListener("change", () => this.edit(field.name, read(), true));
-    const write = (value: RawValue): void => {
-      input.checked = value === true;
-    };
-    return { described: input, focusTarget: () => input, read, write };
-  }
-
-  /** A choice (radios) or a multi choice (checkboxes) in a fieldset named by the title. */
-  private buildGroup(
-    field: FormField,
-    fi: number,
-    wrap: HTMLElement,
-    title: HTMLElement,
-    description: HTMLElement | null,
-    describedBy: string[],
-  ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
-    const multi = field.type === "multi_choice";
-    // A group (as the question kind's), named by the title alone, not the star.
-    const fieldset = el("fieldset", "nbask-field-group");
-    fieldset.setAttribute("aria-labelledby", title.id);
-    const legend = el("legend", "nbask-field-label");
-    legend.append(title);
-    if (field.required) legend.append(this.requiredMark());
-    fieldset.append(legend);
-    if (description) fieldset.append(description);
-    if (multi) {
-      const hint = itemsHint(field);
-      if (hint !== "") {
-        const node = el("div", "nbask-multi-hint", hint);
-        node.id = this.domId(`f${fi}-hint`);
-        describedBy.push(node.id);
-        fieldset.append(node);
-      }
-    }
-    const list = el("div", "nbask-options");
-    const name = this.domId(`f${fi}-choice`);
-    const chosen = this.draft.values.get(field.name) ?? (multi ? [] : "");
-    const inputs = field.options.map((option, oi) => {
-      const input = suppressShortcuts(el("input", "nbask-input"));
-      input.type = multi ? "checkbox" : "radio";
-      input.name = name;
-      input.value = option.value;
-      input.checked = multi ? listOf(chosen).includes(option.value) : chosen === option.value;
-      // On radios, HTML's required means "one of the group must be chosen".
-      if (!multi) input.required = field.required;
-      const label = textEl("span", "nbask-option-label", option.title);
-      label.id = this.domId(`f${fi}-o${oi}`);
-      input.setAttribute("aria-labelledby", label.id);
-      const row = el("label", "nbask-option");
-      row.append(input, label);
-      list.append(row);
-      return input;
-    });
-    fieldset.append(list);
-    wrap.append(fieldset);
-
-    const read = (): RawValue =>
-      multi ? inputs.filter((i) => i.checked).map((i) => i.value) : (inputs.find((i) => i.checked)?.value ?? "");
-    for (const input of inputs) input.addEventListener("change", () => this.edit(field.name, read(), true));
-    // Focus goes where the browser's Tab would: the chosen radio, else the first option.
-    const focusTarget = (): HTMLElement => inputs.find((i) => i.checked && !multi) ?? inputs[0] ?? fieldset;
-    const write = (value: RawValue): void => {
-      for (const input of inputs) input.checked = multi ? listOf(value).includes(input.value) : value === input.value;
-    };
-    return { described: fieldset, focusTarget, read, write };
-  }
-
   protected buildResolved(status: string): HTMLElement {
     this.controls = null;
-    const block = el("div", "nbask-resolved nbask-form-kind");
-    block.append(this.statusLine(status));
+    const block = resolvedBlock("nbask-resolved nbask-form-kind", this.statusLine(status));
     const message = this.message();
     if (message !== "") block.append(textEl("p", "nbask-form-message", message));
 
@@ -487,8 +284,7 @@ export class FormView extends InteractionView<FormModel> {
       }
       if (list.childElementCount > 0) block.append(list);
     }
-    const note = asText(outcome.note);
-    if (note.trim() !== "") block.append(textEl("p", "nbask-note", note));
+    appendResultNote(block, asText(outcome.note));
     return block;
   }
 
@@ -514,14 +310,6 @@ export class FormView extends InteractionView<FormModel> {
     else this.showCheck(name);
   }
 
-  private setDescribedBy(controls: FieldControls, invalid: boolean): void {
-    const ids = invalid ? [...controls.describedBy, controls.error.id] : controls.describedBy;
-    if (ids.length > 0) controls.described.setAttribute("aria-describedby", ids.join(" "));
-    else controls.described.removeAttribute("aria-describedby");
-    if (invalid) controls.described.setAttribute("aria-invalid", "true");
-    else controls.described.removeAttribute("aria-invalid");
-  }
-
   /** Shows (or clears) one field's check; returns its error. */
   private showCheck(name: string): string | null {
     const controls = this.controls?.fields.find((c) => c.field.name === name);
@@ -531,7 +319,7 @@ export class FormView extends InteractionView<FormModel> {
     if (controls.error.textContent !== (shown ?? "")) controls.error.textContent = shown ?? "";
     controls.error.hidden = shown === null;
     controls.wrap.toggleAttribute("data-invalid", shown !== null);
-    this.setDescribedBy(controls, shown !== null);
+    setDescribedBy(controls, shown !== null);
     return error;
   }
 
@@ -574,16 +362,13 @@ export class FormView extends InteractionView<FormModel> {
   // -- keyboard ----------------------------------------------------------------------------------
 
   protected onKey(event: KeyboardEvent, target: HTMLElement): void {
-    if (event.key === "Escape") {
-      event.preventDefault();
-      this.send("dismiss");
-      return;
-    }
-    if (event.key !== "Enter") return;
-    // A focused button does what it says; Enter never opens the page from anywhere else.
-    if (target instanceof HTMLButtonElement || target instanceof HTMLTextAreaElement) return;
-    event.preventDefault();
-    if (target instanceof HTMLInputElement) this.requestSubmit();
+    // Enter in a field submits; it never opens the page.
+    handleFormKey(event, target, {
+      escape: () => this.send("dismiss"),
+      enter: (on) => {
+        if (on instanceof HTMLInputElement) this.requestSubmit();
+      },
+    });
   }
 }
 
@@ -600,16 +385,4 @@ function savedValue(field: FormField, value: unknown): RawValue | null {
     default:
       return typeof value === "string" ? value.slice(0, MAX_FIELD_CHARS) : null;
   }
-}
-
-/** A multi choice's limits in words, or "" when it has none. */
-function itemsHint(field: FormField): string {
-  const min = Math.max(field.min_items ?? 0, field.required ? 1 : 0);
-  const max = field.max_items;
-  // An optional multi choice may also be left empty.
-  const orNone = field.required ? "" : ", or none";
-  if (max !== null && min > 0) return min === max ? `Choose ${min}${orNone}` : `Choose ${min} to ${max}${orNone}`;
-  if (max !== null) return `Choose up to ${max}`;
-  if (min > 0) return `Choose at least ${min}${orNone}`;
-  return "Select all that apply";
 }

@@ -1,0 +1,113 @@
+// The option row: a radio or checkbox and what names it, inside one <label> so a click
+// anywhere on the row chooses it. The question kind's rows add a description, a
+// "Recommended" badge and the "Other" row with its capped textbox; the form kind's choice
+// fields and its yes/no use the same row.
+import type { Option } from "./contract";
+import { MAX_OTHER_CHARS, RECOMMENDED, isRecommended } from "./contract";
+import { el, suppressShortcuts, textEl } from "./dom";
+import { cappedText } from "./capped";
+
+export const OPTION_TEXT = {
+  other: "Other",
+  otherPlaceholder: "Type your own answer",
+  recommended: "Recommended",
+} as const;
+
+/** A radio or checkbox of a group. */
+export function choiceInput(type: "radio" | "checkbox", name: string, value: string): HTMLInputElement {
+  const input = suppressShortcuts(el("input", "nbask-input"));
+  input.type = type;
+  input.name = name;
+  input.value = value;
+  return input;
+}
+
+/** The row: the input, then what names and describes it. */
+export function optionRow(input: HTMLInputElement, ...content: HTMLElement[]): HTMLLabelElement {
+  const row = el("label", "nbask-option");
+  row.append(input, ...content);
+  return row;
+}
+
+/** A question's option: named by its label only (aria-labelledby); the description, which
+ *  may be very long, is its accessible description. `id` prefixes the label's and
+ *  description's ids. */
+export function questionOption(
+  option: Option,
+  input: HTMLInputElement,
+  id: string,
+): HTMLLabelElement {
+  const labelText = buildLabelText(option.label);
+  labelText.id = id;
+  input.setAttribute("aria-labelledby", labelText.id);
+  const title = el("span", "nbask-option-title");
+  title.append(labelText);
+  if (isRecommended(option.label)) {
+    // The label text already says "(Recommended)" to screen readers; the badge is visual.
+    const badge = el("span", "nbask-badge", OPTION_TEXT.recommended);
+    badge.setAttribute("aria-hidden", "true");
+    title.append(badge);
+  }
+  const body = el("span", "nbask-option-body");
+  body.append(title);
+  if (option.description.trim() !== "") {
+    const description = textEl("span", "nbask-option-desc", option.description);
+    description.id = `${id}-desc`;
+    input.setAttribute("aria-describedby", description.id);
+    body.append(description);
+  }
+  return optionRow(input, body);
+}
+
+export interface OtherControls {
+  row: HTMLElement;
+  choice: HTMLInputElement;
+  text: HTMLInputElement;
+  refreshCounter: () => void;
+}
+
+/** The "Other" row: its choice, its name, and a capped textbox filling the rest. */
+export function otherRow(
+  type: "radio" | "checkbox",
+  name: string,
+  id: string,
+  onChoice: (checked: boolean) => void,
+  onInput: (text: string) => void,
+): OtherControls {
+  const choice = choiceInput(type, name, "other");
+  choice.id = id;
+  choice.addEventListener("change", () => onChoice(choice.checked));
+  const label = el("label", "nbask-other-label", OPTION_TEXT.other);
+  label.htmlFor = choice.id;
+
+  const text = suppressShortcuts(el("input", "nbask-other-text"));
+  text.type = "text";
+  text.dir = "auto";
+  text.autocomplete = "off";
+  text.placeholder = OPTION_TEXT.otherPlaceholder;
+  text.setAttribute("aria-label", OPTION_TEXT.other);
+  // The cap keeps one answer from flooding the agent's context; the kernel enforces it too.
+  const counter = cappedText(text, MAX_OTHER_CHARS, `${id}-count`);
+  text.addEventListener("input", () => onInput(text.value));
+
+  const row = el("div", "nbask-option nbask-other");
+  row.append(choice, label, text, counter.element);
+  return { row, choice, text, refreshCounter: counter.refresh };
+}
+
+/** The label as given; a trailing "(Recommended)" is kept for screen readers and copy-paste
+ *  but hidden on screen, where the badge says it instead. */
+function buildLabelText(label: string): HTMLElement {
+  const node = el("span", "nbask-option-label");
+  node.dir = "auto";
+  const match = RECOMMENDED.exec(label);
+  if (match === null) {
+    node.textContent = label;
+    return node;
+  }
+  node.append(
+    document.createTextNode(label.slice(0, match.index)),
+    el("span", "nbask-sr-only", label.slice(match.index)),
+  );
+  return node;
+}

@@ -1,0 +1,43 @@
+// The question kind's resolved list: each question (its header chip and text) with the answer
+// the kernel took and the person's note on it.
+import type { Question } from "./contract";
+import { NO_PREFERENCE } from "./contract";
+import { el, headerChip, isObject, textEl } from "./dom";
+import { labelledText } from "./resolved";
+
+export const RESOLVED_TEXT = {
+  note: "Note",
+} as const;
+
+/** The list, or null when it would be empty. */
+export function resolvedList(questions: readonly Question[], result: unknown, status: string): HTMLElement | null {
+  const answers = isObject(result) && isObject(result.answers) ? result.answers : {};
+  const notes = isObject(result) && isObject(result.notes) ? result.notes : {};
+  // An answered question with no entry in the result is one the person left empty.
+  const given = questions.map((question) => {
+    const text = answers[question.question];
+    return typeof text === "string" ? text : status === "answered" ? NO_PREFERENCE : null;
+  });
+  const noted = questions.map((question) => {
+    const text = notes[question.question];
+    return typeof text === "string" && text.trim() !== "" ? text : null;
+  });
+  // A description list only with answers or notes in it (a <dl> of terms alone is not one); a
+  // request that ended without any lists its questions as plain lines.
+  const described = given.some((answer) => answer !== null) || noted.some((note) => note !== null);
+  const list = el(described ? "dl" : "div", "nbask-resolved-list");
+  questions.forEach((question, qi) => {
+    const term = el(described ? "dt" : "div", "nbask-resolved-question");
+    const chip = headerChip(question.header);
+    if (chip) term.append(chip);
+    term.append(textEl("span", "nbask-question-text", question.question));
+    list.append(term);
+    const answer = given[qi];
+    if (answer !== null && answer !== undefined) list.append(textEl("dd", "nbask-resolved-answer", answer));
+    const note = noted[qi];
+    if (note !== null && note !== undefined) {
+      list.append(labelledText("dd", "nbask-resolved-note", RESOLVED_TEXT.note, note));
+    }
+  });
+  return list.childElementCount > 0 ? list : null;
+}
