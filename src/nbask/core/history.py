@@ -6,7 +6,8 @@ A recording is a list of ``HistoryEntry``. ``write_jsonl`` writes one entry per 
 ``.ipynb`` holds one entry per resolved nbask output, in the output's metadata under
 ``"nbask"`` (the live widget and the headless policies both put it there), so a notebook a
 person answered in JupyterLab replays headless. How a kind finds its answer in a recording is
-the kind's own business (``nbask.kinds``); this module only hands out records in order.
+the kind's own business (``nbask.kinds``), and so is a replay file in a format of its own (a
+reader it registers by suffix); this module only hands out records in order.
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ from typing import Any, Final, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticSerializationError
 
-from ..contract import ANSWER_SEPARATOR, NO_PREFERENCE
 from ..errors import NoOneCanAnswer
-from ..models import Answer, AnsweredBy, Outcome, Status
+from ..models import AnsweredBy, Outcome, Status
 from .lifecycle import Request
 
 #: The key of nbask's record in an output's metadata (``{"nbask": <HistoryEntry as JSON>}``).
@@ -113,6 +113,17 @@ class HistoryEntry(BaseModel):
         return entry
 
 
+#: What reads a replay file of a suffix that is a kind's own format, by suffix: ``reader(text,
+#: path)`` returns its entries or raises ValueError naming the file. Filled by the kinds.
+ReplayReader = Callable[[str, pathlib.Path], list[HistoryEntry]]
+REPLAY_READERS: dict[str, ReplayReader] = {}
+
+
+def register_replay_reader(suffix: str, reader: ReplayReader) -> None:
+    """Let ``load`` read a replay file ending in ``suffix`` (".json") with ``reader``."""
+    REPLAY_READERS[suffix] = reader
+
+
 #: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, the
 #: outcome as JSON text (or live, if its model leaves a field out of dumps), the working
 #: directory). As text, a record holds no object the garbage collector walks: live models
@@ -170,8 +181,8 @@ def write_jsonl(entries: Iterable[HistoryEntry], path: str | os.PathLike[str]) -
 
 def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
     """The entries recorded in ``path``: a JSONL history (``nbask.save_history``), a saved
-    notebook (``.ipynb``), or a hand-written ``.json`` object mapping question text to its
-    answer (a string, or a list of strings for a multi-select question).
+    notebook (``.ipynb``), or a file of a suffix a kind reads (``register_replay_reader``: the
+    question kind reads a hand-written ``.json`` object of question text -> answer).
     """
     source = pathlib.Path(path).expanduser()
     try:
@@ -186,8 +197,9 @@ def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
             msg = f"the replay file {source} is not a notebook (invalid JSON: {error})"
             raise ValueError(msg) from None
         return entries_in_notebook(notebook)
-    if source.suffix == ".json":
-        return _entries_from_mapping(text, source)
+    reader = REPLAY_READERS.get(source.suffix)
+    if reader is not None:
+        return reader(text, source)
     entries = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
@@ -196,36 +208,6 @@ def load(path: str | os.PathLike[str]) -> list[HistoryEntry]:
             except ValidationError as error:
                 msg = f"{source}, line {number}, is not an nbask history entry: {error.errors()[0]['msg']}"
                 raise ValueError(msg) from None
-    return entries
-
-
-def _entries_from_mapping(text: str, source: pathlib.Path) -> list[HistoryEntry]:
-    try:
-        mapping = json.loads(text)
-    except json.JSONDecodeError as error:
-        msg = f"the replay file {source} is not JSON ({error})"
-        raise ValueError(msg) from None
-    if not isinstance(mapping, dict) or not all(
-        isinstance(answer, str) or (isinstance(answer, list) and all(isinstance(v, str) for v in answer))
-        for answer in mapping.values()
-    ):
-        msg = f"the replay file {source} must be a JSON object of question text -> answer text (or list of texts)"
-        raise ValueError(msg)
-    entries = []
-    for number, (question, answer) in enumerate(mapping.items()):
-        values = [answer] if isinstance(answer, str) else list(answer)
-        outcome = Answer(
-            status="answered",
-            answers={question: ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE},
-            selections={question: values},
-            request_id=f"{source.name}:{number}",
-            asked_at=0.0,
-            resolved_at=0.0,
-            answered_by="person",
-        )
-        # The options are not known: only the question text and its answer were written.
-        asked = {"questions": [{"question": question, "options": []}]}
-        entries.append(HistoryEntry.ended("question", asked, outcome))
     return entries
 
 

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal, cast
 import traitlets
 
 from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE
-from ..core.history import HistoryEntry, Recording, asked_again, json_text
+from ..core.history import HistoryEntry, Recording, asked_again, json_text, register_replay_reader
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..models import Answer, AnsweredBy, Question, QuestionSet
@@ -20,6 +20,7 @@ from ..summary import by_whom, escape_markdown
 from ..terminal import Dismissed, Terminal, printable
 from ..widget import InteractionWidget
 from ._kind import RequestKind, quoted
+from ._question_replay import entries_from_answer_map
 
 # -- the request ------------------------------------------------------------------------------
 
@@ -326,6 +327,10 @@ def _reply(question: Question, record: _Record) -> QuestionReply:
     if not question.multi_select and selected:
         return QuestionReply(selected=selected[:1], other=None, note=record.noted)
     return QuestionReply(selected=selected, other=other, note=record.noted)
+
+
+#: A hand-written ``.json`` replay file (question text -> answer) is this kind's own format.
+register_replay_reader(".json", entries_from_answer_map)
 
 
 # -- the kind ---------------------------------------------------------------------------------
