@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every suite: lint, types, Python 3.10 calls, example
-# notebooks, front end, unit, headless, agent tools, the README's snippets, real kernels, real
-# browsers, the VS Code host, and JupyterLite (a site built offline by scripts/lite.sh, driven in
-# Chromium). Prints one summary line per suite and a total line at the end.
+# notebooks, front end, unit, headless, agent tools, framework integrations, the README's snippets,
+# real kernels, real browsers, the VS Code host, and JupyterLite (a site built offline by
+# scripts/lite.sh, driven in Chromium). Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install] [--quick]
 #   --no-install  skip the installs (they must have run once)
 #   --quick       the fast path, a minute or two: lint, types, pyver, eslint, vitest and the unit tests
@@ -149,7 +149,7 @@ fi
 # anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
 COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_basic.py tests/browser/test_approval.py
   tests/browser/test_forms.py tests/browser/test_interrupt.py)
-SUITES=(unit headless tools docs kernel colab browser colab-web vscode lite)
+SUITES=(unit headless tools integrations docs kernel colab browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"

@@ -25,10 +25,9 @@ import json
 from typing import Any
 
 import pytest
+from tools.tool_helpers import Person, approve, dismiss, pick, reject, time_out
 
 import nbask
-
-from .tool_helpers import Person, approve, dismiss, pick, reject, time_out
 
 agents = pytest.importorskip("agents")
 from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402

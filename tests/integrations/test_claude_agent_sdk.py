@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from tools.tool_helpers import FIXTURES, REPO, Person, approve, dismiss, edit, pick, reject, time_out
 
 import nbask
 from nbask.errors import NoOneCanAnswer
-
-from .tool_helpers import FIXTURES, REPO, Person, approve, dismiss, edit, pick, reject, time_out
 
 pytest.importorskip("claude_agent_sdk")
 from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query

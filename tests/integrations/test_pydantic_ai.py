@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tools.tool_helpers import REPO, Person, approve, edit, reject
 
 import nbask
-
-from .tool_helpers import REPO, Person, approve, edit, reject
 
 pydantic_ai = pytest.importorskip("pydantic_ai")
 from pydantic_ai import Agent, Tool  # noqa: E402

@@ -28,12 +28,11 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import interrupt
 from pydantic import Field
+from tools.tool_helpers import Decide, Person, approve, dismiss, edit, reject, time_out
 
 import nbask
 from nbask.core.manager import manager
 from nbask.integrations import langgraph as nl
-
-from .tool_helpers import Decide, Person, approve, dismiss, edit, reject, time_out
 
 MESSAGE = "Approve sending this email?"
 EMAIL = {"to": "alice@example.com", "subject": "Meeting", "body": "See you at 10."}

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from .tool_helpers import REPO
+from tools.tool_helpers import REPO
 
 pytest.importorskip("langgraph")
 pytestmark = pytest.mark.kernel

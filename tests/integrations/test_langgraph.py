@@ -29,6 +29,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
+from tools.tool_helpers import REPO, Person, approve, edit, pick, reject
 from typing_extensions import TypedDict
 
 import nbask
@@ -36,8 +37,6 @@ from nbask.core.lifecycle import Request
 from nbask.errors import ApprovalRejected
 from nbask.integrations import langgraph as nl
 from nbask.kinds import FormRequest, QuestionRequest
-
-from .tool_helpers import REPO, Person, approve, edit, pick, reject
 
 DB = {
     "questions": [

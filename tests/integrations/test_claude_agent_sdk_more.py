@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.tool_helpers import FIXTURES, Person, approve, pick
 
 import nbask
 from nbask.errors import ReplayMissing
 
-from .test_integration_claude_agent_sdk import ASK_INPUT, BASH, DO_NOT_RETRY, SUGGESTION, WRITE, allowed
-from .tool_helpers import FIXTURES, Person, approve, pick
+from .test_claude_agent_sdk import ASK_INPUT, BASH, DO_NOT_RETRY, SUGGESTION, WRITE, allowed
 
 pytest.importorskip("claude_agent_sdk")
 from claude_agent_sdk import (

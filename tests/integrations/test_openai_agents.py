@@ -20,11 +20,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject
 
 import nbask
 from nbask.errors import NoFrontEnd
-
-from .tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject
 
 agents = pytest.importorskip("agents")
 from agents.items import ModelResponse  # noqa: E402

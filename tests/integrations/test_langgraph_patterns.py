@@ -21,6 +21,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel
+from tools.tool_helpers import Decide, Person, approve, cancel, dismiss, edit, reject
 from typing_extensions import TypedDict
 
 import nbask
@@ -28,8 +29,6 @@ from nbask.core.manager import manager
 from nbask.errors import ReplayMissing
 from nbask.integrations import langgraph as nl
 from nbask.kinds import ApprovalRequest, FormRequest
-
-from .tool_helpers import Decide, Person, approve, cancel, dismiss, edit, reject
 
 QUESTION = "Do you want to proceed with this action?"
 INSTRUCTION = "Review and edit this content"

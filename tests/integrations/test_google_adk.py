@@ -2,7 +2,7 @@
 ``BaseLlm`` (tests/tools/adk_scripted.py): ``adk_request_confirmation`` of a
 ``require_confirmation=True`` tool and of a tool that calls ``tool_context.request_confirmation``
 with a nested payload (asked as an approval; a flat payload is a form, see
-test_integration_google_adk_form.py), and ``adk_request_input`` of the ADK's ``request_input`` tool. Headless under the
+test_google_adk_form.py), and ``adk_request_input`` of the ADK's ``request_input`` tool. Headless under the
 recommended policy and with a scripted person, then in a real kernel through the widgets. Each
 test checks what the model read, what the ADK was sent, and whether (and how) the tool ran.
 """
@@ -16,16 +16,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tools.tool_helpers import REPO, Person, approve, dismiss, edit, reject
 
 import nbask
 from nbask.forms import FormSchemaError
 from nbask.kinds import FormRequest
 
-from .tool_helpers import REPO, Person, approve, dismiss, edit, reject
-
 pytest.importorskip("google.adk")
-from . import adk_scripted
-from .adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
+from tools import adk_scripted
+from tools.adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json

@@ -16,16 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.tool_helpers import REPO, Person, approve, time_out
 
 import nbask
 from nbask.kinds import FormRequest
 from nbask.kinds.form import CONFIRMATION_UNATTENDED
 
-from .tool_helpers import REPO, Person, approve, time_out
-
 pytest.importorskip("google.adk")
-from . import adk_scripted
-from .adk_scripted import TIME_OFF_HINT
+from tools import adk_scripted
+from tools.adk_scripted import TIME_OFF_HINT
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.tool_helpers import Person, approve, reject
 
 import nbask
 
-from .test_integration_pydantic_ai import DROP, REFUND, Script, Warehouse, by_tool, rejected
-from .tool_helpers import Person, approve, reject
+from .test_pydantic_ai import DROP, REFUND, Script, Warehouse, by_tool, rejected
 
 pytest.importorskip("pydantic_ai")
 from pydantic_ai import Agent, Tool
