@@ -111,6 +111,11 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     }
   }
 
+  protected waitingText(): string {
+    const title = asText(this.model.get("title"));
+    return title.trim() !== "" ? title : "";
+  }
+
   protected hasDraft(): boolean {
     const { editing, details, reason } = this.draft;
     return reason.trim() !== "" || (editing && details !== this.details());

@@ -177,6 +177,10 @@ export class FormView extends InteractionView<FormModel> {
     for (const c of this.controls?.fields ?? []) this.showCheck(c.field.name);
   }
 
+  protected waitingText(): string {
+    return this.message();
+  }
+
   protected hasDraft(): boolean {
     return this.draft.dirty.size > 0;
   }

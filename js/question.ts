@@ -106,6 +106,11 @@ export class QuestionView extends InteractionView<QuestionModel> {
     this.syncSetNote();
   }
 
+  protected waitingText(): string {
+    const first = readQuestions(this.model.get("questions"))[0]?.question ?? "";
+    return first.trim() !== "" ? first : "";
+  }
+
   protected hasDraft(): boolean {
     return this.drafts.some(hasContent) || this.setNote.note.trim() !== "";
   }

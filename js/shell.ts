@@ -1,70 +1,43 @@
-// The shared shell of every nbask view: the root element and its data-status, the countdown,
-// locking while a response is on its way or after the time limit, the screen-reader announcer,
-// key isolation from the notebook's shortcuts, autofocus of a freshly shown widget, the draft
-// kept in the model (js/draftsync.ts), and Escape asking before it discards a draft.
-// A form (question.ts, approval.ts) subclasses InteractionView and fills in what is its own.
+// The shared shell of every nbask view: the root element and its data-status, locking while a
+// response is on its way or after the time limit, the screen-reader announcer, and sending. It
+// is composed of small controllers: the countdown (js/countdown.ts), autofocus
+// (js/autofocus.ts), the Escape guard (js/escapeguard.ts), "Answer anyway" (js/lateanswer.ts),
+// the notebook's keys (js/hostkeys.ts) and the draft kept in the model (js/draftsync.ts). It
+// knows no kind: each kind (question.ts, approval.ts, form.ts) subclasses InteractionView and
+// provides what the shell asks for through its abstract members.
 import type { AnyModel } from "@anywidget/types";
 import type { BaseModel, SavedDraft } from "./contract";
 import { LATE_TEXT, STATUS_TEXT } from "./contract";
-import { asText, button, el, isObject, isOutOfView, isTextEntry, randomId, setFlag, suppressShortcuts } from "./dom";
+import { Autofocus } from "./autofocus";
+import { COUNTDOWN_TEXT, Countdown } from "./countdown";
+import { asText, el, isObject, randomId, setFlag, suppressShortcuts } from "./dom";
 import { DraftSync, fingerprint, type DraftTarget } from "./draftsync";
+import { ESCAPE_TEXT, EscapeGuard } from "./escapeguard";
+import { MODIFIER_KEYS, isHostShortcut } from "./hostkeys";
 import { knownUsername, learnUsername } from "./identity";
+import { lateRow, retitleLate } from "./lateanswer";
 import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
 
-/** Autofocus only a widget that has just appeared, never one re-rendered later. */
-const AUTOFOCUS_WINDOW_MS = 2000;
-const AUTOFOCUS_RETRY_MS = 50;
+export { formatDuration } from "./countdown";
 
 export const SHELL_TEXT = {
   sending: "Sending… Waiting for the kernel…",
-  timeLeft: "Time left",
-  timeUp: "Time is up",
-  escapeAgain: "Press Escape again to discard your answer",
+  timeLeft: COUNTDOWN_TEXT.timeLeft,
+  timeUp: COUNTDOWN_TEXT.timeUp,
+  escapeAgain: ESCAPE_TEXT.escapeAgain,
 } as const;
-
-/** m:ss, or h:mm:ss from one hour up. Rounds up, so "0:00" is never shown while time is left. */
-export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  const ss = String(seconds).padStart(2, "0");
-  if (hours > 0) return `${hours}:${String(minutes).padStart(2, "0")}:${ss}`;
-  return `${minutes}:${ss}`;
-}
-
-/** Keys that keep their meaning inside the widget even with Ctrl/Cmd held: text editing,
- *  caret and selection movement, and Enter (Ctrl+Enter would run the cell again). */
-const KEPT_WITH_CTRL = new Set(["a", "c", "v", "x", "z", "y", "enter", "backspace", "delete", "home", "end", " "]);
-
-const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
-
-function isHostShortcut(event: KeyboardEvent): boolean {
-  if (!(event.ctrlKey || event.metaKey) || event.altKey) return false;
-  const key = event.key.toLowerCase();
-  return !KEPT_WITH_CTRL.has(key) && !key.startsWith("arrow") && key !== "control" && key !== "meta";
-}
-
-function hasAction(response: unknown): boolean {
-  return isObject(response) && typeof response.action === "string" && response.action !== "";
-}
 
 export abstract class InteractionView<M extends BaseModel> {
   protected readonly id = randomId();
-  private readonly createdAt = Date.now();
   protected readonly root: HTMLElement;
   private readonly announcer: HTMLElement;
   private readonly content: HTMLElement;
   /** The pending form while one is shown; null once resolved (or before the first render). */
   protected form: HTMLElement | null = null;
   private formKey = "";
-  private timer: HTMLElement | null = null;
-  private autofocusDone = false;
-  /** The person focused or pressed something in the widget before autofocus did. */
-  private personArrived = false;
-  private autofocusTimer: ReturnType<typeof setTimeout> | undefined;
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  private readonly countdown = new Countdown();
+  private readonly autofocus: Autofocus;
   private readonly events: string[];
   /** This view as the page-wide "question waiting" signals see it (js/waiting.ts). */
   private readonly waiting: WaitingView;
@@ -72,8 +45,7 @@ export abstract class InteractionView<M extends BaseModel> {
   private readonly draftSync: DraftSync;
   private draftTarget: DraftTarget = { request_id: "", key: "" };
   /** Escape was pressed once with a draft: the next Escape discards it. */
-  private escapeArmed = false;
-  private readonly escapeNote: HTMLElement;
+  private readonly escape = new EscapeGuard();
   /** The person pressed "Answer anyway" on a timed-out request: its form is shown again. */
   private answeringLate = false;
   /** The reply's route where the comm cannot reach a running cell (JupyterLite). */
@@ -91,16 +63,19 @@ export abstract class InteractionView<M extends BaseModel> {
     this.announcer = el("div", "nbask-sr-only");
     this.announcer.setAttribute("aria-live", "polite");
     this.content = el("div", "nbask-content");
-    // Shown (and, being a status, announced) while Escape waits to be pressed again.
-    this.escapeNote = el("div", "nbask-escape-note");
-    this.escapeNote.setAttribute("role", "status");
-    this.root.append(this.content, this.escapeNote, this.announcer);
+    this.autofocus = new Autofocus(
+      this.root,
+      () => this.form !== null && !this.isLocked(),
+      () => this.autofocusTarget(),
+    );
+    // The Escape guard's note is shown (and, being a status, announced) while it waits.
+    this.root.append(this.content, this.escape.note, this.announcer);
     this.root.addEventListener("keydown", this.onKeydown);
-    this.root.addEventListener("focusin", this.onPersonArrived);
-    this.root.addEventListener("pointerdown", this.onPersonArrived);
-    this.root.addEventListener("pointerdown", this.disarmEscape);
-    this.root.addEventListener("input", this.disarmEscape);
-    this.root.addEventListener("change", this.disarmEscape);
+    this.root.addEventListener("focusin", this.autofocus.personArrives);
+    this.root.addEventListener("pointerdown", this.autofocus.personArrives);
+    this.root.addEventListener("pointerdown", this.escape.disarm);
+    this.root.addEventListener("input", this.escape.disarm);
+    this.root.addEventListener("change", this.escape.disarm);
     this.root.addEventListener("focusout", this.onFocusOut);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
@@ -126,14 +101,14 @@ export abstract class InteractionView<M extends BaseModel> {
     for (const name of this.events) this.model.off(name, this.update);
     this.draftSync.destroy();
     this.root.removeEventListener("keydown", this.onKeydown);
-    this.root.removeEventListener("focusin", this.onPersonArrived);
-    this.root.removeEventListener("pointerdown", this.onPersonArrived);
-    this.root.removeEventListener("pointerdown", this.disarmEscape);
-    this.root.removeEventListener("input", this.disarmEscape);
-    this.root.removeEventListener("change", this.disarmEscape);
+    this.root.removeEventListener("focusin", this.autofocus.personArrives);
+    this.root.removeEventListener("pointerdown", this.autofocus.personArrives);
+    this.root.removeEventListener("pointerdown", this.escape.disarm);
+    this.root.removeEventListener("input", this.escape.disarm);
+    this.root.removeEventListener("change", this.escape.disarm);
     this.root.removeEventListener("focusout", this.onFocusOut);
-    this.stopTicker();
-    clearTimeout(this.autofocusTimer);
+    this.countdown.stop();
+    this.autofocus.destroy();
     unregisterWaiting(this.waiting);
     this.replies.close();
     this.root.remove();
@@ -162,6 +137,8 @@ export abstract class InteractionView<M extends BaseModel> {
   protected abstract applyDraft(data: Record<string, unknown>): void;
   /** Whether the person chose or typed anything a dismiss would throw away. */
   protected abstract hasDraft(): boolean;
+  /** The widget's title or first question, as plain text (for the desktop notification). */
+  protected abstract waitingText(): string;
   /** Whether Escape would dismiss now (false while it closes something of the form's own). */
   protected escapeDiscards(): boolean {
     return true;
@@ -197,7 +174,8 @@ export abstract class InteractionView<M extends BaseModel> {
   }
 
   protected isSending(): boolean {
-    return hasAction(this.model.get("response"));
+    const response: unknown = this.model.get("response");
+    return isObject(response) && typeof response.action === "string" && response.action !== "";
   }
 
   private isExpired(): boolean {
@@ -208,18 +186,6 @@ export abstract class InteractionView<M extends BaseModel> {
   /** Controls are disabled while an answer is on its way or after the time limit. */
   protected isLocked(): boolean {
     return this.isSending() || this.isExpired();
-  }
-
-  /** The widget's title or first question, as plain text (for the desktop notification). */
-  private waitingText(): string {
-    const title = asText(this.model.get("title" as keyof M));
-    if (title.trim() !== "") return title;
-    const questions: unknown = this.model.get("questions" as keyof M);
-    if (Array.isArray(questions) && isObject(questions[0])) {
-      const question = asText(questions[0].question);
-      if (question.trim() !== "") return question;
-    }
-    return asText(this.model.get("message" as keyof M));
   }
 
   protected domId(suffix: string): string {
@@ -251,7 +217,7 @@ export abstract class InteractionView<M extends BaseModel> {
       this.formKey = key;
       this.resetDraft();
       this.draftSync.cancel();
-      this.disarmEscape();
+      this.escape.disarm();
       this.draftTarget = { request_id: asText(this.model.get("request_id")), key: fingerprint(key) };
       // What the person had chosen and typed in this form before a reload, or in another view.
       const saved = this.draftSync.read(this.draftTarget);
@@ -262,19 +228,18 @@ export abstract class InteractionView<M extends BaseModel> {
       // Built once per request; later changes (deadline, response) update it in place.
       this.form = this.buildForm();
       // Reopened by "Answer anyway": the agent is no longer waiting, and the form says so.
-      const title = this.form.querySelector(".nbask-title");
-      if (this.answeringLate && title !== null) title.textContent = LATE_TEXT.answering_late;
+      if (this.answeringLate) retitleLate(this.form);
       this.content.replaceChildren(this.form);
     }
     this.applyPendingState();
-    this.maybeAutofocus();
+    this.autofocus.maybe();
   }
 
   /** The countdown element, placed by the form in its top row. */
   protected makeTimer(): HTMLElement {
     const timer = el("span", "nbask-timer");
     timer.setAttribute("role", "timer");
-    this.timer = timer;
+    this.countdown.element = timer;
     return timer;
   }
 
@@ -299,35 +264,13 @@ export abstract class InteractionView<M extends BaseModel> {
       control.disabled = locked;
     }
     for (const note of form.querySelectorAll<HTMLElement>(".nbask-sending")) note.hidden = !sending;
-    this.updateTimer();
-    if (this.deadline() > 0 && !expired) this.startTicker();
-    else this.stopTicker();
+    this.countdown.show(this.deadline());
+    if (this.deadline() > 0 && !expired) this.countdown.start(() => this.applyPendingState());
+    else this.countdown.stop();
     this.refreshForm(locked);
     if (sending) this.announce(SHELL_TEXT.sending);
     else if (expired) this.announce(SHELL_TEXT.timeUp);
     else this.announce("");
-  }
-
-  private updateTimer(): void {
-    const timer = this.timer;
-    if (timer === null) return;
-    const deadline = this.deadline();
-    timer.hidden = deadline === 0;
-    if (deadline === 0) {
-      timer.textContent = "";
-      return;
-    }
-    const left = deadline - Date.now();
-    timer.textContent = left > 0 ? `${SHELL_TEXT.timeLeft} ${formatDuration(left)}` : SHELL_TEXT.timeUp;
-  }
-
-  private startTicker(): void {
-    if (this.ticker === undefined) this.ticker = setInterval(() => this.applyPendingState(), 1000);
-  }
-
-  private stopTicker(): void {
-    clearInterval(this.ticker);
-    this.ticker = undefined;
   }
 
   protected announce(text: string): void {
@@ -340,29 +283,24 @@ export abstract class InteractionView<M extends BaseModel> {
     // draft, so what was typed just before the time limit is written too.
     if (status === "timeout" && !this.isAnsweredLate()) this.draftSync.flush();
     else this.draftSync.cancel();
-    this.disarmEscape();
+    this.escape.disarm();
     this.form = null;
-    this.timer = null;
-    this.stopTicker();
+    this.countdown.element = null;
+    this.countdown.stop();
     this.root.removeAttribute("data-sending");
     this.root.removeAttribute("data-expired");
     const block = this.buildResolved(status);
-    if (status === "timeout" && this.offersLateAnswer()) block.append(this.lateRow());
+    if (status === "timeout" && this.offersLateAnswer()) block.append(lateRow(this.answerLate));
     this.content.replaceChildren(block);
     this.announce(this.isAnsweredLate() ? LATE_TEXT.answered_late : (STATUS_TEXT[status] ?? status));
   }
 
   /** "Answer anyway": reopens the timed-out request's form here, with its normal controls. */
-  private lateRow(): HTMLElement {
-    const row = el("div", "nbask-late-row");
-    const answer = button("nbask-button", LATE_TEXT.answer_anyway, () => {
-      this.answeringLate = true;
-      this.update();
-      this.autofocusTarget()?.focus();
-    });
-    row.append(answer);
-    return row;
-  }
+  private readonly answerLate = (): void => {
+    this.answeringLate = true;
+    this.update();
+    this.autofocusTarget()?.focus();
+  };
 
   /** The status line every resolved block starts with: "late" for an answer after the time
    *  limit, and who answered where the kernel knows their username (shown as text). */
@@ -396,23 +334,12 @@ export abstract class InteractionView<M extends BaseModel> {
     if (!(next instanceof Node) || !this.root.contains(next)) this.draftSync.flush();
   };
 
-  private armEscape(): void {
-    this.escapeArmed = true;
-    this.escapeNote.textContent = SHELL_TEXT.escapeAgain;
-  }
-
-  private readonly disarmEscape = (): void => {
-    if (!this.escapeArmed && this.escapeNote.textContent === "") return;
-    this.escapeArmed = false;
-    this.escapeNote.textContent = "";
-  };
-
   // -- sending ---------------------------------------------------------------------------------
 
   /** Writes the response for the kernel; every view of the model then shows "Sending…". */
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
-    this.disarmEscape();
+    this.escape.disarm();
     // The answer carries what the draft held; the kernel empties the draft once it accepts it
     // (after a refusal the next edit saves it again).
     this.draftSync.cancel();
@@ -443,36 +370,6 @@ export abstract class InteractionView<M extends BaseModel> {
 
   // -- focus and keys --------------------------------------------------------------------------
 
-  /** Focus the form of a widget that just appeared, once per view. */
-  private maybeAutofocus(): void {
-    if (this.autofocusDone) return;
-    this.autofocusDone = true;
-    this.tryAutofocus();
-  }
-
-  private tryAutofocus(): void {
-    this.autofocusTimer = undefined;
-    if (this.form === null || this.isLocked()) return;
-    if (Date.now() - this.createdAt > AUTOFOCUS_WINDOW_MS) return;
-    if (!this.root.isConnected) {
-      // anywidget may render before the output is attached to the page.
-      this.autofocusTimer = setTimeout(() => this.tryAutofocus(), AUTOFOCUS_RETRY_MS);
-      return;
-    }
-    // Never pull keystrokes away from someone typing elsewhere (e.g. in another cell: their
-    // next digits or Enter would answer the question), nor to a widget scrolled out of view.
-    if (isTextEntry(document.activeElement) && !this.root.contains(document.activeElement)) return;
-    // Nor from the person who got to the widget first: a field they focused or clicked keeps
-    // focus (a late retry would send their next keystrokes into another field).
-    if (this.personArrived || this.root.contains(document.activeElement)) return;
-    if (isOutOfView(this.root)) return;
-    this.autofocusTarget()?.focus({ preventScroll: true });
-  }
-
-  private readonly onPersonArrived = (): void => {
-    this.personArrived = true;
-  };
-
   private readonly onKeydown = (event: KeyboardEvent): void => {
     // Save and the command palette (Ctrl/Cmd+S, Ctrl/Cmd+Shift+P in VS Code, Ctrl+Shift+C in
     // JupyterLab) must keep working from inside the widget, so Ctrl/Cmd shortcuts bubble on,
@@ -481,7 +378,7 @@ export abstract class InteractionView<M extends BaseModel> {
     // JupyterLab handles its shortcuts from keydown events that reach the document.
     event.stopPropagation();
     // Any key but Escape (and a modifier on its own) takes back a pending "press again".
-    if (event.key !== "Escape" && !MODIFIER_KEYS.has(event.key)) this.disarmEscape();
+    if (event.key !== "Escape" && !MODIFIER_KEYS.has(event.key)) this.escape.disarm();
     // Keys that finish an IME composition (keyCode 229 in Safari) are the input method's.
     // Safari reports that key with isComposing false, and only keyCode tells it apart.
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- no standard property says this
@@ -491,13 +388,11 @@ export abstract class InteractionView<M extends BaseModel> {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target === null || event.key === "Tab") return;
     if (event.key === "Escape" && this.escapeDiscards()) {
-      if (!this.escapeArmed && this.hasDraft()) {
-        // Nothing the person chose or typed is thrown away by one stray key.
+      // Nothing the person chose or typed is thrown away by one stray key.
+      if (this.escape.holds(this.hasDraft())) {
         event.preventDefault();
-        this.armEscape();
         return;
       }
-      this.disarmEscape();
     }
     this.onKey(event, target);
   };

@@ -1,0 +1,57 @@
+// Autofocus of a freshly shown widget: once per view, only within its first moments, never
+// pulling keystrokes from someone typing elsewhere or from a field the person reached first,
+// nor to a widget scrolled out of view.
+import { isOutOfView, isTextEntry } from "./dom";
+
+/** Autofocus only a widget that has just appeared, never one re-rendered later. */
+const AUTOFOCUS_WINDOW_MS = 2000;
+const AUTOFOCUS_RETRY_MS = 50;
+
+export class Autofocus {
+  private readonly createdAt = Date.now();
+  private done = false;
+  /** The person focused or pressed something in the widget before autofocus did. */
+  private personArrived = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `ready` says whether a form is shown and unlocked; `target` where focus lands. */
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly ready: () => boolean,
+    private readonly target: () => HTMLElement | null,
+  ) {}
+
+  /** Focus the form of a widget that just appeared, once per view. */
+  maybe(): void {
+    if (this.done) return;
+    this.done = true;
+    this.attempt();
+  }
+
+  readonly personArrives = (): void => {
+    this.personArrived = true;
+  };
+
+  destroy(): void {
+    clearTimeout(this.timer);
+  }
+
+  private attempt(): void {
+    this.timer = undefined;
+    if (!this.ready()) return;
+    if (Date.now() - this.createdAt > AUTOFOCUS_WINDOW_MS) return;
+    if (!this.root.isConnected) {
+      // anywidget may render before the output is attached to the page.
+      this.timer = setTimeout(() => this.attempt(), AUTOFOCUS_RETRY_MS);
+      return;
+    }
+    // Never pull keystrokes away from someone typing elsewhere (e.g. in another cell: their
+    // next digits or Enter would answer the question), nor to a widget scrolled out of view.
+    if (isTextEntry(document.activeElement) && !this.root.contains(document.activeElement)) return;
+    // Nor from the person who got to the widget first: a field they focused or clicked keeps
+    // focus (a late retry would send their next keystrokes into another field).
+    if (this.personArrived || this.root.contains(document.activeElement)) return;
+    if (isOutOfView(this.root)) return;
+    this.target()?.focus({ preventScroll: true });
+  }
+}
