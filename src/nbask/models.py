@@ -215,6 +215,14 @@ class Outcome(BaseModel):
         description="Unix time the request timed out, for a late answer (resolved_at is when it was answered).",
     )
 
+    @classmethod
+    def of(cls, fields: dict[str, Any]) -> Self:
+        """``cls.model_validate(fields)``, its validator called directly (the same checks): an
+        outcome nbask builds on every request.
+        """
+        outcome: Self = cls.__pydantic_validator__.validate_python(fields)
+        return outcome
+
     @property
     def decided_by(self) -> AnsweredBy:
         """Who decided, as the model is told: a replayed outcome reads as it did when recorded."""
