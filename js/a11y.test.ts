@@ -65,9 +65,9 @@ describe("axe", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Contrast. The widget's own palette (used outside JupyterLab and VS Code) is read from
-// widget.css, light and dark, and every text/background pair must reach WCAG AA.
+// styles/theme.css, light and dark, and every text/background pair must reach WCAG AA.
 
-const css = readFileSync(join(here, "widget.css"), "utf8");
+const css = readFileSync(join(here, "styles", "theme.css"), "utf8");
 
 /** The declarations of the first rule whose text starts with selectorStart. */
 function block(selectorStart: string): string {

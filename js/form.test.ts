@@ -581,7 +581,7 @@ describe("axe", () => {
 });
 
 describe("danger colour", () => {
-  const css = readFileSync(join(here, "widget.css"), "utf8");
+  const css = readFileSync(join(here, "styles", "theme.css"), "utf8");
 
   function luminance(hex: string): number {
     const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
