@@ -262,4 +262,4 @@ def save_history(path: str | os.PathLike[str]) -> pathlib.Path:
     """Write every interaction of this process (``nbask.history()``) to ``path`` as JSONL, one
     entry per line, oldest first; the ``replay`` policy reads it back. Returns the path.
     """
-    return write_jsonl(manager().history(), path)
+    return write_jsonl(manager().each_entry(), path)

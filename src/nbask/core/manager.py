@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InteractionPending
@@ -39,6 +40,12 @@ class InteractionManager:
 
     def history(self) -> list[HistoryEntry]:
         return [expand(record) for record in list(self._ended)]
+
+    def each_entry(self) -> Iterator[HistoryEntry]:
+        """The history's entries one at a time (of the records kept when called): writing a long
+        history holds one entry at a time, not all of them at once.
+        """
+        return (expand(record) for record in list(self._ended))
 
     def clear_history(self) -> None:
         with self._lock:
