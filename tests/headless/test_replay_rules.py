@@ -85,11 +85,11 @@ def test_an_approval_recorded_in_another_checkout_matches_with_its_paths_moved(t
     for folder in (recorded_in, replayed_in):
         folder.mkdir(parents=True)
 
-    def details(root: pathlib.Path) -> str:
-        return json.dumps({"path": str(root / "data" / "sales.csv"), "rows": 10}, indent=2)
+    def details(root: pathlib.Path, rows: int = 10) -> str:
+        return json.dumps({"path": str(root / "data" / "sales.csv"), "rows": rows}, indent=2)
 
     monkeypatch.chdir(recorded_in)
-    with ScriptedPerson(lambda: {"action": "approve", "edited_details": details(recorded_in).replace("10", "5")}):
+    with ScriptedPerson(lambda: {"action": "approve", "edited_details": details(recorded_in, rows=5)}):
         nbask.approve_sync("Load a file", details(recorded_in))
     path = nbask.save_history(tmp_path / "moved.jsonl")
     assert json.loads(path.read_text().splitlines()[0])["workdir"] == str(recorded_in)
