@@ -307,8 +307,11 @@ def respond(messages, info):
     read_back.extend(p.content for p in returns)
     return ModelResponse(parts=[TextPart("configured")])
 
+# init_timeout=None: pydantic-ai bounds the connect by 5 s by default, and that bound covers the
+# server process's start (a cold Python importing the MCP SDK: 2.5-5 s on a loaded machine);
+# none of nbask runs in it. The other clients in this file have no connect bound either.
 toolset = MCPToolset(StdioTransport(command=sys.executable, args=[SERVER_SCRIPT]),
-                     elicitation_handler=nbask.mcp.fastmcp_handler)
+                     elicitation_handler=nbask.mcp.fastmcp_handler, init_timeout=None)
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "`elicitation_handler` will never be called")
     run = await Agent(FunctionModel(respond), toolsets=[toolset]).run("Deploy the checkout service.")
