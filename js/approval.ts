@@ -6,6 +6,8 @@ import type { AnyModel } from "@anywidget/types";
 import type { ApprovalModel, ApprovalResponse } from "./contract";
 import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
+import type { ApprovalAction, ApprovalDraft } from "./approvaldraft";
+import { approvalDraftData, approvalHasContent, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
 import { asText, button, charCounter, el, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
 import { alertBox } from "./alert";
 import { footerRow } from "./footer";
@@ -35,15 +37,8 @@ function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The person's unsent state: whether Edit was pressed, and the texts typed. */
-interface Draft {
-  editing: boolean;
-  details: string;
-  reason: string;
-}
-
 export class ApprovalView extends InteractionView<ApprovalModel> {
-  private draft: Draft = { editing: false, details: "", reason: "" };
+  private draft: ApprovalDraft = emptyApprovalDraft("");
   private controls: {
     detailsBox: HTMLElement;
     editButton: HTMLButtonElement;
@@ -82,24 +77,20 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   protected resetDraft(): void {
-    this.draft = { editing: false, details: this.details(), reason: "" };
+    this.draft = emptyApprovalDraft(this.details());
     this.controls = null;
     this.refusal.reset();
     clearTimeout(this.checkTimer);
   }
 
   protected draftData(): Record<string, unknown> {
-    const { editing, details, reason } = this.draft;
-    // The details only once edited: the unedited ones are the model's own.
-    return editing ? { editing, details, reason } : { editing, reason };
+    return approvalDraftData(this.draft);
   }
 
   protected applyDraft(data: Record<string, unknown>): void {
-    const editing = data.editing === true;
-    const details = editing && typeof data.details === "string" ? data.details.slice(0, MAX_DETAILS_CHARS) : this.details();
-    const reason = typeof data.reason === "string" ? data.reason.slice(0, MAX_REASON_CHARS) : "";
     const wasEditing = this.draft.editing;
-    this.draft = { editing, details, reason };
+    this.draft = restoreApprovalDraft(data, this.details());
+    const { editing, details, reason } = this.draft;
     const controls = this.controls;
     if (controls === null) return;
     if (setFieldValue(controls.reason, reason)) controls.refreshReasonCount();
@@ -117,12 +108,17 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   protected hasDraft(): boolean {
-    const { editing, details, reason } = this.draft;
-    return reason.trim() !== "" || (editing && details !== this.details());
+    return approvalHasContent(this.draft, this.details());
   }
 
   protected refreshForm(): void {
     this.refusal.update(this.controls?.alert, asText(this.model.get("error")), this.isSending());
+  }
+
+  /** Applies what the person did to the draft, and keeps it in the model. */
+  private change(action: ApprovalAction): void {
+    this.draft = reduceApprovalDraft(this.draft, action);
+    this.draftChanged();
   }
 
   /** What is wrong with the edited details, or [] (unchanged details are never checked). */
@@ -154,8 +150,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   /** The person typed in Details: a fixed edit clears its check at once, a broken one shows
    *  its check once typing pauses. */
   private onDetailsInput(value: string): void {
-    this.draft.details = value;
-    this.draftChanged();
+    this.change({ type: "typeDetails", text: value });
     this.hideKernelError();
     clearTimeout(this.checkTimer);
     if (this.problems().length === 0) this.showCheck();
@@ -196,8 +191,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     reason.value = this.draft.reason;
     const reasonCount = charCounter(reason, MAX_REASON_CHARS);
     reason.addEventListener("input", () => {
-      this.draft.reason = reason.value;
-      this.draftChanged();
+      this.change({ type: "typeReason", text: reason.value });
     });
     const reasonRow = el("div", "nbask-reason-row");
     reasonRow.append(reasonLabel, reason, reasonCount.element);
@@ -263,8 +257,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
 
   private startEditing(): void {
     if (this.isLocked()) return;
-    this.draft.editing = true;
-    this.draftChanged();
+    this.change({ type: "edit" });
     this.showDetails();
     this.controls?.detailsBox.querySelector("textarea")?.focus();
   }
@@ -274,7 +267,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     if (this.controls === null || this.isLocked()) return;
     const edit = this.controls.edit;
     // The box is the truth (a browser may fill it without an input event).
-    if (edit) this.draft.details = edit.box.value;
+    if (edit) this.draft = reduceApprovalDraft(this.draft, { type: "typeDetails", text: edit.box.value });
     if (this.showCheck().length > 0) {
       edit?.box.focus();
       return;

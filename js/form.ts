@@ -4,7 +4,6 @@
 // each field with the value the kernel accepted.
 import type { AnyModel } from "@anywidget/types";
 import type { FormField, FormModel, FormResponse } from "./contract";
-import { MAX_FIELD_CHARS } from "./contract";
 import type { RawValue } from "./fields";
 import { collectValues, fieldError, initialValue, openableUrl, readFields } from "./fields";
 import { asText, button, el, isObject, textEl } from "./dom";
@@ -13,6 +12,8 @@ import { footerRow } from "./footer";
 import { headerRow } from "./header";
 import { handleFormKey } from "./keys";
 import { type FieldContext, type FieldControls, buildField, setDescribedBy } from "./formfields";
+import type { FormDraft } from "./formdraft";
+import { emptyFormDraft, formDraftData, formHasContent, reduceFormDraft, restoreFormDraft, restoredValues } from "./formdraft";
 import { KernelRefusal } from "./refusal";
 import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
@@ -51,17 +52,6 @@ export function showValue(field: FormField, value: unknown): string {
 
 // -- the view ----------------------------------------------------------------------------------
 
-/** The person's unsent state: what each control holds, and which checks to show. */
-interface Draft {
-  values: Map<string, RawValue>;
-  /** Fields whose value the person changed. */
-  dirty: Set<string>;
-  /** Fields whose check is shown: changed and left, or chosen. */
-  touched: Set<string>;
-  /** Submit was pressed: every check is shown. */
-  attempted: boolean;
-}
-
 interface Controls {
   fields: FieldControls[];
   alert: HTMLElement;
@@ -72,7 +62,7 @@ interface Controls {
 
 export class FormView extends InteractionView<FormModel> {
   private fields: FormField[] = [];
-  private draft: Draft = { values: new Map(), dirty: new Set(), touched: new Set(), attempted: false };
+  private draft: FormDraft = emptyFormDraft([]);
   private controls: Controls | null = null;
   /** The kernel's error was put away by the person editing or sending again. */
   private readonly refusal = new KernelRefusal();
@@ -140,40 +130,21 @@ export class FormView extends InteractionView<FormModel> {
 
   protected resetDraft(): void {
     this.fields = this.isUrlMode() ? [] : readFields(this.model.get("fields"));
-    this.draft = {
-      values: new Map(this.fields.map((f) => [f.name, initialValue(f)])),
-      dirty: new Set(),
-      touched: new Set(),
-      attempted: false,
-    };
+    this.draft = emptyFormDraft(this.fields);
     this.controls = null;
     this.refusal.reset();
   }
 
   protected draftData(): Record<string, unknown> {
-    return {
-      values: Object.fromEntries(this.draft.values),
-      dirty: [...this.draft.dirty],
-      touched: [...this.draft.touched],
-      attempted: this.draft.attempted,
-    };
+    return formDraftData(this.draft);
   }
 
   protected applyDraft(data: Record<string, unknown>): void {
-    const values = isObject(data.values) ? data.values : {};
-    const names = (raw: unknown): Set<string> =>
-      new Set(Array.isArray(raw) ? raw.filter((n): n is string => typeof n === "string") : []);
-    const dirty = names(data.dirty);
-    for (const field of this.fields) {
-      const value = savedValue(field, values[field.name]);
-      // Only what the person changed comes back; the rest keeps the kernel's defaults.
-      if (value === null || !dirty.has(field.name)) continue;
-      this.draft.values.set(field.name, value);
-      this.controls?.fields.find((c) => c.field.name === field.name)?.write(value);
+    // Only what the person changed comes back; the rest keeps the kernel's defaults.
+    this.draft = restoreFormDraft(this.draft, this.fields, data);
+    for (const [name, value] of restoredValues(this.fields, data)) {
+      this.controls?.fields.find((c) => c.field.name === name)?.write(value);
     }
-    this.draft.dirty = dirty;
-    this.draft.touched = names(data.touched);
-    this.draft.attempted = data.attempted === true;
     for (const c of this.controls?.fields ?? []) this.showCheck(c.field.name);
   }
 
@@ -182,7 +153,7 @@ export class FormView extends InteractionView<FormModel> {
   }
 
   protected hasDraft(): boolean {
-    return this.draft.dirty.size > 0;
+    return formHasContent(this.draft);
   }
 
   protected refreshForm(locked: boolean): void {
@@ -234,7 +205,7 @@ export class FormView extends InteractionView<FormModel> {
   private readonly fieldContext: FieldContext = {
     id: (suffix) => this.domId(suffix),
     value: (name) => this.draft.values.get(name),
-    shown: (name, value) => this.draft.values.set(name, value),
+    shown: (name, value) => (this.draft = reduceFormDraft(this.draft, { type: "show", name, value })),
     edit: (name, value, commit) => this.edit(name, value, commit),
     leave: (name) => this.leave(name),
   };
@@ -297,9 +268,7 @@ export class FormView extends InteractionView<FormModel> {
   /** The person changed a field: keep it in the draft, put away the kernel's error, and
    *  re-check the field if its check is shown. */
   private edit(name: string, value: RawValue, commit: boolean): void {
-    this.draft.values.set(name, value);
-    this.draft.dirty.add(name);
-    if (commit) this.draft.touched.add(name);
+    this.draft = reduceFormDraft(this.draft, { type: "edit", name, value, commit });
     this.draftChanged();
     this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
     if (this.pointerHeld) this.leftWhileHeld.add(name);
@@ -307,8 +276,9 @@ export class FormView extends InteractionView<FormModel> {
   }
 
   private leave(name: string): void {
-    if (!this.draft.dirty.has(name) || this.draft.touched.has(name)) return;
-    this.draft.touched.add(name);
+    const next = reduceFormDraft(this.draft, { type: "leave", name });
+    if (next === this.draft) return;
+    this.draft = next;
     this.draftChanged();
     if (this.pointerHeld) this.leftWhileHeld.add(name);
     else this.showCheck(name);
@@ -334,10 +304,12 @@ export class FormView extends InteractionView<FormModel> {
   private requestSubmit(): void {
     const controls = this.controls;
     if (controls === null || this.isLocked() || this.isUrlMode()) return;
-    this.draft.attempted = true;
+    this.draft = reduceFormDraft(this.draft, { type: "attempt" });
     this.draftChanged();
     // The controls are the truth (a browser may fill a field without an input event).
-    for (const c of controls.fields) this.draft.values.set(c.field.name, c.read());
+    for (const c of controls.fields) {
+      this.draft = reduceFormDraft(this.draft, { type: "show", name: c.field.name, value: c.read() });
+    }
     const invalid = controls.fields.filter((c) => this.showCheck(c.field.name) !== null);
     const first = invalid[0];
     if (first) {
@@ -373,20 +345,5 @@ export class FormView extends InteractionView<FormModel> {
         if (on instanceof HTMLInputElement) this.requestSubmit();
       },
     });
-  }
-}
-
-/** A saved draft's value for `field` if it is of the kind its control holds (capped as the
- *  control caps it), else null. */
-function savedValue(field: FormField, value: unknown): RawValue | null {
-  switch (field.type) {
-    case "boolean":
-      return typeof value === "boolean" ? value : null;
-    case "multi_choice":
-      return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : null;
-    case "choice":
-      return typeof value === "string" ? value : null;
-    default:
-      return typeof value === "string" ? value.slice(0, MAX_FIELD_CHARS) : null;
   }
 }

@@ -1,0 +1,61 @@
+// The approval's draft as a pure reducer: actions, saving and restoring.
+import { describe, expect, it } from "vitest";
+import {
+  approvalDraftData,
+  approvalHasContent,
+  emptyApprovalDraft,
+  reduceApprovalDraft,
+  restoreApprovalDraft,
+} from "./approvaldraft";
+import { MAX_DETAILS_CHARS, MAX_REASON_CHARS } from "./contract";
+
+const DETAILS = '{"path": "/tmp/x"}';
+
+describe("approval draft", () => {
+  it("starts unedited with the model's details and no reason", () => {
+    const draft = emptyApprovalDraft(DETAILS);
+    expect(draft).toEqual({ editing: false, details: DETAILS, reason: "" });
+    expect(approvalHasContent(draft, DETAILS)).toBe(false);
+  });
+
+  it("returns the same draft when an action changes nothing", () => {
+    const draft = emptyApprovalDraft(DETAILS);
+    expect(reduceApprovalDraft(draft, { type: "typeReason", text: "" })).toBe(draft);
+    expect(reduceApprovalDraft(draft, { type: "typeDetails", text: DETAILS })).toBe(draft);
+    const editing = reduceApprovalDraft(draft, { type: "edit" });
+    expect(reduceApprovalDraft(editing, { type: "edit" })).toBe(editing);
+  });
+
+  it("has content once a reason is typed or the edited details differ", () => {
+    const draft = emptyApprovalDraft(DETAILS);
+    expect(approvalHasContent(reduceApprovalDraft(draft, { type: "typeReason", text: " " }), DETAILS)).toBe(false);
+    expect(approvalHasContent(reduceApprovalDraft(draft, { type: "typeReason", text: "no" }), DETAILS)).toBe(true);
+    const editing = reduceApprovalDraft(draft, { type: "edit" });
+    expect(approvalHasContent(editing, DETAILS)).toBe(false);
+    expect(approvalHasContent(reduceApprovalDraft(editing, { type: "typeDetails", text: "{}" }), DETAILS)).toBe(true);
+  });
+
+  it("caps the texts as their boxes do", () => {
+    const draft = emptyApprovalDraft(DETAILS);
+    const long = reduceApprovalDraft(draft, { type: "typeReason", text: "r".repeat(MAX_REASON_CHARS + 5) });
+    expect(long.reason).toHaveLength(MAX_REASON_CHARS);
+    const edited = reduceApprovalDraft(draft, { type: "typeDetails", text: "d".repeat(MAX_DETAILS_CHARS + 5) });
+    expect(edited.details).toHaveLength(MAX_DETAILS_CHARS);
+  });
+
+  it("saves the details only once edited, and restores what it saved", () => {
+    const reason = reduceApprovalDraft(emptyApprovalDraft(DETAILS), { type: "typeReason", text: "why" });
+    expect(approvalDraftData(reason)).toEqual({ editing: false, reason: "why" });
+    expect(restoreApprovalDraft(approvalDraftData(reason), DETAILS)).toEqual(reason);
+    const edited = reduceApprovalDraft(reduceApprovalDraft(reason, { type: "edit" }), { type: "typeDetails", text: "{}" });
+    expect(approvalDraftData(edited)).toEqual({ editing: true, details: "{}", reason: "why" });
+    expect(restoreApprovalDraft(approvalDraftData(edited), DETAILS)).toEqual(edited);
+  });
+
+  it("restores defensively: wrong types fall back to the model's details and no reason", () => {
+    expect(restoreApprovalDraft({ editing: "yes", details: 3, reason: ["x"] }, DETAILS)).toEqual(
+      emptyApprovalDraft(DETAILS),
+    );
+    expect(restoreApprovalDraft({ editing: false, details: "{}" }, DETAILS).details).toBe(DETAILS);
+  });
+});
