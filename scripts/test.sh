@@ -147,8 +147,8 @@ fi
 # (kernelspec nbask-colab, made by scripts/make_kernel_envs.sh); "colab-web" is a part of the
 # browser suite in JupyterLab served from that environment (its ipywidgets 7 kernel, its
 # anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
-COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_basic.py tests/browser/test_approval.py
-  tests/browser/test_forms.py tests/browser/test_interrupt.py)
+COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_scenarios.py tests/browser/test_approval.py
+  tests/browser/test_forms.py)
 SUITES=(unit headless tools integrations docs kernel colab browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do

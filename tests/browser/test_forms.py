@@ -1,5 +1,5 @@
-"""Typed forms in a real browser: every field type filled by role, a bad value shown next to its
-field and kept from sending, the kernel's typed values printed back, Dismiss and Escape, URL
+"""Typed forms in a real browser (every field type filled by role is a shared scenario, test_scenarios.py):
+a bad value shown next to its field and kept from sending, Dismiss and Escape, URL
 mode opening a page only on a click, hostile titles kept literal, axe clean; and a real MCP
 server whose elicitation is answered through the form. Runs in JupyterLab and in Notebook 7.
 """
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from scenarios import PRINT_FORM, SCHEMA
 
 from .ask_widget import run_axe_serious
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
@@ -20,36 +21,6 @@ from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 pytestmark = pytest.mark.browser
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SCHEMA = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "title": "Service name", "minLength": 2, "default": "web"},
-        "owner": {"type": "string", "title": "Owner", "format": "email", "description": "Who gets paged."},
-        "docs": {"type": "string", "title": "Docs page", "format": "uri"},
-        "day": {"type": "string", "title": "Day", "format": "date"},
-        "at": {"type": "string", "title": "Window opens", "format": "date-time"},
-        "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10, "default": 2},
-        "ratio": {"type": "number", "title": "Traffic share", "minimum": 0, "maximum": 1},
-        "canary": {"type": "boolean", "title": "Canary first", "default": True},
-        "region": {"type": "string", "title": "Region", "enum": ["eu", "us"], "enumNames": ["Europe", "America"]},
-        "tier": {
-            "type": "string",
-            "title": "Tier",
-            "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
-        },
-        "checks": {
-            "type": "array",
-            "title": "Checks",
-            "items": {"anyOf": [{"const": "lint", "title": "Lint"}, {"const": "unit", "title": "Unit tests"}]},
-            "default": ["unit"],
-        },
-    },
-    "required": ["name", "replicas", "region"],
-}
-PRINT_FORM = (
-    'print("FORM " + json.dumps({"status": f.status, "action": f.action, "values": f.values, '
-    '"types": {k: type(v).__name__ for k, v in f.values.items()}, "by": f.answered_by}, sort_keys=True), flush=True)'
-)
 
 
 class FormView:
@@ -97,57 +68,6 @@ def read_form(nb: NotebookPage, cell: int = 1) -> dict:
 
 def ask_form(schema: dict = SCHEMA, message: str = "How should it be deployed?") -> str:
     return f"nbask.ask_form({message!r}, {schema!r}, timeout=600)"
-
-
-def test_every_field_type_filled_by_role_reaches_the_kernel_typed(open_notebook):
-    nb, view = open_form(open_notebook, ask_form())
-    expect(view.root).to_contain_text("How should it be deployed?")
-    expect(view.root).to_contain_text("Who gets paged.")
-    expect(view.textbox("Service name")).to_have_value("web")
-    expect(view.spinbutton("Replicas")).to_have_value("2")
-    expect(view.root.get_by_role("checkbox", name=re.compile("Canary first"))).to_be_checked()
-    expect(view.group("Checks").get_by_role("checkbox", name="Unit tests")).to_be_checked()
-    expect(view.textbox("Owner")).to_have_attribute("type", "email")
-    expect(view.textbox("Docs page")).to_have_attribute("type", "url")
-    expect(view.spinbutton("Replicas")).to_have_attribute("max", "10")
-
-    view.textbox("Service name").fill("checkout-api")
-    view.textbox("Owner").fill("ops@example.test")
-    view.textbox("Docs page").fill("https://docs.example.test/deploy")
-    view.labelled("Day").fill("2026-12-01")
-    view.labelled("Window opens").fill("2026-12-01T09:30")
-    view.spinbutton("Replicas").fill("4")
-    view.spinbutton("Traffic share").fill("0.25")
-    view.root.get_by_role("checkbox", name=re.compile("Canary first")).uncheck()
-    view.group("Region").get_by_role("radio", name="America").check()
-    view.group("Tier").get_by_role("radio", name="Large").check()
-    view.group("Checks").get_by_role("checkbox", name="Lint").check()
-    view.button("Submit").click()
-
-    form = read_form(nb)
-    assert form["values"] == {
-        "name": "checkout-api",
-        "owner": "ops@example.test",
-        "docs": "https://docs.example.test/deploy",
-        "day": "2026-12-01",
-        "at": "2026-12-01T09:30",
-        "replicas": 4,
-        "ratio": 0.25,
-        "canary": False,
-        "region": "us",
-        "tier": "l",
-        "checks": ["lint", "unit"],
-    }
-    assert form["types"]["replicas"] == "int"
-    assert form["types"]["ratio"] == "float"
-    assert form["types"]["canary"] == "bool"
-    assert form["types"]["checks"] == "list"
-    assert (form["status"], form["action"], form["by"]) == ("answered", "accept", "person")
-    view.expect_status("answered")
-    expect(view.root).to_contain_text("checkout-api")
-    expect(view.root).to_contain_text("America")
-    nb.run_cell(2)
-    nb.wait_output(2, "after")
 
 
 def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_sent(open_notebook, page: Page):

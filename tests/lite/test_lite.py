@@ -71,21 +71,6 @@ def test_nbask_imports_without_the_kernel_machinery(lite: LitePage):
     }
 
 
-def test_ask_resumes_the_waiting_cell_with_the_answer(lite: LitePage):
-    cell = lite.run(
-        "ans = await nbask.ask('Which database should the app use?', ['PostgreSQL (Recommended)', 'SQLite'],"
-        " header='DB', timeout=120)\n" + PRINT_ANSWER
-    )
-    pending(cell)
-    choose_and_submit(cell, "SQLite")
-    assert cell.result() == {
-        "status": "answered",
-        "answers": {"Which database should the app use?": "SQLite"},
-        "by": "person",
-    }
-    expect(cell.widget).to_have_attribute("data-status", "answered")
-
-
 def test_approval_and_rejection_with_a_reason_in_one_cell(lite: LitePage):
     cell = lite.run(
         "first = await nbask.approve('Run shell command', 'rm -rf build/', timeout=120)\n"
@@ -101,30 +86,6 @@ def test_approval_and_rejection_with_a_reason_in_one_cell(lite: LitePage):
     cell.widget.get_by_role("textbox", name="Reason").fill("Not on production")
     cell.widget.get_by_role("button", name="Reject").click()
     assert cell.wait_printed("SECOND ") == '["reject", false, "Not on production"]'
-
-
-def test_form_values_arrive_typed(lite: LitePage):
-    cell = lite.run(
-        "schema = {'type': 'object', 'properties': {\n"
-        "    'replicas': {'type': 'integer', 'title': 'Replicas', 'minimum': 1, 'maximum': 10},\n"
-        "    'region': {'type': 'string', 'title': 'Region', 'enum': ['eu', 'us'],\n"
-        "               'enumNames': ['Europe', 'America']},\n"
-        "    'canary': {'type': 'boolean', 'title': 'Canary first'}},\n"
-        "  'required': ['replicas', 'region']}\n"
-        "f = await nbask.ask_form('How should it be deployed?', schema, timeout=120)\n"
-        "print('RESULT ' + json.dumps({'action': f.action, 'values': f.values,\n"
-        "    'types': {k: type(v).__name__ for k, v in f.values.items()}}, sort_keys=True), flush=True)"
-    )
-    pending(cell)
-    cell.widget.get_by_role("spinbutton", name="Replicas").fill("3")
-    cell.widget.get_by_role("radio", name="America").check()
-    cell.widget.get_by_role("checkbox", name="Canary first").check()
-    cell.widget.get_by_role("button", name="Submit").click()
-    assert cell.result() == {
-        "action": "accept",
-        "values": {"canary": True, "region": "us", "replicas": 3},
-        "types": {"canary": "bool", "region": "str", "replicas": "int"},
-    }
 
 
 def test_a_refused_reply_leaves_the_question_open_for_another(lite: LitePage):

@@ -1,6 +1,6 @@
-"""Approvals in the VS Code host: approve on every ipykernel; edit (decision "edit"
-with the edited details) and reject with a reason on the newest. Each prints the kernel's
-Decision from the same cell.
+"""Approvals in the VS Code host: edit (decision "edit" with the edited details) prints the
+kernel's Decision from the same cell. Approve and reject with a reason are shared scenarios
+(tests/scenarios/basic.py, run by test_scenarios.py on every ipykernel).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ALL_KERNELS
 from .host import PRINT_DECISION, ApprovalView
 
 BUNDLE = pathlib.Path(__file__).resolve().parents[2] / "src" / "nbask" / "static" / "widget.js"
@@ -39,25 +38,6 @@ def _open_approval(open_host):
     return host, cell, view
 
 
-@pytest.mark.parametrize("kernel_name", ALL_KERNELS)
-def test_approve(open_host, kernel_name):
-    host, cell, view = _open_approval(open_host)
-    view.button("Approve").click()
-    decision = host.read_decision(cell)
-    assert decision == {
-        "decision": "approve",
-        "status": "answered",
-        "edited": None,
-        "reason": "",
-        "answered_by": "person",
-    }
-    assert host.wait_done(cell) == "ok"
-    view.expect_status("answered")
-    outputs = [o for o in host.outputs(cell) if "DECISION" in (o.get("text") or "")]
-    assert outputs
-    assert all(o["parentId"] == host.cell_msg_id(cell) for o in outputs)
-
-
 def test_edit_then_approve_sends_the_edited_details(open_host):
     host, cell, view = _open_approval(open_host)
     view.button("Edit").click()
@@ -68,14 +48,4 @@ def test_edit_then_approve_sends_the_edited_details(open_host):
     decision = host.read_decision(cell)
     assert decision["decision"] == "edit"
     assert decision["edited"] == "rm -rf build/cache\necho 'done'"
-    assert host.wait_done(cell) == "ok"
-
-
-def test_reject_with_a_reason(open_host):
-    host, cell, view = _open_approval(open_host)
-    view.textbox("Reason").fill("Not on a Friday")
-    view.button("Reject").click()
-    decision = host.read_decision(cell)
-    assert decision["decision"] == "reject"
-    assert decision["reason"] == "Not on a Friday"
     assert host.wait_done(cell) == "ok"

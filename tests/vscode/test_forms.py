@@ -1,5 +1,5 @@
-"""Typed forms in the VS Code host: every field type filled by role and the kernel's typed values
-printed back from the same cell (on every ipykernel); a value above its maximum shown next to its
+"""Typed forms in the VS Code host (every field type filled by role is a shared scenario,
+tests/scenarios/basic.py, run by test_scenarios.py on every ipykernel): a value above its maximum shown next to its
 field and kept from sending; Dismiss and Escape decline; URL mode shows the address as text and
 opens a page only from Open; and in each of the four theme kinds the pending form, with a field's
 error shown, is axe-clean and its controls' text stands out from their background.
@@ -14,44 +14,14 @@ from typing import Any
 import pytest
 from browser.ask_widget import run_axe_serious
 from playwright.sync_api import Locator, expect
+from scenarios import PRINT_FORM, SCHEMA
 
-from .conftest import ALL_KERNELS
 from .host import RUN_TIMEOUT_MS, VSCodeHost
 from .test_theme import THEMES
 
 pytestmark = pytest.mark.vscode
 
-SCHEMA = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "title": "Service name", "minLength": 2, "default": "web"},
-        "owner": {"type": "string", "title": "Owner", "format": "email", "description": "Who gets paged."},
-        "docs": {"type": "string", "title": "Docs page", "format": "uri"},
-        "day": {"type": "string", "title": "Day", "format": "date"},
-        "at": {"type": "string", "title": "Window opens", "format": "date-time"},
-        "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10, "default": 2},
-        "ratio": {"type": "number", "title": "Traffic share", "minimum": 0, "maximum": 1},
-        "canary": {"type": "boolean", "title": "Canary first", "default": True},
-        "region": {"type": "string", "title": "Region", "enum": ["eu", "us"], "enumNames": ["Europe", "America"]},
-        "tier": {
-            "type": "string",
-            "title": "Tier",
-            "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
-        },
-        "checks": {
-            "type": "array",
-            "title": "Checks",
-            "items": {"anyOf": [{"const": "lint", "title": "Lint"}, {"const": "unit", "title": "Unit tests"}]},
-            "default": ["unit"],
-        },
-    },
-    "required": ["name", "replicas", "region"],
-}
 MESSAGE = "How should it be deployed?"
-PRINT_FORM = (
-    'print("FORM " + json.dumps({"status": f.status, "action": f.action, "values": f.values, '
-    '"types": {k: type(v).__name__ for k, v in f.values.items()}, "by": f.answered_by}, sort_keys=True), flush=True)'
-)
 URL = "https://login.example.test/device?code=A1B2"
 
 
@@ -109,76 +79,6 @@ def _open(open_host, theme: str = "dark") -> VSCodeHost:
 
 def _outgoing_comm_msgs(host: VSCodeHost) -> list[dict[str, Any]]:
     return [w for w in host.wire() if w["direction"] == "send" and w["type"] == "comm_msg"]
-
-
-@pytest.mark.parametrize("kernel_name", ALL_KERNELS)
-def test_every_field_type_filled_by_role_reaches_the_kernel_typed(open_host, kernel_name):
-    host = _open(open_host)
-    cell, view = _start(host, _form_call())
-    expect(view.root).to_contain_text(MESSAGE)
-    expect(view.root).to_contain_text("Who gets paged.")
-    expect(view.textbox("Service name")).to_have_value("web")
-    expect(view.textbox("Owner")).to_have_attribute("type", "email")
-    expect(view.textbox("Docs page")).to_have_attribute("type", "url")
-    expect(view.labelled("Day")).to_have_attribute("type", "date")
-    expect(view.labelled("Window opens")).to_have_attribute("type", "datetime-local")
-    expect(view.spinbutton("Replicas")).to_have_value("2")
-    expect(view.checkbox("Canary first")).to_be_checked()
-    expect(view.group("Checks").get_by_role("checkbox", name="Unit tests")).to_be_checked()
-
-    view.textbox("Service name").fill("checkout-api")
-    view.textbox("Owner").fill("ops@example.test")
-    view.textbox("Docs page").fill("https://docs.example.test/deploy")
-    view.labelled("Day").fill("2026-12-01")
-    view.labelled("Window opens").fill("2026-12-01T09:30")
-    view.spinbutton("Replicas").fill("4")
-    view.spinbutton("Traffic share").fill("0.25")
-    view.checkbox("Canary first").uncheck()
-    view.group("Region").get_by_role("radio", name="America").check()
-    view.group("Tier").get_by_role("radio", name="Large").check()
-    view.group("Checks").get_by_role("checkbox", name="Lint").check()
-    view.button("Submit").click()
-
-    form = host.read_line(cell, "FORM")
-    assert form == {
-        "status": "answered",
-        "action": "accept",
-        "by": "person",
-        "values": {
-            "name": "checkout-api",
-            "owner": "ops@example.test",
-            "docs": "https://docs.example.test/deploy",
-            "day": "2026-12-01",
-            "at": "2026-12-01T09:30",
-            "replicas": 4,
-            "ratio": 0.25,
-            "canary": False,
-            "region": "us",
-            "tier": "l",
-            "checks": ["lint", "unit"],
-        },
-        "types": {
-            "name": "str",
-            "owner": "str",
-            "docs": "str",
-            "day": "str",
-            "at": "str",
-            "replicas": "int",
-            "ratio": "float",
-            "canary": "bool",
-            "region": "str",
-            "tier": "str",
-            "checks": "list",
-        },
-    }
-    assert host.wait_done(cell) == "ok"
-    # Printed under the cell's own execute request, as VS Code routes outputs.
-    printed = [o for o in host.outputs(cell) if "FORM " in (o.get("text") or "")]
-    assert printed
-    assert all(o["parentId"] == host.cell_msg_id(cell) for o in printed)
-    view.expect_status("answered")
-    expect(view.root).to_contain_text("checkout-api")
-    expect(view.root).to_contain_text("America")
 
 
 def test_a_value_above_its_maximum_is_shown_next_to_its_field_and_nothing_is_sent(open_host):
