@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,7 +29,7 @@ sys.path.insert(0, str(FIXTURES))
 from claude_code_cli import ClaudeCodeCLI, ToolCall
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import CommInfo, KernelHarness, kernel_fixture
 
 QUESTION = "Which database should the app use?"
 ASK_INPUT = {
@@ -269,14 +269,7 @@ async def turn(*calls):
 """
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(KERNEL_SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(KERNEL_SETUP)
 
 
 def widget(k: KernelHarness, shows: Callable[[dict[str, Any]], bool]) -> CommInfo:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,7 +26,7 @@ from tools import adk_scripted
 from tools.adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json
+from harness import CommInfo, KernelHarness, kernel_fixture, printed_json
 
 from nbask.integrations import google_adk
 
@@ -263,14 +262,7 @@ import adk_scripted
 RUN = "print(json.dumps(await adk_scripted.drive({tool!r})))"
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(SETUP)
 
 
 def widget(k: KernelHarness, kind: str, title: str) -> CommInfo:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from tools import adk_scripted
 from tools.adk_scripted import TIME_OFF_HINT
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json
+from harness import CommInfo, KernelHarness, kernel_fixture, printed_json
 
 from nbask.integrations import google_adk
 
@@ -191,14 +190,7 @@ import adk_scripted
 """
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(SETUP)
 
 
 def form_widget(k: KernelHarness) -> CommInfo:

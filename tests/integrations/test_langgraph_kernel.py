@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ pytest.importorskip("langgraph")
 pytestmark = pytest.mark.kernel
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs  # noqa: E402
+from harness import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 QUESTION = "Do you want to proceed with this action?"
@@ -119,14 +118,7 @@ def graph(name):
 """
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(SETUP)
 
 
 def start(k: KernelHarness, cell: str) -> str:

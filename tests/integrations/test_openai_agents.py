@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -353,7 +352,7 @@ def test_hosted_mcp_approval_request(person: Person):
 # -- in a real kernel, through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs, printed_json  # noqa: E402
+from harness import CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"  # its python is the project's, where the Agents SDK is installed
 QUESTION = "Which database should the app use?"
@@ -417,14 +416,7 @@ print(json.dumps({"read": model.read, "ran": ran, "output": result.final_output}
 """
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(KERNEL_SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(KERNEL_SETUP)
 
 
 def approval_widget(k: KernelHarness, table: str) -> CommInfo:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -379,7 +378,7 @@ def test_approval_result_maps_each_decision():
 # -- a real kernel, answered through the widget ------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs  # noqa: E402
+from harness import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 
@@ -444,14 +443,7 @@ print(json.dumps({"ran": ran, "seen": seen, "output": result.output, "by": resul
 }
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(SETUP)
 
 
 def next_approval(k: KernelHarness, answered: set[str]) -> CommInfo:

@@ -499,6 +499,44 @@ def started_kernel(name: str, kernel_dir: str, setup: str) -> Iterator[KernelHar
         yield harness
 
 
+#: The kernel of the single-kernel suites (tools, integrations): its python is the project's.
+PROJECT_KERNEL = "nbask-ipykernel-7.4"
+
+
+def kernel_fixture(setup: str = "", *, every_kernel: bool = False, timeout: float = 60) -> Any:
+    """A test module's module-scoped kernel fixture ``k`` (assign the result to ``k``).
+
+    By default one PROJECT_KERNEL (kernelspecs made only if missing); with ``every_kernel``, one
+    kernel of each of KERNEL_NAMES in turn (parametrized by name; kernelspecs brought up to date
+    first). Each has run ``setup`` (if any) and is shut down at the end of the module.
+    """
+    import pytest  # noqa: PLC0415 - the harness itself also runs outside pytest
+
+    def kernels_dir(name: str) -> Path:
+        kernels = DEFAULT_DATA_DIR / "kernels"
+        return kernels if not every_kernel and (kernels / name / "kernel.json").exists() else ensure_kernelspecs()
+
+    def started(name: str) -> Iterator[KernelHarness]:
+        with KernelHarness(name, kernel_dirs=[kernels_dir(name)]) as harness:
+            if setup:
+                harness.run_ok(setup, timeout=timeout)
+            yield harness
+
+    if every_kernel:
+
+        @pytest.fixture(scope="module", params=KERNEL_NAMES, name="k")
+        def k_each(request: pytest.FixtureRequest) -> Iterator[KernelHarness]:
+            yield from started(str(request.param))
+
+        return k_each
+
+    @pytest.fixture(scope="module", name="k")
+    def k_project() -> Iterator[KernelHarness]:
+        yield from started(PROJECT_KERNEL)
+
+    return k_project
+
+
 def printed_json(result: CellResult) -> dict[str, Any]:
     """The JSON object a cell printed on its last line (the cell must have succeeded)."""
     assert result.ok, f"{result.error_text}\n{result.stderr}"

@@ -5,10 +5,14 @@ sending the very comm message js/approval.ts sends (a traitlets "update" of `res
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
-from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs, printed_json, started_kernel
+from harness import (
+    CommInfo,
+    KernelHarness,
+    kernel_fixture,
+    printed_json,
+)
 
 pytestmark = pytest.mark.kernel
 
@@ -20,14 +24,7 @@ def show(d):
 """
 
 
-@pytest.fixture(scope="module")
-def kernel_dir() -> str:
-    return str(ensure_kernelspecs())
-
-
-@pytest.fixture(scope="module", params=KERNEL_NAMES)
-def k(request: pytest.FixtureRequest, kernel_dir: str) -> Iterator[KernelHarness]:
-    yield from started_kernel(request.param, kernel_dir, SETUP)
+k = kernel_fixture(SETUP, every_kernel=True)
 
 
 def approval_widget(k: KernelHarness, title: str) -> CommInfo:

@@ -7,10 +7,14 @@ The harness answers by sending the very comm message js/widget.ts sends (a trait
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
-from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs, printed_json, started_kernel
+from harness import (
+    CommInfo,
+    KernelHarness,
+    kernel_fixture,
+    printed_json,
+)
 
 from nbask.waiting._waits import INTERRUPTED_LINE
 
@@ -24,14 +28,7 @@ def show(ans):
 """
 
 
-@pytest.fixture(scope="module")
-def kernel_dir() -> str:
-    return str(ensure_kernelspecs())
-
-
-@pytest.fixture(scope="module", params=KERNEL_NAMES)
-def k(request: pytest.FixtureRequest, kernel_dir: str) -> Iterator[KernelHarness]:
-    yield from started_kernel(request.param, kernel_dir, SETUP)
+k = kernel_fixture(SETUP, every_kernel=True)
 
 
 def nbask_widget(k: KernelHarness, question: str) -> CommInfo:

@@ -8,10 +8,14 @@ The test plays the front end with the harness (see harness.py), as in test_ask.p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
-from harness import KERNEL_NAMES, CommInfo, KernelHarness, ensure_kernelspecs, printed_json, started_kernel
+from harness import (
+    CommInfo,
+    KernelHarness,
+    kernel_fixture,
+    printed_json,
+)
 
 pytestmark = pytest.mark.kernel
 
@@ -33,14 +37,7 @@ def show_form(a):
 """
 
 
-@pytest.fixture(scope="module")
-def kernel_dir() -> str:
-    return str(ensure_kernelspecs())
-
-
-@pytest.fixture(scope="module", params=KERNEL_NAMES)
-def k(request: pytest.FixtureRequest, kernel_dir: str) -> Iterator[KernelHarness]:
-    yield from started_kernel(request.param, kernel_dir, SETUP)
+k = kernel_fixture(SETUP, every_kernel=True)
 
 
 def widget_of_kind(k: KernelHarness, kind: str, marker: str) -> CommInfo:

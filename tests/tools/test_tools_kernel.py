@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 
 import pytest
 
 from .tool_helpers import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import CellResult, CommInfo, KernelHarness, kernel_fixture
 
 pytest.importorskip("pydantic_ai")
 pytestmark = pytest.mark.kernel
@@ -67,14 +66,7 @@ print(json.dumps({"seen": seen, "output": result.output}, ensure_ascii=False))
 """
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(SETUP)
 
 
 def question_widget(k: KernelHarness) -> CommInfo:

@@ -14,7 +14,7 @@ from nbclient import NotebookClient
 from .tool_helpers import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import CommInfo, KernelHarness, kernel_fixture
 
 pytestmark = pytest.mark.kernel
 
@@ -51,13 +51,7 @@ def test_headless_under_the_recommended_policy(monkeypatch: pytest.MonkeyPatch):
     assert "**nbask** (answered by policy)" in text  # the saved notebook shows the outcome
 
 
-@pytest.fixture(scope="module")
-def k():
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / "nbask-ipykernel-7.4" / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness("nbask-ipykernel-7.4", kernel_dirs=[kernels]) as harness:
-        yield harness
+k = kernel_fixture()
 
 
 def test_a_person_answers_and_edits_the_drop(k: KernelHarness, monkeypatch: pytest.MonkeyPatch):
