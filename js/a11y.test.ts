@@ -3,25 +3,41 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import axe from "axe-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
-afterEach(unmountAll);
+// jsdom does no layout or colour computation, so axe cannot measure contrast here; the palette
+// test below checks the colours instead.
+const AXE_OPTIONS = { rules: { "color-contrast": { enabled: false } } };
+// axe refuses to start while a run is going ("Axe is already running"), and a run outlives a
+// test that failed: each test waits for the last run to end before the next one starts.
+let running: Promise<unknown> | null = null;
+afterEach(async () => {
+  await running?.catch(() => undefined);
+  running = null;
+  unmountAll();
+});
 
 /** Serious and critical axe violations on the whole document, as "rule: target" lines. */
 async function seriousViolations(): Promise<string[]> {
-  const results = await axe.run(document.body, {
-    // jsdom does no layout or colour computation, so axe cannot measure contrast here;
-    // the palette test below checks the colours instead.
-    rules: { "color-contrast": { enabled: false } },
-  });
+  const run = axe.run(document.body, AXE_OPTIONS);
+  running = run;
+  const results = await run;
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }
 
 describe("axe", () => {
+  // axe's first pass (and jsdom's first style computation) costs more than every later one:
+  // paid once here, not inside the first test's time.
+  beforeAll(async () => {
+    view(pendingModel([DB]));
+    await axe.run(document.body, AXE_OPTIONS);
+    unmountAll();
+  });
+
   it("finds nothing serious in two views of a pending widget", async () => {
     const model = pendingModel([DB, FEATURES], { deadline_ms: Date.now() + 600_000 });
     view(model);
