@@ -149,7 +149,7 @@ fi
 # anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
 COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_scenarios.py tests/browser/test_approval.py
   tests/browser/test_forms.py)
-SUITES=(unit headless tools integrations docs kernel colab browser colab-web vscode lite)
+SUITES=(unit headless tools integrations elicitation docs kernel colab browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"

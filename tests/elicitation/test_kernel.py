@@ -23,8 +23,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-
-from .tool_helpers import FIXTURES, REPO
+from tools.tool_helpers import FIXTURES, REPO
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs, printed_json

@@ -21,14 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.tool_helpers import FIXTURES, Person
 
 import nbask
 import nbask.mcp
 from nbask.kinds import FormRequest
 from nbask.kinds.form import URL_REPLAYED
 from nbask.models import FormAnswer
-
-from .tool_helpers import FIXTURES, Person
 
 mcp = pytest.importorskip("mcp")
 fastmcp = pytest.importorskip("fastmcp")
