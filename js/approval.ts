@@ -16,6 +16,7 @@ import { handleFormKey } from "./keys";
 import { KernelRefusal } from "./refusal";
 import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
+import { decisionWording, personWording } from "./wording";
 
 // Button and textbox names are part of the accessibility contract (SPEC §2b).
 export const APPROVAL_TEXT = {
@@ -299,7 +300,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     let verdict = DECISION_TEXT[decision] ?? STATUS_TEXT[status] ?? status;
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
 
-    const line = this.statusLine(status, verdict);
+    const line = this.statusLine(status, verdict, status === "answered" && decision !== "" ? decision : status);
     if (decision !== "") line.dataset.decision = decision;
     const block = resolvedBlock("nbask-resolved nbask-approval", line);
     block.append(textEl("div", "nbask-action", asText(this.model.get("title"))));
@@ -309,8 +310,15 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     } else if (this.details() !== "") {
       block.append(textEl("pre", "nbask-details", this.details()));
     }
+    // The person's own decision and typed reason; a reason nbask wrote (an ending, a policy) is
+    // shown in the person's words, never as "Reason: …".
     const reason = asText(outcome.reason);
-    if (reason.trim() !== "") block.append(labelledText("p", "nbask-reason-text", APPROVAL_TEXT.reason, reason));
+    const nbaskReason = personWording(reason) ?? (status === "answered" || reason.trim() === "" ? null : reason);
+    if (status === "answered" && decision !== "" && nbaskReason === null) {
+      block.append(el("p", "nbask-note nbask-decision-text", decisionWording(decision)));
+      if (reason.trim() !== "") block.append(labelledText("p", "nbask-reason-text", APPROVAL_TEXT.reason, reason));
+    }
+    if (nbaskReason !== null) block.append(textEl("p", "nbask-note nbask-ending", nbaskReason));
     appendResultNote(block, asText(outcome.note));
     return block;
   }

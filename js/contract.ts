@@ -34,6 +34,10 @@ export interface BaseModel {
    *  running cell (JupyterLite's Pyodide kernel, js/sidechannel.ts); "" = the comm alone.
    *  Optional: an older kernel does not send it. */
   reply_channel?: string;
+  /** Whether the resolved block names a made-up identity (a token login's "Anonymous Io"):
+   *  the kernel sets it once more than one identity has answered there (js/wording.ts).
+   *  Optional: an older kernel does not send it. */
+  show_names?: boolean;
 }
 
 export interface Option {
@@ -229,6 +233,8 @@ export const LATE_TEXT: Readonly<{ answer_anyway: string; answering_late: string
   contract.late_text;
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
 export const NO_PREFERENCE: string = contract.no_preference;
+/** Between the labels of a multi-select answer in the result's text. */
+export const ANSWER_SEPARATOR: string = contract.answer_separator;
 export const MAX_OTHER_CHARS: number = contract.max_other_chars;
 export const MAX_NOTE_CHARS: number = contract.max_note_chars;
 export const MAX_PREVIEW_CHARS: number = contract.max_preview_chars;

@@ -1,5 +1,13 @@
 // The countdown in a pending form's header row: "Time left m:ss" ticking each second until the
-// deadline, then "Time is up". The shell owns one and tells it when to tick.
+// deadline, then "Time is up". In the last minute it warns: the timer turns the theme's warning
+// colour with a warning sign (data-warning, js/styles/header.css), and its own live region says
+// once "1 minute left to answer" (or the seconds left, when the whole wait is shorter). The
+// shell owns one and tells it when to tick.
+import { el } from "./dom";
+import { timeWarning } from "./wording";
+
+/** The warning starts this long before the deadline. */
+export const WARN_MS = 60_000;
 
 export const COUNTDOWN_TEXT = {
   timeLeft: "Time left",
@@ -20,7 +28,15 @@ export function formatDuration(ms: number): string {
 export class Countdown {
   /** The timer element of the form shown, or null when none is. */
   element: HTMLElement | null = null;
+  /** The warning's live region (visually hidden); the shell places it in the widget. */
+  readonly notice: HTMLElement = el("div", "nbask-sr-only nbask-time-warning");
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** The deadline already warned about: each is announced once. */
+  private warned = 0;
+
+  constructor() {
+    this.notice.setAttribute("aria-live", "polite");
+  }
 
   /** Shows the time left until `deadline` (0 = no deadline: hidden). */
   show(deadline: number): void {
@@ -33,6 +49,19 @@ export class Countdown {
     }
     const left = deadline - Date.now();
     timer.textContent = left > 0 ? `${COUNTDOWN_TEXT.timeLeft} ${formatDuration(left)}` : COUNTDOWN_TEXT.timeUp;
+    const warning = left > 0 && left <= WARN_MS;
+    if (warning) timer.dataset.warning = "";
+    else timer.removeAttribute("data-warning");
+    if (warning && this.warned !== deadline) {
+      this.warned = deadline;
+      this.notice.textContent = timeWarning(left);
+    }
+  }
+
+  /** The form is gone (resolved): stop, and take back the warning. */
+  reset(): void {
+    this.stop();
+    this.notice.textContent = "";
   }
 
   /** Calls `tick` every second until stopped. */

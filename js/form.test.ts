@@ -523,14 +523,14 @@ describe("resolved block", () => {
       ["Size", "Medium"],
       ["Toppings", "Cheese, Olives"],
     ]);
-    expect(root.querySelector(".nbask-note")?.textContent).toBe("Thanks.");
+    expect(root.querySelector(".nbask-note")?.textContent).toBe("Note: Thanks.");
   });
 
   it("shows the status and note of a dismissed form without a value list", () => {
     const { root } = view(formModel(ALL, { status: "dismissed", result: { values: {}, note: "Declined." } }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Dismissed");
     expect(root.querySelector("dl")).toBeNull();
-    expect(root.querySelector(".nbask-note")?.textContent).toBe("Declined.");
+    expect(root.querySelector(".nbask-note")?.textContent).toBe("Note: Declined.");
   });
 
   it("shows the message and the URL in URL mode", () => {

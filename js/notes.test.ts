@@ -135,7 +135,7 @@ describe("notes", () => {
     const { root } = view(model);
     expect(root.querySelector(".nbask-resolved-note")?.textContent).toBe("Note: <b>bold</b>");
     expect(root.querySelector("b")).toBeNull();
-    expect(root.querySelector(".nbask-note")?.textContent).toBe("Ship Friday");
+    expect(root.querySelector(".nbask-note")?.textContent).toBe("Note: Ship Friday");
   });
 
   it("axe finds nothing serious with every note open", async () => {

@@ -1,13 +1,45 @@
 // The question kind's resolved list: each question (its header chip and text) with the answer
-// the kernel took and the person's note on it.
+// the kernel took (labels without their "(Recommended)"), the chosen option's preview, and the
+// person's note on it.
 import type { Question } from "./contract";
-import { NO_PREFERENCE } from "./contract";
+import { ANSWER_SEPARATOR, NO_PREFERENCE, RECOMMENDED } from "./contract";
 import { el, headerChip, isObject, textEl } from "./dom";
 import { labelledText } from "./resolved";
+import { PERSON_TEXT } from "./wording";
 
 export const RESOLVED_TEXT = {
-  note: "Note",
+  note: PERSON_TEXT.note,
 } as const;
+
+/** Whether the answer text (labels joined by the separator) has `label` as one of them. */
+function chose(answer: string, label: string): boolean {
+  const sep = ANSWER_SEPARATOR;
+  return answer === label || answer.startsWith(label + sep) || answer.endsWith(sep + label) ||
+    answer.includes(sep + label + sep);
+}
+
+/** The answer as the person reads it: each chosen label without its "(Recommended)". */
+function shownAnswer(question: Question, answer: string): string {
+  let shown = answer;
+  for (const option of question.options) {
+    const match = RECOMMENDED.exec(option.label);
+    if (match !== null && chose(answer, option.label)) {
+      shown = shown.replace(option.label, option.label.slice(0, match.index).trimEnd());
+    }
+  }
+  return shown;
+}
+
+/** The chosen options' previews (monospace text), in option order. */
+function chosenPreviews(question: Question, answer: string): HTMLElement[] {
+  return question.options
+    .filter((option) => (option.preview ?? "") !== "" && chose(answer, option.label))
+    .map((option) => {
+      const item = el("dd", "nbask-resolved-preview");
+      item.append(el("pre", "nbask-preview", option.preview));
+      return item;
+    });
+}
 
 /** The list, or null when it would be empty. */
 export function resolvedList(questions: readonly Question[], result: unknown, status: string): HTMLElement | null {
@@ -33,7 +65,10 @@ export function resolvedList(questions: readonly Question[], result: unknown, st
     term.append(textEl("span", "nbask-question-text", question.question));
     list.append(term);
     const answer = given[qi];
-    if (answer !== null && answer !== undefined) list.append(textEl("dd", "nbask-resolved-answer", answer));
+    if (answer !== null && answer !== undefined) {
+      list.append(textEl("dd", "nbask-resolved-answer", shownAnswer(question, answer)));
+      list.append(...chosenPreviews(question, answer));
+    }
     const note = noted[qi];
     if (note !== null && note !== undefined) {
       list.append(labelledText("dd", "nbask-resolved-note", RESOLVED_TEXT.note, note));

@@ -37,7 +37,10 @@ export const TEXT = {
   sendAnyway: CONFIRM_TEXT.sendAnyway,
   keepAnswering: CONFIRM_TEXT.keepAnswering,
   noPreference: NO_PREFERENCE,
-  keys: "Keys: 1–4 choose · ↑↓ move · Enter send · Esc close",
+  /** The key hint as the form's buttons and questions have it: "1–2" for two options, and
+   *  Space where a question takes several answers. */
+  keysFor: (options: number, multi: boolean): string =>
+    `Keys: ${options > 1 ? `1–${String(options)}` : "1"} choose · ↑↓ move${multi ? " · Space check" : ""} · Enter send · Esc close`,
   addNote: "Add a note",
   addSetNote: "Add a note for all questions",
   notePlaceholder: NOTE_TEXT.placeholder,
@@ -146,7 +149,9 @@ export class QuestionView extends InteractionView<QuestionModel> {
 
     const submit = button("nbask-button nbask-primary", TEXT.submit, () => this.requestSubmit());
     const dismiss = button("nbask-button", TEXT.dismiss, () => this.dismiss());
-    const footer = footerRow(TEXT.keys, this.makeSendingNote(), [submit, dismiss]);
+    const most = Math.max(1, ...this.questions.map((q) => q.options.length));
+    const keys = TEXT.keysFor(most, this.questions.some((q) => q.multi_select));
+    const footer = footerRow(keys, this.makeSendingNote(), [submit, dismiss]);
 
     element.append(top, ...questions.map((q) => q.fieldset));
     let setNote: NoteControls | null = null;
@@ -254,7 +259,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
     const list = resolvedList(readQuestions(this.model.get("questions")), result, status);
     if (list) block.append(list);
 
-    appendResultNote(block, isObject(result) ? asText(result.note) : "");
+    appendResultNote(block, isObject(result) ? asText(result.note) : "", this.questions.length);
     return block;
   }
 

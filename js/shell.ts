@@ -16,8 +16,10 @@ import { ESCAPE_TEXT, EscapeGuard } from "./escapeguard";
 import { MODIFIER_KEYS, isHostShortcut } from "./hostkeys";
 import { knownUsername, learnUsername } from "./identity";
 import { lateRow, retitleLate } from "./lateanswer";
+import { statusLineElement } from "./resolved";
 import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./waiting";
+import { showsName } from "./wording";
 
 export { formatDuration } from "./countdown";
 
@@ -69,7 +71,7 @@ export abstract class InteractionView<M extends BaseModel> {
       () => this.autofocusTarget(),
     );
     // The Escape guard's note is shown (and, being a status, announced) while it waits.
-    this.root.append(this.content, this.escape.note, this.announcer);
+    this.root.append(this.content, this.escape.note, this.announcer, this.countdown.notice); // own live region
     this.root.addEventListener("keydown", this.onKeydown);
     this.root.addEventListener("focusin", this.autofocus.personArrives);
     this.root.addEventListener("pointerdown", this.autofocus.personArrives);
@@ -79,7 +81,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.root.addEventListener("focusout", this.onFocusOut);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
-    this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", ...fields].map(
+    this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", "show_names", ...fields].map(
       (f) => `change:${f}`,
     );
     this.waiting = {
@@ -286,7 +288,7 @@ export abstract class InteractionView<M extends BaseModel> {
     this.escape.disarm();
     this.form = null;
     this.countdown.element = null;
-    this.countdown.stop();
+    this.countdown.reset();
     this.root.removeAttribute("data-sending");
     this.root.removeAttribute("data-expired");
     const block = this.buildResolved(status);
@@ -303,15 +305,14 @@ export abstract class InteractionView<M extends BaseModel> {
   };
 
   /** The status line every resolved block starts with: "late" for an answer after the time
-   *  limit, and who answered where the kernel knows their username (shown as text). */
-  protected statusLine(status: string, text?: string): HTMLElement {
+   *  limit, and who answered where that names someone (js/wording.ts, showsName); `mark` is
+   *  the key of its symbol (the status, or an approval's decision). */
+  protected statusLine(status: string, text?: string, mark: string = status): HTMLElement {
     let shown = text ?? STATUS_TEXT[status] ?? status;
     if (this.isAnsweredLate()) shown = text === undefined ? LATE_TEXT.answered_late : `${shown} late`;
     const user = this.answeredBy();
-    if (user !== "") shown += ` by ${user}`;
-    const line = el("div", "nbask-status-line", shown);
-    line.dataset.status = status;
-    return line;
+    if (showsName(user, this.model.get("show_names") === true)) shown += ` by ${user}`;
+    return statusLineElement(status, shown, mark);
   }
 
   // -- the draft -------------------------------------------------------------------------------

@@ -182,7 +182,7 @@ describe("hostile text", () => {
     const { root } = view(new FakeModel({ questions: [hostile], status: "answered", result: { answers: { [a]: b }, note: b } }));
     expect(root.querySelector("img, script")).toBeNull();
     expect(within(root).getByText(b, { selector: ".nbask-resolved-answer" })).toBeTruthy();
-    expect(within(root).getByText(b, { selector: ".nbask-note" })).toBeTruthy();
+    expect(root.querySelector(".nbask-own-note")?.textContent).toBe(`Note: ${b}`);
   });
 
   it("never writes HTML strings into the DOM, in any front-end source file", () => {
@@ -231,16 +231,17 @@ describe("resolved block", () => {
     const result = { answers: { [DB.question]: "SQLite" }, note: "1 question(s) left without an answer." };
     const { root } = view(new FakeModel({ questions: [DB, FEATURES], status: "answered", result }));
     expect([...root.querySelectorAll("dd")].map((dd) => dd.textContent)).toEqual(["SQLite", "[No preference]"]);
-    expect(root.querySelector(".nbask-note")?.textContent).toBe("1 question(s) left without an answer.");
+    // nbask's remark for the agent, in the person's words.
+    expect(root.querySelector(".nbask-note")?.textContent).toBe("You left this question without an answer.");
   });
 
   it("shows the note of a timeout (e.g. a late answer) without inventing answers", () => {
-    const note = "An answer arrived after the time limit and was ignored.";
+    const note = "An answer arrived after the question had ended and was ignored.";
     const { root } = view(new FakeModel({ questions: [DB], status: "timeout", result: { answers: {}, note } }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Timed out");
     expect(root.querySelectorAll("dd")).toHaveLength(0);
     expect(within(root).getByText(DB.question)).toBeTruthy();
-    expect(root.querySelector(".nbask-note")?.textContent).toBe(note);
+    expect(root.querySelector(".nbask-note")?.textContent).toBe("Your answer came after this had ended, so it was not used.");
   });
 
   it("turns a live pending view into the resolved block when the kernel resolves", () => {
@@ -252,7 +253,7 @@ describe("resolved block", () => {
     expect(root.querySelectorAll("input, button")).toHaveLength(0);
     expect(root.querySelector("dd")?.textContent).toBe("SQLite");
     model.kernelUpdate({ result: { answers: { [DB.question]: "SQLite" }, note: "later note" } });
-    expect(root.querySelector(".nbask-note")?.textContent).toBe("later note");
+    expect(root.querySelector(".nbask-note")?.textContent).toBe("Note: later note");
   });
 });
 

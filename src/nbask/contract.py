@@ -48,3 +48,12 @@ GENERIC_USERNAMES: Final[frozenset[str]] = frozenset(_CONTRACT["generic_username
 def is_recommended(label: str) -> bool:
     """A label ending in "(Recommended)" marks the option the model suggests."""
     return bool(RECOMMENDED.search(label))
+
+
+def agent_text(ending: str, **fill: Any) -> str:
+    """The agent's wording of an ending (contract.json ``wording``), placeholders filled.
+
+    The widget shows the person's wording of the same ending in its place.
+    """
+    text: str = _CONTRACT["wording"][ending]["agent"]
+    return text.format(**fill) if fill else text

@@ -23,7 +23,7 @@ import anywidget
 import traitlets
 
 from . import config, waiting
-from .contract import MAX_DRAFT_CHARS
+from .contract import MAX_DRAFT_CHARS, agent_text
 from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from .core.manager import manager
@@ -39,11 +39,8 @@ SUMMARIES: dict[str, Callable[[Any, Any], str]] = {}
 STATIC = pathlib.Path(__file__).parent / "static"
 _ESM_PATH = STATIC / "widget.js"
 _CSS_PATH = STATIC / "widget.css"
-LATE_ANSWER_NOTE = "An answer arrived after the question had ended and was ignored."
-ANSWERED_LATE_NOTE = (
-    "Answered after the time limit: the call had already gone on without an answer. "
-    "This answer is kept in nbask.late_answers(), and an agent using nbask.tools hears it with its next tool result."
-)
+LATE_ANSWER_NOTE = agent_text("late_ignored")
+ANSWERED_LATE_NOTE = agent_text("answered_late")
 
 #: The header of the comm message being handled on this thread: the front end's message, read
 #: for who sent a response (``_handle_msg`` sets it; the ``response`` observer runs inside).
@@ -53,6 +50,12 @@ _message = threading.local()
 def who(outcome: Outcome) -> dict[str, Any]:
     """The part of a resolved block's result that names the person who answered, if known."""
     return {} if outcome.answered_by_user is None else {"answered_by_user": outcome.answered_by_user}
+
+
+def several_answered(*more: str | None) -> bool:
+    """Whether more than one identity has answered in this kernel (the history, and ``more``)."""
+    users = {entry.outcome.answered_by_user for entry in manager().history()} | set(more)
+    return len(users - {None}) > 1
 
 
 def _require_bundle() -> None:
@@ -94,6 +97,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # Where the comm cannot bring a reply to a running cell (JupyterLite's Pyodide kernel): the
     # BroadcastChannel the front end also posts its response on (js/sidechannel.ts); "" = none.
     reply_channel = traitlets.Unicode("").tag(sync=True)
+    # Whether the resolved block names who answered a made-up identity (a token login's
+    # "Anonymous Io"): only once more than one identity has answered in this kernel (the
+    # distinct ``answered_by_user`` in ``nbask.history()``). A real username is always named.
+    show_names = traitlets.Bool(default_value=False).tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
@@ -105,6 +112,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         self.display_handle: Any = None
         self._late_lock = threading.Lock()
         traits.setdefault("notify", config.notify_in_force())
+        traits.setdefault("show_names", several_answered())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
             traits["reply_channel"] = channel.name
@@ -250,6 +258,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         manager().record_late(self.request, late)
         with self.hold_sync():
             self.result = {**self.result_for(late), **who(late), "late": True, "note": ANSWERED_LATE_NOTE}
+            self.show_names = several_answered(late.answered_by_user)
             self.response = {}
             self.draft = {}
         if self.display_handle is not None:
@@ -277,6 +286,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     def _show_outcome(self, outcome: OutcomeT) -> None:
         with self.hold_sync():
             self.result = {**self.result_for(outcome), **who(outcome)}
+            self.show_names = several_answered(outcome.answered_by_user)
             self.status = outcome.status
             self.deadline_ms = 0.0
             if outcome.status != "timeout":  # a timed-out form may still be answered late

@@ -83,8 +83,10 @@ def test_answer_anyway_after_a_timeout_is_a_late_answer(open_notebook, page, axe
     ask.submit()
 
     expect(ask.root).to_have_attribute("data-late", "answered")
+    # The kernel records the server's made-up name (server_username), but a one-person kernel's
+    # widget does not show it.
     user = server_username(page)
-    expect(status_line(ask)).to_have_text(f"{ANSWERED_LATE} by {user}")
+    expect(status_line(ask)).to_have_text(ANSWERED_LATE)
     expect(ask.root).to_contain_text("Yes")
     expect(ask.root).to_have_attribute("data-status", "timeout")
     expect(ask.controls).to_have_count(0)
@@ -148,7 +150,9 @@ def test_two_browsers_on_one_kernel_record_who_answered(open_notebook, page, bro
         theirs.choose(QUESTION, "No")
         theirs.submit()
         for view in (theirs, AskWidget.in_cell(nb, 1)):
-            expect(status_line(view)).to_have_text(f"Answered by {second_user}")
+            # One identity has answered in this kernel, and its name is one the server made up:
+            # the widget does not show it (it names someone once a second identity answers).
+            expect(status_line(view)).to_have_text("Answered")
         other_page.add_script_tag(content=axe_source)
         assert run_axe_serious(other_page, theirs.root) == []
         nb.wait_output(1, re.compile(r"BY "))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from .. import waiting
+from ..contract import agent_text
 from ..models import AnsweredBy, Outcome
 
 DEFAULT_TIMEOUT = 600.0
@@ -36,10 +37,10 @@ def new_request_id() -> str:
 
 def timeout_note(timeout: float | None) -> str:
     """Says no one answered, so an agent reading it does not take the silence as consent."""
-    return f"No answer within {timeout:g} seconds; no one answered, so do not assume an answer."
+    return agent_text("timeout", seconds=f"{timeout:g}")
 
 
-INTERRUPTED_NOTE = "The wait was interrupted before anyone answered."
+INTERRUPTED_NOTE = agent_text("cancelled")
 
 
 def check_timeout(timeout: float | None) -> None:

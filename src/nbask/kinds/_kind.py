@@ -12,6 +12,7 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
+from ..contract import agent_text
 from ..core.history import HistoryEntry, Recording
 from ..core.lifecycle import Request, Resolution
 from ..models import Outcome
@@ -22,7 +23,7 @@ RequestT = TypeVar("RequestT", bound="Request[Any]")
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 #: What the 'dismiss' policy says, for every kind.
-DISMISS_NOTE = "Dismissed by the 'dismiss' policy: no one was asked, so do not assume an answer."
+DISMISS_NOTE = agent_text("policy_dismissed")
 
 
 class RequestKind(ABC, Generic[RequestT, OutcomeT]):

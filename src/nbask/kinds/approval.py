@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal, cast
 
 import traitlets
 
-from ..contract import DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT
+from ..contract import DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT, agent_text
 from ..core.history import HistoryEntry, Recording, asked_again, current_workdir
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
@@ -23,10 +23,7 @@ from ..widget import InteractionWidget
 from ._argcheck import edit_problems
 from ._kind import RequestKind, quoted
 
-UNATTENDED_REJECT = (
-    "Not approved: this run is unattended (policy 'recommended'), and an unattended run does not "
-    "approve actions on its own. Ask again where a person can decide, or replay a recorded decision."
-)
+UNATTENDED_REJECT = agent_text("unattended_rejected")
 
 # -- the request ------------------------------------------------------------------------------
 
@@ -64,7 +61,7 @@ class ApprovalRequest(Request[Decision]):
 
     def decide(self, response: ApprovalResponse, answered_by: AnsweredBy = "person") -> Decision:
         if response.action == "dismiss":
-            return self.ended("dismissed", "The person dismissed the request without approving it.", answered_by)
+            return self.ended("dismissed", agent_text("approval_dismissed"), answered_by)
         if response.action == "reject":
             return Decision(status="answered", decision="reject", reason=response.reason, **self._ids(answered_by))
         edited = response.edited_details

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 import traitlets
 from pydantic import BaseModel, ValidationError
 
-from ..contract import STATUS_TEXT
+from ..contract import STATUS_TEXT, agent_text
 from ..core.history import HistoryEntry, Recording, asked_again
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
@@ -27,8 +27,8 @@ from ..widget import InteractionWidget
 from ._form_terminal import ask_form_at_terminal
 from ._kind import RequestKind, quoted
 
-DECLINED_NOTE = "The person declined: they dismissed the form without submitting it."
-URL_DECLINED_NOTE = "The person declined to open the page."
+DECLINED_NOTE = agent_text("form_dismissed")
+URL_DECLINED_NOTE = agent_text("url_dismissed")
 URL_UNATTENDED = (
     "Declined by the 'recommended' policy: an unattended run never opens a page for the server, and no one was asked."
 )

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Literal, cast
 
 import traitlets
 
-from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE
+from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE, agent_text
 from ..core.history import HistoryEntry, Recording, asked_again, json_text, register_replay_reader
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
@@ -43,7 +43,7 @@ class QuestionRequest(Request[Answer]):
 
     def decide(self, response: QuestionResponse, answered_by: AnsweredBy = "person") -> Answer:
         if response.action == "dismiss":
-            return self.ended("dismissed", "The person dismissed the questions without answering.", answered_by)
+            return self.ended("dismissed", agent_text("question_dismissed"), answered_by)
         chosen: list[list[str]] = []
         notes: dict[str, str] = {}
         for question, reply in zip(self.question_set.questions, response.replies, strict=True):
@@ -65,7 +65,7 @@ class QuestionRequest(Request[Answer]):
             skipped += not values
         # The person's own words first; nbask's remark about empty questions after them.
         if skipped:
-            remark = f"{skipped} question(s) left without an answer."
+            remark = agent_text("left_empty", count=skipped)
             note = f"{note}\n\n{remark}" if note else remark
         fields = self._ids(answered_by)
         fields.update(status="answered", answers=answers, selections=selections, notes=notes, note=note)
