@@ -130,23 +130,27 @@ describe("Other", () => {
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(responseWrites(model)).toEqual([]);
     expect(root.querySelector(".nbask-confirm-text")?.textContent).toBe(
-      "1 question without an answer will be sent as [No preference].",
+      "Not answered: “Features”. 1 question without an answer will be sent as [No preference].",
     );
   });
 });
 
 describe("unanswered questions", () => {
-  it("Submit shows the confirm row instead of sending, with focus on Send anyway", async () => {
+  it("Submit shows the confirm row naming the empty questions, with focus on Keep answering", async () => {
     const { user, model, root } = pendingView();
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(responseWrites(model)).toEqual([]);
     expect(model.save_changes).not.toHaveBeenCalled();
     const row = root.querySelector<HTMLElement>(".nbask-confirm");
     expect(row?.hidden).toBe(false);
-    expect(row?.textContent).toContain("2 questions without an answer will be sent as [No preference].");
+    expect(row?.textContent).toContain(
+      "Not answered: “DB”, “Features”. 2 questions without an answer will be sent as [No preference].",
+    );
     const sendAnyway = getByRole(root, "button", { name: "Send anyway" });
-    expect(document.activeElement).toBe(sendAnyway);
+    const keep = getByRole(root, "button", { name: "Keep answering" });
+    expect(document.activeElement).toBe(keep);
     expect(sendAnyway.getAttribute("aria-describedby")).toBe(root.querySelector(".nbask-confirm-text")?.id);
+    expect(keep.getAttribute("aria-describedby")).toBe(root.querySelector(".nbask-confirm-text")?.id);
   });
 
   it("Send anyway sends, with empty entries for the unanswered questions", async () => {
@@ -154,7 +158,7 @@ describe("unanswered questions", () => {
     await user.click(radio(root, "SQLite"));
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(root.querySelector(".nbask-confirm-text")?.textContent).toBe(
-      "1 question without an answer will be sent as [No preference].",
+      "Not answered: “Features”. 1 question without an answer will be sent as [No preference].",
     );
     await user.click(getByRole(root, "button", { name: "Send anyway" }));
     expect(sent(model)).toMatchObject({

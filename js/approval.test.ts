@@ -70,9 +70,12 @@ describe("approval form", () => {
     expect(response(model)).toMatchObject({ action: "reject", reason: "not on prod", edited_details: null });
   });
 
-  it("Escape dismisses, from anywhere in the form", async () => {
+  it("Escape twice dismisses, from anywhere in the form", async () => {
     const { user, root, model } = openApproval();
     getByRole(root, "textbox", { name: "Reason" }).focus();
+    await user.keyboard("{Escape}");
+    expect(getByRole(root, "status").textContent).toBe("Press Escape again to discard your answer");
+    expect(model.set).not.toHaveBeenCalledWith("response", expect.anything());
     await user.keyboard("{Escape}");
     expect(response(model)).toMatchObject({ action: "dismiss", edited_details: null });
   });

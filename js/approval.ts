@@ -8,7 +8,7 @@ import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from 
 import { editProblems, looksLikeJson } from "./argcheck";
 import type { ApprovalAction, ApprovalDraft } from "./approvaldraft";
 import { approvalDraftData, approvalHasContent, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
-import { asText, button, charCounter, el, isObject, setFieldValue, suppressShortcuts, textEl } from "./dom";
+import { asText, button, charCounter, el, isObject, setFieldValue, textEl } from "./dom";
 import { alertBox } from "./alert";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
@@ -184,7 +184,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const reasonId = this.domId("reason");
     const reasonLabel = el("label", "nbask-reason-label", APPROVAL_TEXT.reason);
     reasonLabel.htmlFor = reasonId;
-    const reason = suppressShortcuts(el("textarea", "nbask-reason"));
+    const reason = el("textarea", "nbask-reason");
     reason.id = reasonId;
     reason.rows = 1;
     reason.dir = "auto";
@@ -233,7 +233,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const id = this.domId("details");
     const label = el("label", "nbask-details-label", APPROVAL_TEXT.details);
     label.htmlFor = id;
-    const box = suppressShortcuts(el("textarea", "nbask-details nbask-details-edit"));
+    const box = el("textarea", "nbask-details nbask-details-edit");
     box.id = id;
     box.dir = "auto";
     box.spellcheck = false;

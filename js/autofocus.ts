@@ -3,6 +3,21 @@
 // nor to a widget scrolled out of view.
 import { isOutOfView, isTextEntry } from "./dom";
 
+/** Whether the widget may take focus from what has it now: only from nothing (the body), from
+ *  the widget's own cell (its node, not its editor), from the widget itself, or from something
+ *  no one types in. Never from another cell's editor, a text box, a select, a frame (another
+ *  widget's page) or a shadow root's text field. */
+export function mayTakeFocusFrom(active: Element | null, root: HTMLElement): boolean {
+  let element = active;
+  // Inside a shadow root (a web component), what has focus is deeper than the host.
+  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+  if (element === null || element === document.body || element === document.documentElement) return true;
+  if (root.contains(element)) return true;
+  if (element instanceof HTMLIFrameElement || element instanceof HTMLSelectElement) return false;
+  if (isTextEntry(element) || element.closest('[role="textbox"], [role="combobox"], .cm-editor') !== null) return false;
+  return true;
+}
+
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */
 const AUTOFOCUS_WINDOW_MS = 2000;
 const AUTOFOCUS_RETRY_MS = 50;
@@ -19,6 +34,8 @@ export class Autofocus {
     private readonly root: HTMLElement,
     private readonly ready: () => boolean,
     private readonly target: () => HTMLElement | null,
+    /** Told where focus is just before autofocus takes it (for js/focusreturn.ts). */
+    private readonly taking: (active: Element | null) => void = () => undefined,
   ) {}
 
   /** Focus the form of a widget that just appeared, once per view. */
@@ -47,11 +64,14 @@ export class Autofocus {
     }
     // Never pull keystrokes away from someone typing elsewhere (e.g. in another cell: their
     // next digits or Enter would answer the question), nor to a widget scrolled out of view.
-    if (isTextEntry(document.activeElement) && !this.root.contains(document.activeElement)) return;
+    if (!mayTakeFocusFrom(document.activeElement, this.root)) return;
     // Nor from the person who got to the widget first: a field they focused or clicked keeps
     // focus (a late retry would send their next keystrokes into another field).
     if (this.personArrived || this.root.contains(document.activeElement)) return;
     if (isOutOfView(this.root)) return;
-    this.target()?.focus({ preventScroll: true });
+    const target = this.target();
+    if (target === null) return;
+    this.taking(document.activeElement);
+    target.focus({ preventScroll: true });
   }
 }

@@ -23,15 +23,8 @@ export function textEl<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** Notebook 7 runs its shortcuts before a key reaches the widget unless the focused element
- *  itself carries this attribute, so every focusable control gets it. */
-export function suppressShortcuts<T extends HTMLElement>(node: T): T {
-  node.setAttribute("data-lm-suppress-shortcuts", "true");
-  return node;
-}
-
 export function button(className: string, label: string, onClick: () => void): HTMLButtonElement {
-  const node = suppressShortcuts(el("button", className, label));
+  const node = el("button", className, label);
   node.type = "button";
   node.addEventListener("click", onClick);
   return node;

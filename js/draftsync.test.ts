@@ -325,10 +325,13 @@ describe("approval and form drafts", () => {
 });
 
 describe("Escape with a draft", () => {
-  it("without a draft dismisses at once", async () => {
+  it("without a draft asks first too; a second Escape dismisses", async () => {
     const user = userEvent.setup();
     const model = pendingModel([DB]);
-    view(model);
+    const { root } = view(model);
+    await user.keyboard("{Escape}");
+    expect(getByRole(root, "status").textContent).toBe(SHELL_TEXT.escapeAgain);
+    expect(responseWrites(model)).toEqual([]);
     await user.keyboard("{Escape}");
     expect(sent(model).action).toBe("dismiss");
   });

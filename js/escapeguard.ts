@@ -1,5 +1,6 @@
-// Escape with a draft asks first: the first Escape arms the guard and shows "Press Escape
-// again…" (a status, so it is announced); the next one goes through. Anything else disarms it.
+// One Escape never throws a request away, whether or not anything was typed: the first Escape
+// arms the guard and shows "Press Escape again…" (a status, so it is announced); the next one
+// goes through. Any other key, a click or an edit disarms it.
 import { el } from "./dom";
 
 export const ESCAPE_TEXT = {
@@ -16,9 +17,9 @@ export class EscapeGuard {
     this.note.setAttribute("role", "status");
   }
 
-  /** Whether this Escape should be held back (a draft, not yet armed): then it arms. */
-  holds(hasDraft: boolean): boolean {
-    if (!this.armed && hasDraft) {
+  /** Whether this Escape should be held back (the first one): then it arms. */
+  holds(): boolean {
+    if (!this.armed) {
       this.armed = true;
       this.note.textContent = ESCAPE_TEXT.escapeAgain;
       return true;

@@ -475,6 +475,8 @@ describe("URL mode", () => {
     expect(enter.defaultPrevented).toBe(true);
     expect(responseWrites(model)).toEqual([]);
     keydown(button(root, FORM_TEXT.decline), "Escape");
+    expect(responseWrites(model)).toEqual([]);
+    keydown(button(root, FORM_TEXT.decline), "Escape");
     expect(response(model)).toMatchObject({ action: "dismiss" });
     expect(open).not.toHaveBeenCalled();
   });

@@ -5,7 +5,7 @@ import type { FormField } from "./contract";
 import { MAX_FIELD_CHARS } from "./contract";
 import type { RawValue } from "./fields";
 import { UNREADABLE, listOf, textOf } from "./fields";
-import { charCounter, el, setFieldValue, suppressShortcuts, textEl } from "./dom";
+import { charCounter, el, setFieldValue, textEl } from "./dom";
 import { choiceInput, optionRow } from "./option";
 
 /** What the builders need from the view: ids, the draft's values, and where edits go. */
@@ -84,7 +84,7 @@ function buildInput(
   title: HTMLElement,
   description: HTMLElement | null,
 ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
-  const input = suppressShortcuts(el("input", "nbask-field-input"));
+  const input = el("input", "nbask-field-input");
   input.id = ctx.id(`f${fi}`);
   input.autocomplete = "off";
   input.required = field.required;
@@ -140,7 +140,7 @@ function buildCheckbox(
   title: HTMLElement,
   description: HTMLElement | null,
 ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
-  const input = suppressShortcuts(el("input", "nbask-input"));
+  const input = el("input", "nbask-input");
   input.type = "checkbox";
   input.checked = ctx.value(field.name) === true;
   input.setAttribute("aria-labelledby", title.id);

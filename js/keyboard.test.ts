@@ -278,11 +278,16 @@ describe("Enter", () => {
     expect(sent(model).answers).toEqual([{ selected: [], other: "Tomorrow" }]);
   });
 
-  it("with unanswered questions opens the confirm row; Enter on Send anyway sends", async () => {
+  it("with unanswered questions opens the confirm row on Keep answering: Enter, Enter sends nothing", async () => {
     const { user, model, root } = pendingView([PLAIN, DB]);
     await user.keyboard("{Enter}");
     expect(responseWrites(model)).toEqual([]);
-    expect(document.activeElement).toBe(getByRole(root, "button", { name: "Send anyway" }));
+    expect(document.activeElement).toBe(getByRole(root, "button", { name: "Keep answering" }));
+    await user.keyboard("{Enter}");
+    expect(responseWrites(model)).toEqual([]);
+    expect(root.querySelector<HTMLElement>(".nbask-confirm")?.hidden).toBe(true);
+    await user.keyboard("{Enter}");
+    getByRole(root, "button", { name: "Send anyway" }).focus();
     await user.keyboard("{Enter}");
     expect(sent(model).answers).toEqual([
       { selected: [], other: null },
@@ -329,8 +334,11 @@ describe("Enter", () => {
 });
 
 describe("Escape", () => {
-  it("dismisses", async () => {
-    const { user, model } = pendingView([PLAIN]);
+  it("dismisses when pressed twice; one Escape only asks", async () => {
+    const { user, model, root } = pendingView([PLAIN]);
+    await user.keyboard("{Escape}");
+    expect(getByRole(root, "status").textContent).toBe("Press Escape again to discard your answer");
+    expect(responseWrites(model)).toEqual([]);
     await user.keyboard("{Escape}");
     expect(sent(model)).toMatchObject({ action: "dismiss", answers: [] });
   });
@@ -354,7 +362,7 @@ describe("Escape", () => {
     expect(root.querySelector<HTMLElement>(".nbask-confirm")?.hidden).toBe(true);
     expect(responseWrites(model)).toEqual([]);
     expect(document.activeElement).toBe(getByRole(root, "button", { name: "Submit" }));
-    await user.keyboard("{Escape}");
+    await user.keyboard("{Escape}{Escape}");
     expect(sent(model).action).toBe("dismiss");
   });
 
@@ -418,7 +426,7 @@ describe("shortcut isolation", () => {
     document.removeEventListener("keydown", seen);
   });
 
-  it("lets Ctrl/Cmd shortcuts of the host (save, command palette) through, but not editing keys", () => {
+  it("lets the host's keys (save, command palette, run the cell) through, but not editing keys", () => {
     const { root } = view(pendingModel([PLAIN]));
     const seen: string[] = [];
     const listener = (event: KeyboardEvent): void => {
@@ -433,13 +441,16 @@ describe("shortcut isolation", () => {
       ["a", { ctrlKey: true }],
       ["v", { metaKey: true }],
       ["Enter", { ctrlKey: true }],
+      ["Enter", { shiftKey: true }],
       ["ArrowLeft", { ctrlKey: true }],
       ["j", {}],
+      ["i", {}],
     ] as const) {
       box.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, ...init }));
     }
     document.removeEventListener("keydown", listener);
-    expect(seen).toEqual(["Ctrl+s", "Ctrl+Shift+P", "Cmd+s"]);
+    // "i" is typing in the Other box, not interrupt.
+    expect(seen).toEqual(["Ctrl+s", "Ctrl+Shift+P", "Cmd+s", "Ctrl+Enter", "Shift+Enter"]);
   });
 
   it("still stops keys after the widget is resolved", () => {

@@ -72,7 +72,7 @@ describe("Answer anyway", () => {
     expect(root.hasAttribute("data-late")).toBe(false);
     expect(document.activeElement).toBe(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
     await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
-    await user.keyboard("{Escape}");
+    await user.keyboard("{Escape}{Escape}");
     expect(model.set).not.toHaveBeenCalled();
     getByRole(root, "button", { name: LATE_TEXT.answer_anyway });
   });

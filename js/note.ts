@@ -1,7 +1,7 @@
 // The "Add a note" disclosure: a quiet button (aria-expanded) and the box it opens, holding a
 // capped note textbox. Used per question and for the whole set; its state lives in the draft.
 import { MAX_NOTE_CHARS } from "./contract";
-import { button, el, setFieldValue, suppressShortcuts } from "./dom";
+import { button, el, setFieldValue } from "./dom";
 import { cappedText } from "./capped";
 
 export const NOTE_TEXT = {
@@ -45,7 +45,7 @@ export function noteDisclosure({ id, name, label, onToggle, onInput }: NoteOptio
   });
   toggle.setAttribute("aria-expanded", "false");
   toggle.setAttribute("aria-controls", box.id);
-  const text = suppressShortcuts(el("textarea", "nbask-note-text"));
+  const text = el("textarea", "nbask-note-text");
   text.rows = 2;
   text.dir = "auto";
   text.placeholder = NOTE_TEXT.placeholder;

@@ -4,7 +4,7 @@
 // fields and its yes/no use the same row.
 import type { Option } from "./contract";
 import { MAX_OTHER_CHARS, RECOMMENDED, isRecommended } from "./contract";
-import { el, suppressShortcuts, textEl } from "./dom";
+import { el, textEl } from "./dom";
 import { cappedText } from "./capped";
 
 export const OPTION_TEXT = {
@@ -15,7 +15,7 @@ export const OPTION_TEXT = {
 
 /** A radio or checkbox of a group. */
 export function choiceInput(type: "radio" | "checkbox", name: string, value: string): HTMLInputElement {
-  const input = suppressShortcuts(el("input", "nbask-input"));
+  const input = el("input", "nbask-input");
   input.type = type;
   input.name = name;
   input.value = value;
@@ -80,7 +80,7 @@ export function otherRow(
   const label = el("label", "nbask-other-label", OPTION_TEXT.other);
   label.htmlFor = choice.id;
 
-  const text = suppressShortcuts(el("input", "nbask-other-text"));
+  const text = el("input", "nbask-other-text");
   text.type = "text";
   text.dir = "auto";
   text.autocomplete = "off";

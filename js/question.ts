@@ -6,13 +6,13 @@ import type { AnyModel } from "@anywidget/types";
 import type { Question, QuestionModel, Response } from "./contract";
 import { NO_PREFERENCE, isRecommended } from "./contract";
 import type { Draft, DraftAction, SetNote } from "./draft";
-import { EMPTY_SET_NOTE, answerOf, buildResponse, emptyDraft, firstUnanswered, hasContent, isAnswered } from "./draft";
-import { reduceDraft, reduceSetNote, restoreDraft, restoreSetNote, unansweredCount } from "./draft";
+import { EMPTY_SET_NOTE, answerOf, buildResponse, emptyDraft, firstUnanswered, isAnswered } from "./draft";
+import { reduceDraft, reduceSetNote, restoreDraft, restoreSetNote } from "./draft";
 import { asText, button, el, headerChip, isObject, setFieldValue, textEl } from "./dom";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
 import { type ChoiceControls, choiceKey } from "./choicekeys";
-import { CONFIRM_TEXT, confirmControls, confirmMessage } from "./confirm";
+import { CONFIRM_TEXT, confirmControls, confirmMessage, questionName } from "./confirm";
 import { handleFormKey } from "./keys";
 import { type NoteControls, NOTE_TEXT, noteDisclosure, noteLabel, syncNote } from "./note";
 import { OPTION_TEXT, choiceInput, otherRow, questionOption } from "./option";
@@ -67,7 +67,7 @@ interface FormControls {
   setNote: NoteControls | null;
   confirmRow: HTMLElement;
   confirmText: HTMLElement;
-  sendAnyway: HTMLButtonElement;
+  keepAnswering: HTMLButtonElement;
   submit: HTMLButtonElement;
 }
 
@@ -114,10 +114,6 @@ export class QuestionView extends InteractionView<QuestionModel> {
     return first.trim() !== "" ? first : "";
   }
 
-  protected hasDraft(): boolean {
-    return this.drafts.some(hasContent) || this.setNote.note.trim() !== "";
-  }
-
   protected override escapeDiscards(): boolean {
     // Escape closes the "send anyway?" row first.
     return !this.confirming;
@@ -141,7 +137,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
 
     const questions = this.questions.map((q, qi) => this.buildQuestion(q, qi));
 
-    const { confirmRow, confirmText, sendAnyway } = confirmControls(
+    const { confirmRow, confirmText, keepAnswering } = confirmControls(
       this.domId("confirm"),
       () => this.send("submit"),
       () => this.closeConfirm(true),
@@ -168,7 +164,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
       element.append(row);
     }
     element.append(confirmRow, footer);
-    this.controls = { questions, setNote, confirmRow, confirmText, sendAnyway, submit };
+    this.controls = { questions, setNote, confirmRow, confirmText, keepAnswering, submit };
     this.questions.forEach((_, qi) => this.syncQuestion(qi));
     this.syncSetNote();
     return element;
@@ -330,15 +326,17 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private requestSubmit(): void {
     const controls = this.controls;
     if (controls === null || this.isLocked()) return;
-    const unanswered = unansweredCount(this.questions, this.drafts);
-    if (unanswered === 0) {
+    const empty = this.questions.filter((q, qi) => !isAnswered(answerOf(q, this.drafts[qi] ?? emptyDraft(q))));
+    if (empty.length === 0) {
       this.send("submit");
       return;
     }
     this.confirming = true;
-    controls.confirmText.textContent = confirmMessage(unanswered);
+    const names = empty.map((q) => questionName(q.header, q.question));
+    controls.confirmText.textContent = confirmMessage(empty.length, names);
     controls.confirmRow.hidden = false;
-    controls.sendAnyway.focus();
+    // The safe default: Enter, Enter on an untouched question sends nothing.
+    controls.keepAnswering.focus();
   }
 
   private closeConfirm(moveFocus: boolean): void {

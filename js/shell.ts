@@ -1,19 +1,18 @@
-// The shared shell of every nbask view: the root element and its data-status, locking while a
-// response is on its way or after the time limit, the screen-reader announcer, and sending. It
-// is composed of small controllers: the countdown (js/countdown.ts), autofocus
-// (js/autofocus.ts), the Escape guard (js/escapeguard.ts), "Answer anyway" (js/lateanswer.ts),
-// the notebook's keys (js/hostkeys.ts) and the draft kept in the model (js/draftsync.ts). It
-// knows no kind: each kind (question.ts, approval.ts, form.ts) subclasses InteractionView and
-// provides what the shell asks for through its abstract members.
+// The shared shell of every nbask view: the root and its data-status, locking while a response
+// is on its way or after the time limit, the screen-reader announcer, and sending. Its small
+// controllers: countdown.ts, autofocus.ts, escapeguard.ts, lateanswer.ts, hostkeys.ts (the
+// notebook's keys), focusreturn.ts (focus once a request ends) and draftsync.ts. It knows no
+// kind: each kind (question.ts, approval.ts, form.ts) subclasses InteractionView.
 import type { AnyModel } from "@anywidget/types";
 import type { BaseModel, SavedDraft } from "./contract";
 import { LATE_TEXT, STATUS_TEXT } from "./contract";
 import { Autofocus } from "./autofocus";
 import { COUNTDOWN_TEXT, Countdown } from "./countdown";
-import { asText, el, isObject, randomId, setFlag, suppressShortcuts } from "./dom";
+import { asText, el, isObject, randomId, setFlag } from "./dom";
 import { DraftSync, fingerprint, type DraftTarget } from "./draftsync";
 import { ESCAPE_TEXT, EscapeGuard } from "./escapeguard";
-import { MODIFIER_KEYS, isHostShortcut } from "./hostkeys";
+import { FocusReturn } from "./focusreturn";
+import { MODIFIER_KEYS, installShortcutGate, isHostKey } from "./hostkeys";
 import { knownUsername, learnUsername } from "./identity";
 import { lateRow, retitleLate } from "./lateanswer";
 import { statusLineElement } from "./resolved";
@@ -40,13 +39,15 @@ export abstract class InteractionView<M extends BaseModel> {
   private formKey = "";
   private readonly countdown = new Countdown();
   private readonly autofocus: Autofocus;
+  private readonly focusReturn: FocusReturn;
   private readonly events: string[];
+  private readonly listeners: [string, EventListener][];
   /** This view as the page-wide "question waiting" signals see it (js/waiting.ts). */
   private readonly waiting: WaitingView;
   /** The draft in the model, and which request and form it belongs to. */
   private readonly draftSync: DraftSync;
   private draftTarget: DraftTarget = { request_id: "", key: "" };
-  /** Escape was pressed once with a draft: the next Escape discards it. */
+  /** Escape was pressed once: the next Escape dismisses. */
   private readonly escape = new EscapeGuard();
   /** The person pressed "Answer anyway" on a timed-out request: its form is shown again. */
   private answeringLate = false;
@@ -59,7 +60,9 @@ export abstract class InteractionView<M extends BaseModel> {
     kind: string,
     fields: readonly string[],
   ) {
-    this.root = suppressShortcuts(el("div", "nbask"));
+    this.root = el("div", "nbask");
+    installShortcutGate();
+    this.focusReturn = new FocusReturn(this.root);
     this.root.dataset.kind = kind;
     // Announces state changes (sending, resolved, time up) to screen readers.
     this.announcer = el("div", "nbask-sr-only");
@@ -69,16 +72,17 @@ export abstract class InteractionView<M extends BaseModel> {
       this.root,
       () => this.form !== null && !this.isLocked(),
       () => this.autofocusTarget(),
+      (active) => this.focusReturn.remember(active),
     );
     // The Escape guard's note is shown (and, being a status, announced) while it waits.
     this.root.append(this.content, this.escape.note, this.announcer, this.countdown.notice); // own live region
-    this.root.addEventListener("keydown", this.onKeydown);
-    this.root.addEventListener("focusin", this.autofocus.personArrives);
-    this.root.addEventListener("pointerdown", this.autofocus.personArrives);
-    this.root.addEventListener("pointerdown", this.escape.disarm);
-    this.root.addEventListener("input", this.escape.disarm);
-    this.root.addEventListener("change", this.escape.disarm);
-    this.root.addEventListener("focusout", this.onFocusOut);
+    this.listeners = [
+      ["keydown", this.onKeydown as EventListener], ["focusout", this.onFocusOut as EventListener],
+      ["focusin", this.autofocus.personArrives], ["focusin", this.focusReturn.onFocusIn as EventListener],
+      ["pointerdown", this.autofocus.personArrives], ["pointerdown", this.escape.disarm],
+      ["input", this.escape.disarm], ["change", this.escape.disarm],
+    ];
+    for (const [type, listener] of this.listeners) this.root.addEventListener(type, listener);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
     this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", "show_names", ...fields].map(
@@ -102,13 +106,7 @@ export abstract class InteractionView<M extends BaseModel> {
   destroy(): void {
     for (const name of this.events) this.model.off(name, this.update);
     this.draftSync.destroy();
-    this.root.removeEventListener("keydown", this.onKeydown);
-    this.root.removeEventListener("focusin", this.autofocus.personArrives);
-    this.root.removeEventListener("pointerdown", this.autofocus.personArrives);
-    this.root.removeEventListener("pointerdown", this.escape.disarm);
-    this.root.removeEventListener("input", this.escape.disarm);
-    this.root.removeEventListener("change", this.escape.disarm);
-    this.root.removeEventListener("focusout", this.onFocusOut);
+    for (const [type, listener] of this.listeners) this.root.removeEventListener(type, listener);
     this.countdown.stop();
     this.autofocus.destroy();
     unregisterWaiting(this.waiting);
@@ -137,8 +135,6 @@ export abstract class InteractionView<M extends BaseModel> {
    *  Called before the form is built (a reload), or with it built (another view typed):
    *  then the controls are updated in place, without moving focus or a caret. */
   protected abstract applyDraft(data: Record<string, unknown>): void;
-  /** Whether the person chose or typed anything a dismiss would throw away. */
-  protected abstract hasDraft(): boolean;
   /** The widget's title or first question, as plain text (for the desktop notification). */
   protected abstract waitingText(): string;
   /** Whether Escape would dismiss now (false while it closes something of the form's own). */
@@ -294,6 +290,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const block = this.buildResolved(status);
     if (status === "timeout" && this.offersLateAnswer()) block.append(lateRow(this.answerLate));
     this.content.replaceChildren(block);
+    this.focusReturn.resolved(block);
     this.announce(this.isAnsweredLate() ? LATE_TEXT.answered_late : (STATUS_TEXT[status] ?? status));
   }
 
@@ -341,6 +338,7 @@ export abstract class InteractionView<M extends BaseModel> {
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
     this.escape.disarm();
+    const hadFocus = this.root.contains(document.activeElement);
     // The answer carries what the draft held; the kernel empties the draft once it accepts it
     // (after a refusal the next edit saves it again).
     this.draftSync.cancel();
@@ -359,9 +357,10 @@ export abstract class InteractionView<M extends BaseModel> {
     this.model.set("response", sent);
     this.model.save_changes();
     this.replies.post(this.model.get("reply_channel"), sent);
-    // model.set already notifies every view of this model; this covers hosts that do not
-    // echo a view's own change back to it.
+    // For hosts that do not echo a view's own change back to it.
     this.update();
+    // The locked form would drop focus to the page's body: it goes back to the notebook.
+    if (this.focusReturn.holdsFocus(hadFocus)) this.focusReturn.restore();
   }
 
   /** The fields every response carries. */
@@ -372,16 +371,13 @@ export abstract class InteractionView<M extends BaseModel> {
   // -- focus and keys --------------------------------------------------------------------------
 
   private readonly onKeydown = (event: KeyboardEvent): void => {
-    // Save and the command palette (Ctrl/Cmd+S, Ctrl/Cmd+Shift+P in VS Code, Ctrl+Shift+C in
-    // JupyterLab) must keep working from inside the widget, so Ctrl/Cmd shortcuts bubble on,
-    // except the ones a form or a text field uses itself.
-    if (isHostShortcut(event)) return;
-    // JupyterLab handles its shortcuts from keydown events that reach the document.
+    // Running the cell, save, the command palette and interrupt keep working from inside the
+    // widget: the notebook's keys bubble on (js/hostkeys.ts); the widget's own keys stop here.
+    if (isHostKey(event)) return;
     event.stopPropagation();
     // Any key but Escape (and a modifier on its own) takes back a pending "press again".
     if (event.key !== "Escape" && !MODIFIER_KEYS.has(event.key)) this.escape.disarm();
-    // Keys that finish an IME composition (keyCode 229 in Safari) are the input method's.
-    // Safari reports that key with isComposing false, and only keyCode tells it apart.
+    // Keys that finish an IME composition (keyCode 229 in Safari, with isComposing false).
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- no standard property says this
     if (event.isComposing || event.keyCode === 229) return;
     if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
@@ -389,8 +385,8 @@ export abstract class InteractionView<M extends BaseModel> {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target === null || event.key === "Tab") return;
     if (event.key === "Escape" && this.escapeDiscards()) {
-      // Nothing the person chose or typed is thrown away by one stray key.
-      if (this.escape.holds(this.hasDraft())) {
+      // Nothing is thrown away by one stray key: the first Escape asks, the second dismisses.
+      if (this.escape.holds()) {
         event.preventDefault();
         return;
       }

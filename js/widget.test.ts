@@ -12,11 +12,11 @@ import { formatDuration } from "./shell";
 afterEach(unmountAll);
 
 describe("pending form", () => {
-  it("marks the root with its class, status and the shortcut guard", () => {
+  it("marks the root with its class and status, without turning the notebook's keys off", () => {
     const { root } = view(pendingModel());
     expect(root.className).toBe("nbask");
     expect(root.dataset.status).toBe("pending");
-    expect(root.getAttribute("data-lm-suppress-shortcuts")).toBe("true");
+    expect(root.hasAttribute("data-lm-suppress-shortcuts")).toBe(false);
     expect(root.hasAttribute("data-sending")).toBe(false);
   });
 
@@ -113,13 +113,13 @@ describe("pending form", () => {
     expect(names.filter((n) => /submit|dismiss/i.test(n)).sort()).toEqual(["Dismiss", "Submit"]);
   });
 
-  it("puts data-lm-suppress-shortcuts on every focusable control", () => {
+  it("puts data-lm-suppress-shortcuts on no control (js/hostkeys.ts gates each key instead)", () => {
     const { root } = view(pendingModel());
     const focusable = root.querySelectorAll("input, button, select, textarea, [tabindex]");
     // 5 options, Other choice + textbox and "Add a note" + note per question, the set's
     // "Add a note" + note, 4 buttons.
     expect(focusable.length).toBe(5 + 2 * 2 + 2 * 2 + 2 + 4);
-    for (const control of focusable) expect(control.getAttribute("data-lm-suppress-shortcuts")).toBe("true");
+    for (const control of focusable) expect(control.hasAttribute("data-lm-suppress-shortcuts")).toBe(false);
   });
 
   it("gives two views of one model distinct ids and radio group names", () => {

@@ -87,6 +87,7 @@ def test_escape_dismisses_as_a_rejection_and_enter_never_approves(open_notebook,
     assert "Approve" not in (focused_name or "")
     expect(view.button("Reject")).to_be_visible()
     view.textbox("Reason").focus()
+    page.keyboard.press("Escape")  # one Escape only asks (js/escapeguard.ts)
     page.keyboard.press("Escape")
     decision = read_decision(nb)
     assert (decision["decision"], decision["status"]) == ("reject", "dismissed")

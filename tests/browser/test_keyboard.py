@@ -77,7 +77,9 @@ def test_answer_with_digits_arrows_space_and_enter(open_notebook, page):
     assert result["status"] == "answered"
     assert result["answers"] == {PICK: "Medium (Recommended)", EXTRAS: "Gradients, Samples"}
     ask.expect_resolved("answered")
-    assert nb.notebook_state() == before
+    # Focus went back to the cell the person was in (cell 2: Shift+Enter ran cell 1 and moved on).
+    expect(nb.cell(2)).to_be_focused()
+    assert nb.notebook_state() == {**before, "active": 2}
 
 
 def test_tab_order_then_escape_dismisses(open_notebook, page):
@@ -114,6 +116,7 @@ def test_tab_order_then_escape_dismisses(open_notebook, page):
     keys.press("Shift+Tab")
     expect(ask.button("Add a note for all questions")).to_be_focused()
 
+    keys.press("Escape")  # one Escape only asks (js/escapeguard.ts)
     keys.press("Escape")
     result = read_result(nb, 1)
     assert result["status"] == "dismissed"

@@ -1,0 +1,141 @@
+"""A keyboard user of the notebook around the widget, in JupyterLab and Notebook 7: once a
+request ends (Submit, Enter, Escape twice, Dismiss) focus is back in the notebook's cell in
+command mode, so the next Shift+Enter runs the next cell; Shift+Enter, Ctrl+S and I, I work
+with focus in the widget; one Escape never dismisses; Enter, Enter on an untouched question
+sends nothing; the widget never takes focus from another cell's editor.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from .ask_widget import PRINT_RESULT, AskWidget, open_asking, read_result
+from .notebook_page import RUN_TIMEOUT_MS
+
+pytestmark = pytest.mark.browser
+
+PICK = "Which model size?"
+QUESTIONS = [
+    {
+        "question": PICK,
+        "header": "Model",
+        "options": [{"label": "Small"}, {"label": "Medium (Recommended)"}, {"label": "Large"}],
+    }
+]
+CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
+ESCAPE_AGAIN = "Press Escape again to discard your answer"
+COMMAND_MODE = re.compile(r"\bjp-mod-commandMode\b")
+
+
+def _open(open_notebook):
+    nb, ask = open_asking(open_notebook, CALL)
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    return nb, ask
+
+
+def _end_by(way: str, page, ask: AskWidget) -> None:
+    if way == "submit":
+        page.keyboard.press("1")
+        ask.submit()
+    elif way == "enter":
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+    elif way == "escape":
+        page.keyboard.press("Escape")
+        expect(ask.root.get_by_role("status").filter(has_text=ESCAPE_AGAIN)).to_be_visible()
+        page.keyboard.press("Escape")
+    else:
+        ask.dismiss()
+
+
+@pytest.mark.parametrize("way", ["submit", "enter", "escape", "dismiss"])
+def test_focus_goes_back_to_the_cell_in_command_mode(open_notebook, page, way):
+    nb, ask = _open(open_notebook)
+    _end_by(way, page, ask)
+    result = read_result(nb, 1)
+    assert result["status"] == ("answered" if way in ("submit", "enter") else "dismissed")
+    # The cell the person was in when the widget took focus (Shift+Enter moved on to cell 2).
+    expect(nb.cell(2)).to_be_focused()
+    expect(nb.notebook).to_have_class(COMMAND_MODE)
+    assert page.evaluate("document.activeElement !== document.body")
+    page.keyboard.press("Shift+Enter")
+    nb.wait_output(2, "after")
+
+
+def test_ctrl_s_and_shift_enter_work_from_inside_the_widget(open_notebook, page):
+    nb, ask = _open(open_notebook)
+    # Ctrl+S is JupyterLab's save, not the browser's "Save page".
+    before = nb._disk_model()["last_modified"]
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while nb._disk_model()["last_modified"] == before:
+        assert time.monotonic() < deadline, "Ctrl+S in the widget did not save the notebook"
+        page.wait_for_timeout(50)  # poll of the server's file, not a test delay
+    ask.expect_pending()
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    # Shift+Enter is the notebook's: it runs the widget's cell again (the notebook clears its
+    # outputs as it queues it) and moves on to the next cell; it answers nothing.
+    page.keyboard.press("Shift+Enter")
+    expect(nb.cell(2)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    expect(nb.notebook).to_have_class(COMMAND_MODE)
+    expect(nb.output_area(1).locator(".nbask")).to_have_count(0)
+    assert nb.printed(1) == ""
+
+
+def test_i_i_interrupts_from_inside_the_widget(open_notebook, page):
+    nb, ask = _open(open_notebook)
+    page.keyboard.press("i")
+    page.keyboard.press("i")
+    ask.expect_status("cancelled")
+    nb.wait_done(1)
+
+
+def test_one_escape_on_an_untouched_question_keeps_it_pending(open_notebook, page):
+    nb, ask = _open(open_notebook)
+    page.keyboard.press("Escape")
+    expect(ask.root.get_by_role("status").filter(has_text=ESCAPE_AGAIN)).to_be_visible()
+    ask.expect_pending()
+    nb.wait_running(1)
+    page.keyboard.press("Escape")
+    assert read_result(nb, 1)["status"] == "dismissed"
+
+
+def test_enter_enter_on_an_untouched_question_sends_nothing(open_notebook, page):
+    nb, ask = _open(open_notebook)
+    # The recommended option has focus, and focus is not a choice.
+    expect(ask.option(PICK, "Medium")).not_to_be_checked()
+    page.keyboard.press("Enter")
+    expect(ask.button("Keep answering")).to_be_focused()
+    expect(ask.root.locator(".nbask-confirm-text")).to_contain_text("“Model”")
+    page.keyboard.press("Enter")
+    expect(ask.root.locator(".nbask-confirm")).to_be_hidden()
+    ask.expect_pending()
+    nb.wait_running(1)
+    assert nb.printed(1) == ""
+
+
+def test_the_widget_does_not_take_focus_from_another_cells_editor(open_notebook, page):
+    nb = open_notebook(
+        [
+            "import asyncio, json, nbask",
+            f"await asyncio.sleep(1.5)\nans = await {CALL}\n" + PRINT_RESULT,
+            "",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    nb.select_cell(2)
+    page.keyboard.type("typed")
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    page.keyboard.type(" 123")
+    editor = nb.cell(2).locator(".cm-content")
+    expect(editor).to_be_focused()
+    expect(editor).to_have_text("typed 123")
+    for label in ("Small", "Medium", "Large"):
+        expect(ask.option(PICK, label)).not_to_be_checked()
+    ask.expect_pending()
