@@ -112,4 +112,4 @@ def test_submit_with_an_empty_question_asks_to_confirm(open_notebook):
     assert result["status"] == "answered"
     assert result["answers"] == {AUTH: "JWT (Recommended)", FEATURES: "[No preference]"}
     ask.expect_resolved("answered", {AUTH: "JWT", FEATURES: "[No preference]"})
-    ask.expect_reading_order([AUTH, "JWT (Recommended)", FEATURES, "[No preference]"])
+    ask.expect_reading_order([AUTH, "JWT", FEATURES, "[No preference]"])  # the label shown without "(Recommended)"
