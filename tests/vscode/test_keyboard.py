@@ -68,10 +68,13 @@ def test_digits_arrows_and_enter(open_host):
     assert forwarded == [], f"keys nbask handled reached VS Code's workbench: {forwarded}"
 
 
-def test_escape_dismisses(open_host):
+def test_escape_twice_dismisses(open_host):
     host, cell, ask = open_asking(open_host, CALL)
     expect(ask.option(PICK, "Medium")).to_be_focused()
     before = len(host.forwarded_keys())
+    host.page.keyboard.press("Escape")  # the first one only asks (js/escapeguard.ts)
+    expect(ask.root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")).to_be_visible()
+    ask.expect_status("pending")
     host.page.keyboard.press("Escape")
     result = host.read_result(cell)
     assert result["status"] == "dismissed"
