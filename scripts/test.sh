@@ -58,7 +58,7 @@ declare -a SUMMARY=()
 FAILED=0
 record() {  # record NAME EXIT_CODE DETAIL
   local verdict="passed"; [ "$2" = 0 ] || { verdict="FAILED"; FAILED=1; }
-  SUMMARY+=("$(printf '%-10s %-7s %s' "$1" "$verdict" "$3")")
+  SUMMARY+=("$(printf '%-12s %-7s %s' "$1" "$verdict" "$3")")
 }
 
 # count_by_dir FILE: "src 3, tests 2" from the path:line:col lines of ruff's or mypy's output.
