@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, dismiss, edit, reject
+from tools.tool_helpers import REPO, Person, approve, dismiss, edit, reject, through_the_kernels_check
 
 import nbask
 from nbask.forms import FormSchemaError
@@ -158,23 +158,6 @@ def test_an_edit_that_cannot_be_applied_is_a_rejection(person: Person, text: str
     assert out["ran"] == []
     assert sent(out) == [("adk_request_confirmation", {"confirmed": False, "payload": TRANSFER_PAYLOAD})]
     assert read(out) == [NOT_SENT]
-
-
-def through_the_kernels_check(*texts: str, refused: list[str]) -> Any:
-    """Reply to an approval with each edited text in turn, as the widget's comm does (the
-    kernel's own check of the edit against ``details_schema``); a refused edit leaves it open.
-    """
-
-    def decide(request: Any) -> Any:
-        for text in texts:
-            raw = {"action": "approve", "edited_details": text, "reason": "", "view_id": "t"}
-            try:
-                return request.parse_and_decide({**raw, "sent_at_ms": 0})
-            except ValueError as error:
-                refused.append(str(error))
-        raise AssertionError("every edit was refused")
-
-    return decide
 
 
 def test_a_payload_approval_refuses_an_edit_it_could_not_apply_and_stays_open(person: Person):

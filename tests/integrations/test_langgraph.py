@@ -29,7 +29,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
-from tools.tool_helpers import REPO, Person, approve, edit, pick, reject
+from tools.tool_helpers import REPO, Person, approve, edit, pick, reject, through_the_kernels_check
 from typing_extensions import TypedDict
 
 import nbask
@@ -312,23 +312,6 @@ def test_a_per_call_edit_the_tool_schema_refuses_stops_the_run(person: Person):
         nl.run_sync(agent, USER, config)
     assert ran == []
     assert agent.get_state(config).interrupts
-
-
-def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any:
-    """Reply to an approval with each edit in turn, as the widget's comm does (the kernel's own
-    check of the edit against ``details_schema``); a refused edit leaves the approval open.
-    """
-
-    def decide(request: Any) -> Any:
-        for edited in edits:
-            raw = {"action": "approve", "edited_details": json.dumps(edited), "reason": "", "view_id": "t"}
-            try:
-                return request.parse_and_decide({**raw, "sent_at_ms": 0})
-            except ValueError as error:
-                refused.append(str(error))
-        raise AssertionError("every edit was refused")
-
-    return decide
 
 
 def test_a_per_call_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):

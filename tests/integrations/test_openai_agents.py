@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject
+from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject, through_the_kernels_check
 
 import nbask
 from nbask.errors import NoFrontEnd
@@ -190,23 +190,6 @@ def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: 
         {"name": "events_2023"},
         {"name": "events_2022"},
     ]
-
-
-def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any:
-    """Reply to an approval with each edit in turn, as the widget's comm does (the kernel's own
-    check of the edit against ``details_schema``); a refused edit leaves the approval open.
-    """
-
-    def decide(request: Any) -> Any:
-        for edited in edits:
-            raw = {"action": "approve", "edited_details": json.dumps(edited), "reason": "", "view_id": "t"}
-            try:
-                return request.parse_and_decide({**raw, "sent_at_ms": 0})
-            except ValueError as error:
-                refused.append(str(error))
-        raise AssertionError("every edit was refused")
-
-    return decide
 
 
 def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):

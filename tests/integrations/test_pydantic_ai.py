@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, edit, reject
+from tools.tool_helpers import REPO, Person, approve, edit, reject, through_the_kernels_check
 
 import nbask
 
@@ -263,23 +263,6 @@ def test_an_edit_that_does_not_fit_the_tool_is_sent_back_for_a_retry(person: Per
     (part,) = script.seen
     assert part.outcome == "retried"  # a validation error the model is asked to fix
     assert "Field required" in json.dumps(part.content)
-
-
-def through_the_kernels_check(*edits: dict[str, Any], refused: list[str]) -> Any:
-    """Reply to an approval with each edit in turn, as the widget's comm does (the kernel's own
-    check of the edit against ``details_schema``); a refused edit leaves the approval open.
-    """
-
-    def decide(request: Any) -> Any:
-        for edited in edits:
-            raw = {"action": "approve", "edited_details": json.dumps(edited), "reason": "", "view_id": "t"}
-            try:
-                return request.parse_and_decide({**raw, "sent_at_ms": 0})
-            except ValueError as error:
-                refused.append(str(error))
-        raise AssertionError("every edit was refused")
-
-    return decide
 
 
 def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused_before_the_run(person: Person):

@@ -137,3 +137,22 @@ class Person:
 def fixture_text(name: str) -> str:
     """A seed's example, kept verbatim in tests/tools/fixtures."""
     return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def through_the_kernels_check(*edits: dict[str, Any] | str, refused: list[str]) -> Any:
+    """Reply to an approval with each edit in turn (a dict as its JSON, a str as it is), as the
+    widget's comm does: the kernel checks the edit against ``details_schema``, and a refused edit
+    leaves the approval open (its message is added to ``refused``).
+    """
+
+    def decide(request: Any) -> Any:
+        for edited in edits:
+            text = edited if isinstance(edited, str) else json.dumps(edited)
+            raw = {"action": "approve", "edited_details": text, "reason": "", "view_id": "t"}
+            try:
+                return request.parse_and_decide({**raw, "sent_at_ms": 0})
+            except ValueError as error:
+                refused.append(str(error))
+        raise AssertionError("every edit was refused")
+
+    return decide
