@@ -39,7 +39,15 @@ __all__ = [
 #: The seams ``nbask.tools``, ``nbask.mcp`` and ``nbask.integrations`` build on: a request of
 #: any kind run under the policy in force, and the requests the public calls make. Not public:
 #: their signatures may change with the layers above, which are changed with them.
-SEAMS = ("as_question_set", "form_request", "one_question_set", "run_request", "run_request_sync", "url_request")
+SEAMS = (
+    "approval_request",
+    "as_question_set",
+    "form_request",
+    "one_question_set",
+    "run_request",
+    "run_request_sync",
+    "url_request",
+)
 
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
@@ -164,8 +172,7 @@ async def approve(
     edit that does not fit it is refused in the widget, naming the argument, and stays open.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    approval = _approval(action, details, details_schema)
-    request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
+    request = approval_request(action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema)
     return await run_request(request, queue=queue)
 
 
@@ -179,14 +186,22 @@ def approve_sync(
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    approval = _approval(action, details, details_schema)
-    request = ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
+    request = approval_request(action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema)
     return run_request_sync(request)
 
 
-def _approval(action: str, details: str, details_schema: Mapping[str, Any] | None) -> Approval:
-    schema = dict(details_schema) if details_schema is not None else None
-    return Approval(action=action, details=details, details_schema=schema)
+def approval_request(
+    action: str,
+    details: str,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> ApprovalRequest:
+    """An approval request, its edit checked against ``schema`` (a JSON Schema) where given."""
+    checked = dict(schema) if schema is not None else None
+    approval = Approval(action=action, details=details, details_schema=checked)
+    return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
 
 
 def form_request(

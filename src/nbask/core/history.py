@@ -96,7 +96,7 @@ class HistoryEntry(BaseModel):
         """The entry of a ``kind`` request that asked ``asked`` and ended with ``outcome``; the
         ids, times and who answered are the outcome's (made by nbask: not re-validated).
         """
-        entry = cls.model_construct(
+        return cls.model_construct(
             kind=kind,
             asked=asked,
             outcome=outcome,
@@ -107,10 +107,8 @@ class HistoryEntry(BaseModel):
             resolved_at=outcome.resolved_at,
             seconds_waited=outcome.seconds_waited,
             answered_by=outcome.answered_by,
+            workdir=workdir,  # None (not known) is left out of the dump
         )
-        if workdir is not None:  # set only when known, so it is left out of the dump otherwise
-            entry.workdir = workdir
-        return entry
 
 
 #: What reads a replay file of a suffix that is a kind's own format, by suffix: ``reader(text,

@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from typing import Any, TypeVar, cast
 
-from ..api import run_request, run_request_sync
-from ..core.lifecycle import DEFAULT_TIMEOUT, Request
+from ..api import approval_request, run_request, run_request_sync
+from ..core.lifecycle import Request
 from ..core.manager import manager
 from ..errors import ApprovalRejected, NoOneCanAnswer, ReplayMissing
-from ..kinds import ApprovalRequest
-from ..models import MAX_ACTION_CHARS, Approval, Decision, Outcome
+from ..models import MAX_ACTION_CHARS, Decision, Outcome
 from ..tools.function import DO_NOT_RETRY, rejection_text
 from ..waiting import WaitingUnsupported
 
@@ -110,20 +109,9 @@ def call_title(name: str, suffix: str = "") -> str:
     return f"Call {name}{tail}"
 
 
-def approval(
-    title: str,
-    details: str,
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    tool_call_id: str | None = None,
-    schema: Mapping[str, Any] | None = None,
-) -> ApprovalRequest:
-    """The approval request for one pending call: ``details`` shown (and editable), an edit
-    checked against ``schema`` (the call's JSON Schema of arguments) where there is one.
-    """
-    checked = dict(schema) if schema is not None else None
-    approval_ = Approval(action=title, details=details, details_schema=checked)
-    return ApprovalRequest(approval=approval_, timeout=timeout, tool_call_id=tool_call_id)
+#: The approval request for one pending call: ``details`` shown (and editable), an edit checked
+#: against ``schema`` (the call's JSON Schema of arguments) where there is one.
+approval = approval_request
 
 
 def arguments_text(arguments: object) -> str:
