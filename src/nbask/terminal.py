@@ -13,6 +13,10 @@ import time
 from typing import TextIO
 
 
+#: The longest one ``select`` waits, so a Ctrl-C is acted on within this many seconds.
+SIGNAL_SLICE = 0.2
+
+
 class TimedOut(Exception):
     """The request's deadline passed while the terminal waited for a line."""
 
@@ -68,15 +72,26 @@ class Terminal:
         """One line (without its newline); EOFError on end of input, TimedOut past the deadline."""
         self.stdout.write(prompt)
         self.stdout.flush()
-        if self.deadline is not None and self._fd is not None:
-            left = self.deadline - time.monotonic()
-            ready = select.select([self._fd], [], [], max(0.0, left))[0] if left > 0 else []
-            if not ready:
-                raise TimedOut
+        if self._fd is not None:
+            self._wait_readable(self._fd)
         text = self.stdin.readline()
         if not text:
             raise EOFError
         return text.rstrip("\r\n")
+
+    def _wait_readable(self, fd: int) -> None:
+        """Return once a line can be read; TimedOut past the deadline.
+
+        Waits in short slices: a Ctrl-C whose signal lands after Python last checked for
+        signals but before the process enters ``select`` does not interrupt that ``select``,
+        and Python raises KeyboardInterrupt only when it returns.
+        """
+        while True:
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimedOut
+            if select.select([fd], [], [], SIGNAL_SLICE if left is None else min(left, SIGNAL_SLICE))[0]:
+                return
 
     def limited_line(self, prompt: str, limit: int) -> str:
         """One stripped line of at most ``limit`` characters (asks again while it is longer)."""

@@ -405,13 +405,17 @@ function restoreCells(): void {
   note(`restored ${cells.length} cells`);
 }
 
-/** How long the host waits for a kernel_info reply before it asks again. */
+/** How long the host waits for a kernel_info reply before it opens a new websocket. */
 const KERNEL_INFO_RETRY_MS = 5000;
 const KERNEL_INFO_ATTEMPTS = 6;
 
-/** Resolves once the kernel answered a kernel_info_request on this connection. The first request
- *  goes out when the websocket opens (@jupyterlab/services); one that gets no reply is sent
- *  again, and every step is in the host log. */
+/** Resolves once the kernel answered a kernel_info_request. The first request goes out when the
+ *  websocket opens (@jupyterlab/services). ipykernel 7.0-7.3 can leave that request unread: the
+ *  shell reply to jupyter_server's nudge is sent raw on the shell ROUTER, which swallows the
+ *  socket's read wake-up, so a request that lands in that instant waits until another peer
+ *  connects (ipykernel issue 1554; 7.4 sends replies through the stream). Asking again on the same
+ *  socket cannot wake it; a new websocket gives the server new zmq sockets and does. Each step,
+ *  with what went over the wire, is in the host log. */
 async function kernelReady(): Promise<void> {
   let answered = false;
   const info = kernel.info.then(() => {
@@ -421,8 +425,12 @@ async function kernelReady(): Promise<void> {
     const timer = new Promise<void>((resolve) => setTimeout(resolve, KERNEL_INFO_RETRY_MS));
     await Promise.race([info, timer]);
     if (answered) return;
-    note(`no kernel_info reply after ${(attempt * KERNEL_INFO_RETRY_MS) / 1000}s (connection ${kernel.connectionStatus}, status ${kernel.status}); asking again`);
-    if (kernel.connectionStatus === "connected") void kernel.requestKernelInfo().catch(() => undefined);
+    const seen = wire.map((m) => `${m.direction} ${m.channel} ${m.type}`).join(", ") || "nothing";
+    note(
+      `no kernel_info reply after ${(attempt * KERNEL_INFO_RETRY_MS) / 1000}s (connection ${kernel.connectionStatus}, ` +
+        `status ${kernel.status}; wire: ${seen}); opening a new websocket`,
+    );
+    void kernel.reconnect().catch(() => undefined);
   }
   throw new Error(`the kernel never answered kernel_info (connection ${kernel.connectionStatus})`);
 }
