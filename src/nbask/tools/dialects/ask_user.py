@@ -18,17 +18,10 @@ from pydantic import Field
 
 from ...models import Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
+from . import _replies as replies
 from . import guidance
 from ._arguments import Plan, one_question_locator, validate, validated_question_set
 from ._base import Dialect
-from ._replies import (
-    answer_for,
-    answered_result,
-    dismissed_note,
-    dismissed_result,
-    single_question_notes,
-    timed_out_result,
-)
 
 
 class AskUserArguments(StrictModel):
@@ -75,14 +68,14 @@ class AskUser(Dialect):
         return Plan(question_set=question_set, keys=(args.question,))
 
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
-        text = answer_for(answer, plan, 0)
-        note = single_question_notes(answer, plan)
-        return answered_result(answer, f"{text}\n\n({note})" if note else text)
+        text = replies.answer_for(answer, plan, 0)
+        note = replies.single_question_notes(answer, plan)
+        return replies.answered_result(answer, f"{text}\n\n({note})" if note else text)
 
     def dismissed(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return dismissed_result(answer, dismissed_note(answer))
+        return replies.dismissed_result(answer, replies.dismissed_note(answer))
 
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
-        return timed_out_result(answer, answer.note)
+        return replies.timed_out_result(answer, answer.note)
