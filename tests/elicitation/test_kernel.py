@@ -18,20 +18,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack
 from typing import Any
 
 import pytest
 from tools.tool_helpers import FIXTURES, REPO
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import DEFAULT_DATA_DIR, CellResult, CommInfo, KernelHarness, ensure_kernelspecs, printed_json
+from harness import CellResult, CommInfo, KernelHarness, kernel_fixture, printed_json
 
 pytest.importorskip("mcp")
 pytestmark = pytest.mark.kernel
 
-KERNEL = "nbask-ipykernel-7.4"
 MESSAGE = "Configure the deployment of the checkout service"
 LOGIN_MESSAGE = "Sign in to the deployment dashboard"
 LOGIN_URL = "https://deploy.example.com/login?session=abc123"
@@ -107,20 +104,8 @@ VALUES: dict[str, Any] = {
 TYPES = {"replicas": int, "cpu_share": float, "canary": bool, "channels": list}
 
 
-@pytest.fixture(scope="module")
-def k() -> Iterator[KernelHarness]:
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with ExitStack() as stack:
-        with pytest.MonkeyPatch.context() as env:
-            # ipykernel leaves the process's standard streams alone when it finds itself under
-            # pytest, and its sys.stderr then has no fileno(), which mcp's stdio_client gives the
-            # server process for its stderr. A kernel started by Jupyter has one: so has this.
-            env.delenv("PYTEST_CURRENT_TEST", raising=False)
-            harness = stack.enter_context(KernelHarness(KERNEL, kernel_dirs=[kernels]))
-        harness.run_ok(SETUP, timeout=60)
-        yield harness
+# A kernel as Jupyter starts it: mcp's stdio_client gives the server its sys.stderr's fileno().
+k = kernel_fixture(SETUP, outside_pytest=True)
 
 
 @pytest.fixture(autouse=True)

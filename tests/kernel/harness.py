@@ -34,6 +34,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -492,23 +493,23 @@ def _comm_info(msg: Message) -> CommInfo:
     return CommInfo(comm_id=c["comm_id"], target_name=c["target_name"], data=c.get("data", {}), msg=msg)
 
 
-def started_kernel(name: str, kernel_dir: str, setup: str) -> Iterator[KernelHarness]:
-    """A module fixture's body: one kernel of ``name`` that has run ``setup``, shut down after."""
-    with KernelHarness(name, kernel_dirs=[kernel_dir]) as harness:
-        harness.run_ok(setup)
-        yield harness
-
-
 #: The kernel of the single-kernel suites (tools, integrations): its python is the project's.
 PROJECT_KERNEL = "nbask-ipykernel-7.4"
 
 
-def kernel_fixture(setup: str = "", *, every_kernel: bool = False, timeout: float = 60) -> Any:
+def kernel_fixture(
+    setup: str = "", *, every_kernel: bool = False, timeout: float = 60, outside_pytest: bool = False
+) -> Any:
     """A test module's module-scoped kernel fixture ``k`` (assign the result to ``k``).
 
     By default one PROJECT_KERNEL (kernelspecs made only if missing); with ``every_kernel``, one
     kernel of each of KERNEL_NAMES in turn (parametrized by name; kernelspecs brought up to date
     first). Each has run ``setup`` (if any) and is shut down at the end of the module.
+
+    ``outside_pytest``: start the kernel without pytest's PYTEST_CURRENT_TEST in its environment.
+    ipykernel leaves the process's standard streams alone when it finds itself under pytest, and
+    its sys.stderr then has no fileno() (which, e.g., mcp's stdio_client gives a server process for
+    its stderr); a kernel started by Jupyter has one, and so has this one.
     """
     import pytest  # noqa: PLC0415 - the harness itself also runs outside pytest
 
@@ -517,7 +518,11 @@ def kernel_fixture(setup: str = "", *, every_kernel: bool = False, timeout: floa
         return kernels if not every_kernel and (kernels / name / "kernel.json").exists() else ensure_kernelspecs()
 
     def started(name: str) -> Iterator[KernelHarness]:
-        with KernelHarness(name, kernel_dirs=[kernels_dir(name)]) as harness:
+        with ExitStack() as stack:
+            with pytest.MonkeyPatch.context() as env:
+                if outside_pytest:
+                    env.delenv("PYTEST_CURRENT_TEST", raising=False)
+                harness = stack.enter_context(KernelHarness(name, kernel_dirs=[kernels_dir(name)]))
             if setup:
                 harness.run_ok(setup, timeout=timeout)
             yield harness

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import KERNEL_NAMES, REPO, CommInfo, KernelHarness, ensure_kernelspecs
+from harness import REPO, CommInfo, KernelHarness, kernel_fixture
 
 pytestmark = pytest.mark.kernel
 
@@ -83,29 +83,16 @@ def engine_state():
 '''
 
 
-@pytest.fixture(scope="module")
-def kernel_dir() -> str:
-    return str(ensure_kernelspecs())
+k = kernel_fixture(SETUP, every_kernel=True)
 
 
-@pytest.fixture(scope="module")
-def kernels(kernel_dir: str) -> Iterator[dict[str, KernelHarness]]:
-    """One kernel per kernelspec for the whole module, started on first use."""
-    pool: dict[str, KernelHarness] = {}
-    yield pool
-    for k in pool.values():
-        k.shutdown()
-
-
-@pytest.fixture(params=KERNEL_NAMES)
-def k(request: pytest.FixtureRequest, kernels: dict[str, KernelHarness], kernel_dir: str) -> Iterator[KernelHarness]:
-    name = request.param
-    harness = kernels.get(name)
+@pytest.fixture(autouse=True)
+def healthy_kernel(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Leave a healthy kernel for the next test: idle, nothing installed; else restart it."""
+    harness: KernelHarness | None = request.getfixturevalue("k") if "k" in request.fixturenames else None
+    yield
     if harness is None:
-        harness = kernels[name] = KernelHarness(name, kernel_dirs=[kernel_dir]).start()
-        harness.run_ok(SETUP)
-    yield harness
-    # Leave a healthy kernel for the next test: idle, nothing installed; else restart it.
+        return
     try:
         state = harness.run_ok("print(engine_state())", timeout=10).stdout
         assert "'stream_takeovers': 0" in state, state
