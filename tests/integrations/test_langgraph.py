@@ -21,18 +21,17 @@ pytest.importorskip("langchain")
 
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 from tools.tool_helpers import REPO, Person, approve, edit, pick, reject, through_the_kernels_check
 from typing_extensions import TypedDict
 
 import nbask
+from integrations.langchain_scripted import Scripted, calling
 from nbask.core.lifecycle import Request
 from nbask.errors import ApprovalRejected
 from nbask.integrations import langgraph as nl
@@ -186,34 +185,13 @@ def drop_table(name: str) -> str:
     return f"dropped {name}"
 
 
-class Scripted(BaseChatModel):
-    """A tool-calling chat model: each turn is the next scripted message; it records what it saw."""
-
-    turns: list[AIMessage]
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Scripted:
-        del tools, kwargs  # the script decides the calls
-        return self
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        del args, kwargs
-        self.seen.append(list(messages))
-        message = self.turns[min(len(self.seen), len(self.turns)) - 1]
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-
 def call(name: str, call_id: str = "c1") -> dict[str, Any]:
     return {"name": "drop_table", "args": {"name": name}, "id": call_id}
 
 
 def agent_of(allowed: list[str], mode: str, *calls: dict[str, Any]) -> tuple[Any, Scripted]:
     ran.clear()
-    model = Scripted(turns=[AIMessage(content="", tool_calls=list(calls or [call("events_2023")])), AIMessage("ok")])
+    model = calling(*(calls or [call("events_2023")]), then="ok")
     middleware = HumanInTheLoopMiddleware(
         interrupt_on={"drop_table": {"allowed_decisions": allowed}},  # type: ignore[typeddict-item]
         interrupt_mode=mode,  # type: ignore[arg-type]
@@ -354,17 +332,23 @@ def test_no_schema_where_the_middleware_gives_none_or_no_edit_is_allowed(person:
 
 # -- in a real kernel, answered through the widget -------------------------------------------------
 
-KERNEL = "nbask-ipykernel-7.4"
-KERNEL_SETUP = r'''
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import kernel_fixture, printed_json  # noqa: E402
+
+KERNEL_SETUP = (
+    f"""
+import sys
+sys.path.insert(0, {str(REPO / "tests" / "integrations")!r})
+from langchain_scripted import calling
+"""
+    r'''
 import json, operator
 from typing import Annotated
 from typing_extensions import TypedDict
 from pydantic import BaseModel
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
@@ -379,23 +363,11 @@ def drop_table(name: str) -> str:
     ran.append(name)
     return f"dropped {name}"
 
-class Scripted(BaseChatModel):
-    turn: int = 0
-    @property
-    def _llm_type(self):
-        return "scripted"
-    def bind_tools(self, tools, **kwargs):
-        return self
-    def _generate(self, messages, *args, **kwargs):
-        self.turn += 1
-        call = {"name": "drop_table", "args": {"name": "events_2023"}, "id": "c1"}
-        message = AIMessage("", tool_calls=[call]) if self.turn == 1 else AIMessage("ok")
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
 def agent(mode):
     ran.clear()
     gate = HumanInTheLoopMiddleware(interrupt_on={"drop_table": True}, interrupt_mode=mode)
-    return create_agent(Scripted(), tools=[drop_table], middleware=[gate], checkpointer=InMemorySaver())
+    model = calling({"name": "drop_table", "args": {"name": "events_2023"}, "id": "c1"}, then="ok")
+    return create_agent(model, tools=[drop_table], middleware=[gate], checkpointer=InMemorySaver())
 
 class Deploy(BaseModel):
     region: str = "eu"
@@ -414,6 +386,7 @@ builder.add_edge(START, "db")
 builder.add_edge("db", "deploy")
 graph = builder.compile(checkpointer=InMemorySaver())
 '''
+)
 AGENT_CELL = """\
 state = await run(agent({mode!r}), {{"messages": [{{"role": "user", "content": "Clean up."}}]}})
 print(json.dumps({{"ran": ran, "tool": [m.content for m in state["messages"] if isinstance(m, ToolMessage)]}}))
@@ -421,17 +394,7 @@ print(json.dumps({{"ran": ran, "tool": [m.content for m in state["messages"] if 
 GRAPH_CELL = 'print(json.dumps((await run(graph, {"out": []}))["out"]))'
 
 
-@pytest.fixture(scope="module")
-def k() -> Any:
-    sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-    from harness import DEFAULT_DATA_DIR, KernelHarness, ensure_kernelspecs  # noqa: PLC0415
-
-    kernels = DEFAULT_DATA_DIR / "kernels"
-    if not (kernels / KERNEL / "kernel.json").exists():
-        kernels = ensure_kernelspecs()
-    with KernelHarness(KERNEL, kernel_dirs=[kernels]) as harness:
-        harness.run_ok(KERNEL_SETUP, timeout=60)
-        yield harness
+k = kernel_fixture(KERNEL_SETUP)
 
 
 def widget(k: Any, **state: Any) -> Any:
@@ -441,11 +404,6 @@ def widget(k: Any, **state: Any) -> Any:
 
 def send(k: Any, comm: Any, response: dict[str, Any]) -> None:
     k.update_widget(comm.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
-
-
-def printed(result: Any) -> Any:
-    assert result.ok, f"{result.error_text}\n{result.stderr}"
-    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.kernel
@@ -469,7 +427,7 @@ def test_the_widget_decides_a_gated_tool_call(k: Any, mode: str, response: dict[
     approval = widget(k, kind="approval", title="Call drop_table")
     assert json.loads(approval.state["details"]) == {"name": "events_2023"}
     send(k, approval, response)
-    out = printed(k.result(cell, 60))
+    out = printed_json(k.result(cell, 60))
     expected_ran, said = expected
     assert out["ran"] == expected_ran
     (tool_result,) = out["tool"]
@@ -489,7 +447,7 @@ def test_the_widget_answers_a_question_then_a_form(k: Any):
     form = widget(k, kind="form", message="Deployment settings")
     assert [f["name"] for f in form.state["fields"]] == ["region", "replicas"]
     send(k, form, {"action": "submit", "values": {"region": "us", "replicas": 3}})
-    assert printed(k.result(cell, 60)) == [
+    assert printed_json(k.result(cell, 60)) == [
         {"answers": {"Which database should the app use?": "SQLite"}},
         {"region": "us", "replicas": 3},
     ]

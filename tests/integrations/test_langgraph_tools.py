@@ -19,18 +19,16 @@ pytest.importorskip("langgraph")
 pytest.importorskip("langchain")
 
 from langchain.agents import create_agent
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import interrupt
-from pydantic import Field
 from tools.tool_helpers import Decide, Person, approve, dismiss, edit, reject, time_out
 
 import nbask
+from integrations.langchain_scripted import Scripted, calling
 from nbask.core.manager import manager
 from nbask.integrations import langgraph as nl
 
@@ -54,29 +52,10 @@ def send_email(to: str, subject: str, body: str) -> str:
     return "Email cancelled by user"
 
 
-class Scripted(BaseChatModel):
-    """A tool-calling chat model: first the scripted calls of send_email, then a closing reply."""
-
-    calls: list[dict[str, Any]]
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Scripted:
-        del tools, kwargs  # the script decides the calls
-        return self
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        del args, kwargs
-        self.seen.append(list(messages))
-        if len(self.seen) == 1:
-            calls = [{"name": "send_email", "args": args, "id": f"call_{i}"} for i, args in enumerate(self.calls)]
-            message = AIMessage("", tool_calls=calls)
-        else:
-            message = AIMessage("Done.")
-        return ChatResult(generations=[ChatGeneration(message=message)])
+def model(calls: tuple[dict[str, Any], ...]) -> Scripted:
+    """The scripted model: first the calls of send_email (``EMAIL`` if none), then a closing reply."""
+    tool_calls = [{"name": "send_email", "args": args, "id": f"call_{i}"} for i, args in enumerate(calls or [EMAIL])]
+    return calling(*tool_calls, then="Done.")
 
 
 @pytest.fixture(autouse=True)
@@ -86,14 +65,14 @@ def _nothing_sent() -> None:
 
 def agent(*calls: dict[str, Any]) -> Any:
     """The docs' tool in LangChain's create_agent (its ToolNode runs the tool)."""
-    return create_agent(Scripted(calls=list(calls or [EMAIL])), tools=[send_email], checkpointer=InMemorySaver())
+    return create_agent(model(calls), tools=[send_email], checkpointer=InMemorySaver())
 
 
 def tool_node_graph(*calls: dict[str, Any]) -> Any:
     """The docs' full example: an agent node and a node running the tool, looping until done."""
-    model = Scripted(calls=list(calls or [EMAIL]))
+    scripted = model(calls)
     builder = StateGraph(MessagesState)
-    builder.add_node("agent", lambda state: {"messages": [model.invoke(state["messages"])]})
+    builder.add_node("agent", lambda state: {"messages": [scripted.invoke(state["messages"])]})
     builder.add_node("tools", ToolNode([send_email]))
     builder.add_edge(START, "agent")
     builder.add_conditional_edges("agent", tools_condition)
