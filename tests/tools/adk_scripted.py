@@ -1,5 +1,6 @@
 """A Google ADK agent with an offline scripted model, for nbask.integrations.google_adk's tests
-(imported by the headless tests and, from a kernel cell, by the kernel tests).
+(imported by the headless tests, from a kernel cell by the kernel tests, and by the README's
+givens, which must not load nbask: only ``drive`` imports it).
 
 The model (a ``BaseLlm`` subclass) calls one tool, records every function response it reads,
 and answers each with text. The tools record each real run in ``RAN``.
@@ -19,8 +20,6 @@ from google.adk.runners import InMemoryRunner
 from google.adk.tools import FunctionTool, ToolContext, request_input
 from google.genai import types
 from pydantic import Field
-
-from nbask.integrations import google_adk
 
 #: Every real run of a tool, in order.
 RAN: list[dict[str, Any]] = []
@@ -142,6 +141,8 @@ async def drive(tool: str, **options: Any) -> dict[str, Any]:
     """Run an agent with ``TOOLS[tool]`` through ``google_adk.run``: what the model read, what
     ran, the final text, the client answers sent back, and whether the last event was a pause.
     """
+    from nbask.integrations import google_adk  # noqa: PLC0415 - see the module's docstring
+
     RAN.clear()
     function, args = TOOLS[tool]
     model = ScriptedLlm(call_name=getattr(function, "name", getattr(function, "__name__", "")), call_args=args)
