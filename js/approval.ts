@@ -4,12 +4,13 @@
 // refusal of a reply shows in an alert.
 import type { AnyModel } from "@anywidget/types";
 import type { ApprovalModel, ApprovalResponse } from "./contract";
-import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT } from "./contract";
+import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, RISK_TEXT, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
 import type { ApprovalAction, ApprovalDraft } from "./approvaldraft";
 import { approvalDraftData, approvalHasContent, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
 import { asText, button, charCounter, el, isObject, setFieldValue, textEl } from "./dom";
 import { alertBox } from "./alert";
+import { diffBlock } from "./diffview";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
 import { handleFormKey } from "./keys";
@@ -28,6 +29,7 @@ export const APPROVAL_TEXT = {
   reason: "Reason",
   reasonPlaceholder: "Optional: why, or what to do instead",
   editHint: "Edit the details, then approve to run the edited version.",
+  restore: "Restore original",
   keys: "Esc rejects",
 } as const;
 
@@ -55,7 +57,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   private readonly refusal = new KernelRefusal();
 
   constructor(model: AnyModel<ApprovalModel>, host: HTMLElement) {
-    super(model, host, "approval", ["title", "details", "details_schema", "error"]);
+    super(model, host, "approval", ["title", "details", "details_schema", "error", "risk"]);
     this.start();
   }
 
@@ -68,12 +70,19 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     return asText(this.model.get("details"));
   }
 
+  /** "low", "medium", "high", or "" (not said: the default look). */
+  private risk(): string {
+    const risk = asText(this.model.get("risk"));
+    return RISK_TEXT[risk] === undefined ? "" : risk;
+  }
+
   protected pendingKey(): string {
     return JSON.stringify([
       asText(this.model.get("request_id")),
       asText(this.model.get("title")),
       this.details(),
       JSON.stringify(this.model.get("details_schema") ?? null),
+      this.risk(),
     ]);
   }
 
@@ -162,7 +171,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
   }
 
-  /** A stray Enter must never approve a risky action, so focus starts on Reject. */
+  /** A stray Enter must never approve a risky action, so focus starts on Reject (at any risk). */
   protected autofocusTarget(): HTMLElement | null {
     return this.controls?.rejectButton ?? null;
   }
@@ -176,8 +185,20 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     element.setAttribute("role", "group");
     element.setAttribute("aria-labelledby", heading.id);
 
+    const risk = this.risk();
+    if (risk !== "") {
+      // The stakes in words, beside the title; the group names them as its description.
+      const tag = el("span", "nbask-risk", RISK_TEXT[risk]);
+      tag.id = this.domId("risk");
+      tag.dataset.risk = risk;
+      top.querySelector(".nbask-title")?.after(tag);
+      element.setAttribute("aria-describedby", tag.id);
+    }
+
     const detailsBox = el("div", "nbask-details-box");
-    const approve = button("nbask-button nbask-primary", APPROVAL_TEXT.approve, () => this.requestApprove());
+    // High risk: Approve in the danger colour, not the inviting primary one.
+    const approveClass = risk === "high" ? "nbask-button nbask-danger-fill" : "nbask-button nbask-primary";
+    const approve = button(approveClass, APPROVAL_TEXT.approve, () => this.requestApprove());
     const editButton = button("nbask-button", APPROVAL_TEXT.edit, () => this.startEditing());
     const rejectButton = button("nbask-button nbask-danger", APPROVAL_TEXT.reject, () => this.send("reject"));
 
@@ -250,7 +271,10 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     check.id = this.domId("details-error");
     check.dir = "auto";
     check.hidden = true;
-    controls.detailsBox.replaceChildren(label, box, check, hint, count.element);
+    const restore = button("nbask-button nbask-restore", APPROVAL_TEXT.restore, () => this.restoreOriginal());
+    const tools = el("div", "nbask-edit-tools");
+    tools.append(hint, restore);
+    controls.detailsBox.replaceChildren(label, box, check, tools, count.element);
     controls.editButton.hidden = true;
     controls.edit = { box, check, hintId: hint.id, refreshCount: count.refresh };
     this.showCheck();
@@ -261,6 +285,17 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     this.change({ type: "edit" });
     this.showDetails();
     this.controls?.detailsBox.querySelector("textarea")?.focus();
+  }
+
+  /** "Restore original": the edit box gets the model's own details back, and keeps focus. */
+  private restoreOriginal(): void {
+    const edit = this.controls?.edit;
+    if (!edit || this.isLocked()) return;
+    this.change({ type: "restoreOriginal", original: this.details() });
+    if (setFieldValue(edit.box, this.draft.details)) edit.refreshCount();
+    this.hideKernelError();
+    this.showCheck();
+    edit.box.focus();
   }
 
   /** Approve: sends when the edited details pass their check; else shows it and focuses them. */
@@ -306,7 +341,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     block.append(textEl("div", "nbask-action", asText(this.model.get("title"))));
     const edited = outcome.edited;
     if (decision === "edit" && typeof edited === "string") {
-      block.append(el("div", "nbask-resolved-label", "Edited to"), textEl("pre", "nbask-details", edited));
+      block.append(...diffBlock(this.details(), edited, this.domId("changes")));
     } else if (this.details() !== "") {
       block.append(textEl("pre", "nbask-details", this.details()));
     }

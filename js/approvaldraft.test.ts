@@ -59,3 +59,18 @@ describe("approval draft", () => {
     expect(restoreApprovalDraft({ editing: false, details: "{}" }, DETAILS).details).toBe(DETAILS);
   });
 });
+
+describe("Restore original", () => {
+  it("puts the model's details back in the edit box and keeps editing and the reason", () => {
+    const editing = reduceApprovalDraft(emptyApprovalDraft(DETAILS), { type: "edit" });
+    const edited = reduceApprovalDraft(reduceApprovalDraft(editing, { type: "typeDetails", text: "{}" }), {
+      type: "typeReason",
+      text: "careful",
+    });
+    const restored = reduceApprovalDraft(edited, { type: "restoreOriginal", original: DETAILS });
+    expect(restored).toEqual({ editing: true, details: DETAILS, reason: "careful" });
+    expect(approvalHasContent(restored, DETAILS)).toBe(true);
+    expect(approvalHasContent({ ...restored, reason: "" }, DETAILS)).toBe(false);
+    expect(reduceApprovalDraft(restored, { type: "restoreOriginal", original: DETAILS })).toBe(restored);
+  });
+});

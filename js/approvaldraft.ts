@@ -13,6 +13,8 @@ export type ApprovalAction =
   /** Edit was pressed. */
   | { readonly type: "edit" }
   | { readonly type: "typeDetails"; readonly text: string }
+  /** "Restore original": the edit box back to the model's own details (still editing). */
+  | { readonly type: "restoreOriginal"; readonly original: string }
   | { readonly type: "typeReason"; readonly text: string };
 
 export function emptyApprovalDraft(details: string): ApprovalDraft {
@@ -27,6 +29,10 @@ export function reduceApprovalDraft(draft: ApprovalDraft, action: ApprovalAction
     case "typeDetails": {
       const details = action.text.slice(0, MAX_DETAILS_CHARS);
       return details === draft.details ? draft : { ...draft, details };
+    }
+    case "restoreOriginal": {
+      const details = action.original.slice(0, MAX_DETAILS_CHARS);
+      return draft.editing && details === draft.details ? draft : { ...draft, editing: true, details };
     }
     case "typeReason": {
       const reason = action.text.slice(0, MAX_REASON_CHARS);

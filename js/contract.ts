@@ -10,6 +10,8 @@ import contract from "../src/nbask/contract.json";
 export type Kind = "question" | "approval" | "form";
 export type Status = "pending" | "answered" | "dismissed" | "timeout" | "cancelled";
 export type DecisionKind = "approve" | "edit" | "reject";
+/** How much is at stake in an approval (contract.json `approval_risks`). */
+export type Risk = "low" | "medium" | "high";
 
 /** What every widget kind syncs. */
 export interface BaseModel {
@@ -73,6 +75,10 @@ export interface ApprovalModel extends BaseModel {
   details_schema: Record<string, unknown> | null;
   /** The kernel's refusal of the last reply ("" = none), cleared `response` with it. */
   error: string;
+  /** What is at stake ("" = not said: the default look). "high" draws Approve in the danger
+   *  colour; every risk shows a tag in the header (RISK_TEXT). Optional: an older kernel does
+   *  not send it. */
+  risk?: Risk | "";
 }
 
 /** The types a form field may have (contract.json `field_types`). */
@@ -232,6 +238,9 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_tex
 export const LATE_TEXT: Readonly<{ answer_anyway: string; answering_late: string; answered_late: string }> =
   contract.late_text;
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
+export const APPROVAL_RISKS: readonly string[] = contract.approval_risks;
+/** The tag an approval's header shows for its risk: "High risk"… */
+export const RISK_TEXT: Readonly<Record<string, string>> = contract.risk_text;
 export const NO_PREFERENCE: string = contract.no_preference;
 /** Between the labels of a multi-select answer in the result's text. */
 export const ANSWER_SEPARATOR: string = contract.answer_separator;

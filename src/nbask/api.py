@@ -19,7 +19,7 @@ from .core.lifecycle import DEFAULT_TIMEOUT, Request, Resolution
 from .core.manager import manager
 from .forms import Form, read_schema
 from .kinds import ApprovalRequest, FormRequest, QuestionRequest
-from .models import Answer, Approval, Decision, FormAnswer, Option, Outcome, Question, QuestionSet
+from .models import Answer, Approval, Decision, FormAnswer, Option, Outcome, Question, QuestionSet, Risk
 from .resolvers.policies import choose_resolver
 
 __all__ = [
@@ -163,6 +163,7 @@ async def approve(
     tool_call_id: str | None = None,
     queue: bool = False,
     details_schema: Mapping[str, Any] | None = None,
+    risk: Risk | None = None,
 ) -> Decision:
     """Ask the person to approve, edit or reject ``action`` (a short title) with ``details``.
 
@@ -170,9 +171,13 @@ async def approve(
     ``reason`` says why. A kernel interrupt raises KeyboardInterrupt, as for questions.
     With ``details_schema`` (the JSON Schema of the arguments the details hold as JSON), an
     edit that does not fit it is refused in the widget, naming the argument, and stays open.
+    ``risk`` ("low", "medium" or "high"; None = no tag) tags the approval with what is at stake;
+    "high" draws Approve in the danger colour (Reject is still what has focus first).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = approval_request(action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema)
+    request = approval_request(
+        action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk
+    )
     return await run_request(request, queue=queue)
 
 
@@ -183,10 +188,13 @@ def approve_sync(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     details_schema: Mapping[str, Any] | None = None,
+    risk: Risk | None = None,
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = approval_request(action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema)
+    request = approval_request(
+        action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk
+    )
     return run_request_sync(request)
 
 
@@ -197,10 +205,13 @@ def approval_request(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     schema: Mapping[str, Any] | None = None,
+    risk: Risk | None = None,
 ) -> ApprovalRequest:
-    """An approval request, its edit checked against ``schema`` (a JSON Schema) where given."""
+    """An approval request, its edit checked against ``schema`` (a JSON Schema) where given,
+    tagged with ``risk`` (ValidationError naming ``risk`` for anything but low, medium, high).
+    """
     checked = dict(schema) if schema is not None else None
-    approval = Approval(action=action, details=details, details_schema=checked)
+    approval = Approval(action=action, details=details, details_schema=checked, risk=risk)
     return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
 
 

@@ -16,6 +16,9 @@ _CONTRACT: Final[dict[str, Any]] = json.loads((pathlib.Path(__file__).parent / "
 #: The kinds of request the front end can render (every registered kind must be one).
 KINDS: Final[tuple[str, ...]] = tuple(_CONTRACT["kinds"])
 DECISIONS: Final[tuple[str, ...]] = tuple(_CONTRACT["decisions"])
+#: How much is at stake in an approval (``approve(risk=...)``), and the tag the person sees.
+APPROVAL_RISKS: Final[tuple[str, ...]] = tuple(_CONTRACT["approval_risks"])
+RISK_TEXT: Final[dict[str, str]] = dict(_CONTRACT["risk_text"])
 STATUS_TEXT: Final[dict[str, str]] = dict(_CONTRACT["status_text"])
 DECISION_TEXT: Final[dict[str, str]] = dict(_CONTRACT["decision_text"])
 NO_PREFERENCE: Final[str] = _CONTRACT["no_preference"]

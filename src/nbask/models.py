@@ -20,6 +20,7 @@ from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import Self
 
 from .contract import (
+    APPROVAL_RISKS,
     MAX_DETAILS_CHARS,
     MAX_HEADER_CHARS,
     MAX_PREVIEW_CHARS,
@@ -40,6 +41,7 @@ __all__ = [
     "Outcome",
     "Question",
     "QuestionSet",
+    "Risk",
     "Status",
     "is_recommended",
 ]
@@ -57,6 +59,8 @@ Status = Literal["answered", "dismissed", "timeout", "cancelled"]
 #: Who decided an outcome: a person (a click, a console prompt), a headless policy, or a recording.
 AnsweredBy = Literal["person", "policy", "replay"]
 DecisionKind = Literal["approve", "edit", "reject"]
+#: How much is at stake in an approval: the widget weighs its buttons and tags it by this.
+Risk = Literal["low", "medium", "high"]
 #: A form field's value, typed as its schema says (see ``nbask.forms``).
 FieldValue = str | int | float | bool | list[str]
 
@@ -180,6 +184,21 @@ class Approval(StrictModel):
     # are those arguments as JSON (``@requires_approval``). An edit is checked against it; left
     # out of dumps when None, so history and replay of other approvals are unchanged.
     details_schema: SkipJsonSchema[dict[str, Any] | None] = Field(default=None, exclude_if=_is_none)
+    # Left out of dumps when None (the default look), so records of other approvals are unchanged.
+    risk: Risk | None = Field(
+        default=None,
+        exclude_if=_is_none,
+        description="What is at stake: 'low', 'medium' or 'high' (a red Approve, never focused first).",
+    )
+
+    @field_validator("risk", mode="before")
+    @classmethod
+    def _known_risk(cls, value: object) -> object:
+        if value is not None and value not in APPROVAL_RISKS:
+            allowed = ", ".join(repr(r) for r in APPROVAL_RISKS)
+            msg = f"risk must be one of {allowed} or None, not {value!r}"
+            raise ValueError(msg)
+        return value
 
 
 class Outcome(BaseModel):

@@ -11,11 +11,11 @@ from typing import Any, ClassVar, Literal, cast
 
 import traitlets
 
-from ..contract import DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, STATUS_TEXT, agent_text
+from ..contract import DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, RISK_TEXT, STATUS_TEXT, agent_text
 from ..core.history import HistoryEntry, Recording, asked_again, current_workdir
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
-from ..models import AnsweredBy, Approval, Decision
+from ..models import AnsweredBy, Approval, Decision, Risk
 from ..responses import ApprovalResponse, MalformedResponse, parse_approval_response
 from ..summary import by_whom, code_block, escape_markdown
 from ..terminal import Terminal, printable
@@ -103,6 +103,8 @@ class ApprovalWidget(InteractionWidget[Decision]):
     details = traitlets.Unicode("").tag(sync=True)
     # The JSON Schema an edit of the details must fit (None: the details are not checked).
     details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    # What is at stake: "low", "medium", "high", or "" (no tag, the default look).
+    risk = traitlets.Unicode("").tag(sync=True)
     # Why the kernel refused the last reply ("" = none); the approval stays open to fix it.
     error = traitlets.Unicode("").tag(sync=True)
 
@@ -112,6 +114,7 @@ class ApprovalWidget(InteractionWidget[Decision]):
         action: str | None = None,
         details: str = "",
         details_schema: dict[str, Any] | None = None,
+        risk: Risk | None = None,
         tool_call_id: str | None = None,
         resolution: Resolution[Decision] | None = None,
         **traits: Any,
@@ -120,7 +123,7 @@ class ApprovalWidget(InteractionWidget[Decision]):
             if action is None:
                 msg = "ApprovalWidget needs action='...' (or a resolution of an ApprovalRequest)"
                 raise TypeError(msg)
-            approval = Approval(action=action, details=details, details_schema=details_schema)
+            approval = Approval(action=action, details=details, details_schema=details_schema, risk=risk)
             request = ApprovalRequest(approval=approval, tool_call_id=tool_call_id)
             resolution = Resolution(request)
         if not isinstance(resolution.request, ApprovalRequest):
@@ -132,6 +135,7 @@ class ApprovalWidget(InteractionWidget[Decision]):
             title=self.approval.action,
             details=self.approval.details,
             details_schema=self.approval.details_schema,
+            risk=self.approval.risk or "",
             **traits,
         )
 
@@ -176,6 +180,9 @@ def ask_at_terminal(term: Terminal, request: ApprovalRequest) -> Decision:
     approval = request.approval
     term.say("")
     term.say(f"nbask: the agent asks for approval{term.tool_call(request.tool_call_id)}: {printable(approval.action)}")
+    if approval.risk is not None:
+        mark = "!! " if approval.risk == "high" else ""
+        term.say(f"  {mark}{RISK_TEXT[approval.risk]}")
     for line in printable(approval.details, keep_newlines=True).splitlines():
         term.say(f"    {line}")
     term.say("  1. Approve")
