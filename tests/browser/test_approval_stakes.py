@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from .ask_widget import run_axe_serious
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -40,7 +41,7 @@ def button(root: Locator, name: str) -> Locator:
     return root.get_by_role("button", name=name, exact=True)
 
 
-def test_high_risk_says_so_and_focus_is_never_on_approve(open_notebook, page: Page):
+def test_high_risk_says_so_and_focus_is_never_on_approve(open_notebook, page: Page, axe_source):
     _nb, root = open_approval(open_notebook, risk="high")
     expect(root.get_by_text("High risk", exact=True)).to_be_visible()
     approve = button(root, "Approve")
@@ -53,11 +54,13 @@ def test_high_risk_says_so_and_focus_is_never_on_approve(open_notebook, page: Pa
     red, green, blue = (int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
     assert red > 150, colour
     assert red > 2 * max(green, blue), colour
+    page.add_script_tag(content=axe_source)
+    assert run_axe_serious(page, root) == []
     button(root, "Reject").click()
     expect(root).to_have_attribute("data-status", "answered", timeout=RUN_TIMEOUT_MS)
 
 
-def test_edit_then_approve_shows_the_changed_lines(open_notebook):
+def test_edit_then_approve_shows_the_changed_lines(open_notebook, page: Page, axe_source):
     nb, root = open_approval(open_notebook, risk="medium")
     expect(root.get_by_text("Medium risk", exact=True)).to_be_visible()
     button(root, "Edit").click()
@@ -72,6 +75,8 @@ def test_edit_then_approve_shows_the_changed_lines(open_notebook):
     expect(changes.get_by_role("deletion")).to_have_text("-Removed: WHERE day < 7")
     expect(changes.get_by_role("insertion")).to_have_text("+Added: WHERE day < 30")
     expect(changes).to_contain_text("DELETE FROM events")
+    page.add_script_tag(content=axe_source)
+    assert run_axe_serious(page, root) == []
 
 
 def test_restore_original_brings_back_the_original_text(open_notebook):
@@ -83,6 +88,7 @@ def test_restore_original_brings_back_the_original_text(open_notebook):
     expect(details).to_have_value("DROP TABLE events")
     button(root, "Restore original").click()
     expect(details).to_have_value(DETAILS)
+    expect(root.get_by_role("button", name="Edit", exact=True)).to_have_count(0)
     expect(details).to_be_focused()
     button(root, "Approve").click()
     nb.wait_output(1, "DECISION approve None", timeout=RUN_TIMEOUT_MS)
