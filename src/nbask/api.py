@@ -46,6 +46,8 @@ SEAMS = (
     "one_question_set",
     "run_request",
     "run_request_sync",
+    "run_requests",
+    "run_requests_sync",
     "url_request",
 )
 
@@ -60,10 +62,24 @@ async def run_request(request: Request[OutcomeT], *, queue: bool = False) -> Out
     return await manager().run(Resolution(request), choose_resolver, queue=queue)
 
 
-def run_request_sync(request: Request[OutcomeT]) -> OutcomeT:
+def run_request_sync(request: Request[OutcomeT], *, queue: bool = False) -> OutcomeT:
     """The blocking twin of ``run_request``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return manager().run_sync(Resolution(request), choose_resolver)
+    return manager().run_sync(Resolution(request), choose_resolver, queue=queue)
+
+
+async def run_requests(requests: Sequence[Request[Any]]) -> list[Any]:
+    """Show ``requests`` together (beside any already waiting), answered in any order; returns
+    every outcome, in order. An interrupt cancels all of them and raises once.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return await manager().run_together([Resolution(request) for request in requests], choose_resolver)
+
+
+def run_requests_sync(requests: Sequence[Request[Any]]) -> list[Any]:
+    """The blocking twin of ``run_requests``."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return manager().run_together_sync([Resolution(request) for request in requests], choose_resolver)
 
 
 def one_question_set(

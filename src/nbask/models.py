@@ -233,6 +233,11 @@ class Outcome(BaseModel):
         exclude_if=_is_none,
         description="Unix time the request timed out, for a late answer (resolved_at is when it was answered).",
     )
+    batch_id: str | None = Field(
+        default=None,
+        exclude_if=_is_none,
+        description="Shared by requests shown together (asked with queue=True while others waited).",
+    )
 
     @classmethod
     def of(cls, fields: dict[str, Any]) -> Self:

@@ -12,7 +12,6 @@ import sys
 import time
 from typing import TextIO
 
-
 #: The longest one ``select`` waits, so a Ctrl-C is acted on within this many seconds.
 SIGNAL_SLICE = 0.2
 

@@ -23,6 +23,7 @@ import anywidget
 import traitlets
 
 from . import config, waiting
+from .batchview import follow_batch
 from .contract import MAX_DRAFT_CHARS, agent_text
 from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
@@ -101,6 +102,9 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # "Anonymous Io"): only once more than one identity has answered in this kernel (the
     # distinct ``answered_by_user`` in ``nbask.history()``). A real username is always named.
     show_names = traitlets.Bool(default_value=False).tag(sync=True)
+    # The batch this request waits in, when several were shown together (nbask.batchview):
+    # {"id", "lead", "waiting", "approvals"}; {} when it waits alone.
+    batch = traitlets.Dict().tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
@@ -124,6 +128,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         # Resolution is thread-safe, and the first outcome wins.
         self.observe(self._on_response, names="response")
         resolution.on_settled(self._show_outcome)
+        follow_batch(self)
 
     # -- state -----------------------------------------------------------------
 
@@ -217,6 +222,12 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         finally:
             _message.username = None
 
+    @staticmethod
+    def message_username() -> str | None:
+        """The username in the header of the comm message being handled, if it names one."""
+        name = getattr(_message, "username", None)
+        return name if isinstance(name, str) else None
+
     def _on_response(self, change: dict[str, Any]) -> None:
         raw = change["new"]
         if not is_response(raw):
@@ -230,7 +241,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         except MalformedResponse as error:
             self.refuse(error)
             return
-        user = answering_user(getattr(_message, "username", None), raw)
+        user = answering_user(self.message_username(), raw)
         if user is not None:
             outcome = outcome.model_copy(update={"answered_by_user": user})
         if ended is None and self.resolution.settle(outcome):
@@ -302,12 +313,12 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         """Publishes the deadline once the engine is really waiting (the front end counts
         down to it, and tests take it as the sign that an interrupt now cancels the wait).
         """
+        return lambda: self.start_clock(timeout)
 
-        def start() -> None:
-            if not self.resolution.done:
-                self.deadline_ms = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
-
-        return start
+    def start_clock(self, timeout: float | None) -> None:
+        """Show the countdown to ``timeout`` seconds from now (none for None), unless ended."""
+        if not self.resolution.done:
+            self.deadline_ms = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
 
     async def await_answer(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
         """Wait, inside a running cell, until the person answers or dismisses.

@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("interaction core", ("nbask.core",)),
-    ("widget base", ("nbask.widget",)),
+    ("widget base", ("nbask.widget", "nbask.batchview")),
     ("request kinds", ("nbask.kinds",)),
     ("resolvers", ("nbask.resolvers",)),
     ("public calls", ("nbask.api", "nbask.approvals")),

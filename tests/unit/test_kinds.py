@@ -151,7 +151,7 @@ def test_a_widget_answered_by_hand_is_recorded_once_in_the_history(headless):
 
 def test_a_widget_displayed_by_hand_keeps_the_one_pending_rule(headless):
     pending = Resolution(ApprovalRequest(approval=Approval(action="Run")))
-    assert manager()._claim(pending)
+    manager()._claim_or_raise(pending, queue=False)
     try:
         widget = nbask.ApprovalWidget(action="Drop table")
         with pytest.raises(nbask.InteractionPending, match="approval"):

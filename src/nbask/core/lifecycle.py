@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import threading
 import time
@@ -60,6 +61,8 @@ class Request(ABC, Generic[OutcomeT]):
     timeout: float | None = DEFAULT_TIMEOUT
     request_id: str = field(default_factory=new_request_id)
     asked_at: float = field(default_factory=time.time)
+    #: Set by the manager when the request waits together with others (``queue=True``).
+    batch_id: str | None = None
 
     def __post_init__(self) -> None:
         check_timeout(self.timeout)
@@ -71,6 +74,7 @@ class Request(ABC, Generic[OutcomeT]):
             "asked_at": self.asked_at,
             "resolved_at": time.time(),
             "answered_by": answered_by,
+            "batch_id": self.batch_id,
         }
 
     @abstractmethod
@@ -88,6 +92,13 @@ class Request(ABC, Generic[OutcomeT]):
     @abstractmethod
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> OutcomeT:
         """The outcome when the interaction ends without an answer."""
+
+    def decided_in_batch(self, *, approve: bool) -> OutcomeT | None:
+        """The person's outcome when they approve or reject every waiting approval of a batch at
+        once; None for a kind an "all" button never answers (a question, a form).
+        """
+        del approve
+        return None
 
     def refused(self, reason: str) -> OutcomeT:
         """The outcome when no one could be asked at all (an integration's refusal): dismissed
@@ -123,7 +134,7 @@ class Resolution(Generic[OutcomeT]):
     def done(self) -> bool:
         return self._outcome is not None
 
-    def _settled_event(self) -> threading.Event:
+    def settled_event(self) -> threading.Event:
         """An Event set once settled, for the blocking wait."""
         with self._lock:
             if self._settled is None:
@@ -201,7 +212,7 @@ class Resolution(Generic[OutcomeT]):
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         check_timeout(timeout)
         try:
-            finished = waiting.wait_blocking(self._settled_event(), timeout, on_waiting)
+            finished = waiting.wait_blocking(self.settled_event(), timeout, on_waiting)
         except KeyboardInterrupt:
             self.end("cancelled", INTERRUPTED_NOTE)
             raise
@@ -209,6 +220,36 @@ class Resolution(Generic[OutcomeT]):
             return self.end("timeout", timeout_note(timeout))
         assert self._outcome is not None  # noqa: S101 - the event is set only after the outcome
         return self._outcome
+
+
+def wait_all_blocking(resolutions: list[Resolution[Any]]) -> list[Any]:
+    """Wait, blocking, for every one of ``resolutions`` (shown together, answered in any order).
+
+    Each ends at its own time limit, counted from this call: the wait is always on the one whose
+    limit comes first, so none passes its limit unnoticed while another is waited on. An
+    interrupt cancels every one still open, then raises once.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    start = time.monotonic()
+    limits = [math.inf if r.request.timeout is None else start + r.request.timeout for r in resolutions]
+    try:
+        while True:
+            open_ = [(limit, r) for limit, r in zip(limits, resolutions, strict=True) if not r.done]
+            if not open_:
+                break
+            limit, first = min(open_, key=lambda pair: pair[0])
+            left = None if limit == math.inf else limit - time.monotonic()
+            finished = left is None or left > 0
+            if finished:
+                finished = waiting.wait_blocking(first.settled_event(), left, None)
+            if not finished:
+                first.end("timeout", timeout_note(first.request.timeout))
+    except KeyboardInterrupt:
+        for resolution in resolutions:
+            if not resolution.done:
+                resolution.end("cancelled", INTERRUPTED_NOTE)
+        raise
+    return [resolution.outcome for resolution in resolutions]
 
 
 def _set_result_if_pending(future: asyncio.Future[OutcomeT], outcome: OutcomeT) -> None:

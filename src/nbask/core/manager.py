@@ -1,4 +1,9 @@
-"""The interaction manager: one pending request per kernel, an optional queue, and the history.
+"""The interaction manager: the requests waiting in this kernel, and the history.
+
+One request waits at a time unless its caller opts in with ``queue=True``: such a request is
+shown at once beside those already waiting, and they form a batch (one batch id, answered in
+any order) until none is left waiting. A request without ``queue=True`` made while another
+waits is refused (InteractionPending).
 
 It does not know who resolves a request: whoever runs one gives it a ``ResolverChooser``
 (``nbask.api`` gives the policies' choice; a widget displayed by hand gives itself), and the
@@ -7,26 +12,46 @@ manager checks the chosen resolver can serve before anything is claimed or shown
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from .. import waiting
 from ..errors import InteractionPending
 from ..models import Outcome
 from ..scope import check_questions_allowed
 from .history import CompactRecord, HistoryEntry, compact, expand
-from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser
+from .lifecycle import INTERRUPTED_NOTE, OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Requests shown together: from the moment a second one joins until none waits."""
+
+    id: str
+    #: The request that waited first: its widget heads the batch.
+    lead: str
+
+
+#: Told a batch and its requests still waiting, each time one joins or leaves.
+BatchListener = Callable[[Batch, list[Resolution[Any]]], None]
 
 log = logging.getLogger("nbask.manager")
 
 
 class InteractionManager:
-    """One per kernel process: at most one request waits for the person at a time."""
+    """One per kernel process: the requests that wait for the person, and how they ended."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pending: Resolution[Any] | None = None
+        # The requests waiting now, in the order they were shown; with two or more, a batch.
+        self._waiting: list[Resolution[Any]] = []
+        self._batch: Batch | None = None
+        self._batch_listeners: list[BatchListener] = []
         # What was asked and how it ended, kept compact; HistoryEntry records when read.
         self._ended: list[CompactRecord] = []
         # Answers given after their request timed out (also in _ended), and how many of them
@@ -36,7 +61,51 @@ class InteractionManager:
 
     @property
     def pending(self) -> Resolution[Any] | None:
-        return self._pending
+        """The first request still waiting, or None."""
+        waiting = self.waiting()
+        return waiting[0] if waiting else None
+
+    def waiting(self) -> list[Resolution[Any]]:
+        """Every request waiting now, in the order they were shown."""
+        with self._lock:
+            return [resolution for resolution in self._waiting if not resolution.done]
+
+    def batch(self) -> tuple[Batch | None, list[Resolution[Any]]]:
+        """The batch now waiting (None unless two or more were shown together) and its requests."""
+        with self._lock:
+            return self._batch, [r for r in self._waiting if not r.done]
+
+    def on_batch_change(self, listener: BatchListener) -> Callable[[], None]:
+        """Call ``listener(batch, waiting)`` whenever a request joins or leaves a batch; returns
+        the call that stops it.
+        """
+        with self._lock:
+            self._batch_listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._batch_listeners.remove(listener)
+
+        return stop
+
+    def decide_batch(self, batch_id: str, request_ids: list[str], *, approve: bool, user: str | None) -> int:
+        """Decide, as the person, each request of ``request_ids`` still waiting in batch
+        ``batch_id`` whose kind can be decided in one go (approvals); returns how many were.
+        """
+        batch, waiting = self.batch()
+        if batch is None or batch.id != batch_id:
+            return 0
+        decided = 0
+        for resolution in waiting:
+            if resolution.request.request_id not in request_ids:
+                continue
+            outcome = resolution.request.decided_in_batch(approve=approve)
+            if outcome is None:
+                continue
+            if user is not None:
+                outcome = outcome.model_copy(update={"answered_by_user": user})
+            decided += resolution.settle(outcome)
+        return decided
 
     def history(self) -> list[HistoryEntry]:
         return [expand(record) for record in list(self._ended)]
@@ -90,50 +159,110 @@ class InteractionManager:
         return resolver
 
     async def run(self, resolution: Resolution[OutcomeT], choose: ResolverChooser, *, queue: bool = False) -> OutcomeT:
-        """Claim the one pending place (waiting for it with ``queue=True``), let the chosen
-        resolver settle ``resolution``, record the outcome in the history.
+        """Claim a place among the waiting requests (``queue=True`` joins those waiting, else
+        only an empty place will do), let the chosen resolver settle ``resolution``, record the
+        outcome in the history.
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolver = self._resolver(resolution, choose)
-        await self._claim_async(resolution, queue=queue)
+        self._claim_or_raise(resolution, queue=queue)
         try:
             return await resolver.resolve(resolution)
         finally:
             self._release(resolution)
 
-    def run_sync(self, resolution: Resolution[OutcomeT], choose: ResolverChooser) -> OutcomeT:
-        """The blocking twin of ``run`` (it cannot queue: that would block the kernel)."""
+    def run_sync(self, resolution: Resolution[OutcomeT], choose: ResolverChooser, *, queue: bool = False) -> OutcomeT:
+        """The blocking twin of ``run``."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolver = self._resolver(resolution, choose)
-        if not self._claim(resolution):
-            raise self._busy_error()
+        self._claim_or_raise(resolution, queue=queue)
         try:
             return resolver.resolve_blocking(resolution)
         finally:
             self._release(resolution)
 
-    # -- the one-pending rule ----------------------------------------------------
+    async def run_together(self, resolutions: list[Resolution[Any]], choose: ResolverChooser) -> list[Any]:
+        """Show ``resolutions`` together (beside any already waiting), answered in any order, and
+        return every outcome, in order. If one wait raises (an interrupt), every other one still
+        open is cancelled, and it raises once.
+        """
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        resolvers = self._claim_together(resolutions, choose)
+        tasks = [asyncio.ensure_future(rv.resolve(r)) for rv, r in zip(resolvers, resolutions, strict=True)]
+        try:
+            return list(await asyncio.gather(*tasks))
+        except BaseException as error:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            interrupted = any(r.outcome is not None and r.outcome.status == "cancelled" for r in resolutions)
+            if isinstance(error, asyncio.CancelledError) and interrupted:
+                # The waits ran in tasks of ours, so they ended with CancelledError; the cell
+                # shows the interrupt as one wait would (one line), once.
+                raise waiting.interruption() from None
+            raise
+        finally:
+            self._release_together(resolutions)
 
-    def _claim(self, resolution: Resolution[Any]) -> bool:
+    def run_together_sync(self, resolutions: list[Resolution[Any]], choose: ResolverChooser) -> list[Any]:
+        """The blocking twin of ``run_together``. A resolver that can show several at once
+        (``resolve_blocking_together``) does; any other resolves them one after another.
+        """
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        resolvers = self._claim_together(resolutions, choose)
+        try:
+            together = getattr(resolvers[0], "resolve_blocking_together", None)
+            if together is not None and len({type(resolver) for resolver in resolvers}) == 1:
+                return list(together(resolutions))
+            return [resolver.resolve_blocking(r) for resolver, r in zip(resolvers, resolutions, strict=True)]
+        finally:
+            self._release_together(resolutions)
+
+    def _claim_together(self, resolutions: list[Resolution[Any]], choose: ResolverChooser) -> list[Resolver]:
+        resolvers = [self._resolver(resolution, choose) for resolution in resolutions]  # all checked first
+        for resolution in resolutions:
+            self._claim_or_raise(resolution, queue=True)
+        return resolvers
+
+    def _release_together(self, resolutions: list[Resolution[Any]]) -> None:
+        for resolution in resolutions:
+            if not resolution.done:  # another one's wait raised before this one ended
+                resolution.end("cancelled", INTERRUPTED_NOTE)
+            self._release(resolution)
+
+    # -- the waiting requests ----------------------------------------------------
+
+    def _claim_or_raise(self, resolution: Resolution[Any], *, queue: bool) -> None:
         with self._lock:
-            if self._pending is not None and self._pending is not resolution and not self._pending.done:
-                return False
-            self._pending = resolution
-            return True
+            waiting = [r for r in self._waiting if not r.done and r is not resolution]
+            if waiting and not queue:
+                raise self._busy_error(waiting[0])
+            self._waiting = [*waiting, resolution]
+            if not waiting:
+                self._batch = None
+                return  # alone: no batch (and no id to make, on every headless request)
+            if self._batch is None:  # the first to wait learns here that it heads a batch
+                self._batch = Batch(new_request_id()[:12], waiting[0].request.request_id)
+            batch = self._batch
+            joined = [member for member in self._waiting if member.request.batch_id != batch.id]
+            for member in joined:
+                member.request.batch_id = batch.id
+        for member in joined:  # an answer changes what the batch's heading counts, at once
+            member.on_settled(lambda _outcome: self._tell_batch())
+        self._tell_batch()
 
-    async def _claim_async(self, resolution: Resolution[Any], *, queue: bool) -> None:
-        while not self._claim(resolution):
-            if not queue:
-                raise self._busy_error()
-            pending = self._pending
-            if pending is not None:
-                # Wait for the current interaction to end, without timing out ourselves.
-                await pending.until_settled(timeout=None)
+    def _tell_batch(self) -> None:
+        """Tell the batch listeners the batch and its requests still waiting."""
+        with self._lock:
+            batch, waiting = self._batch, [r for r in self._waiting if not r.done]
+            listeners = list(self._batch_listeners)
+        if batch is not None:
+            for listener in listeners:
+                listener(batch, waiting)
 
     def _release(self, resolution: Resolution[Any]) -> None:
         with self._lock:
-            if self._pending is resolution:
-                self._pending = None
+            self._waiting = [r for r in self._waiting if r is not resolution and not r.done]
             outcome = resolution.outcome
             record = outcome is not None and not resolution.recorded
             resolution.recorded = resolution.recorded or record
@@ -143,12 +272,13 @@ class InteractionManager:
             # Only the request id is logged: what was asked and answered may be private.
             log.info("nbask request %s ended: %s by %s", outcome.request_id, outcome.status, outcome.answered_by)
 
-    def _busy_error(self) -> InteractionPending:
-        pending = self._pending
-        what = f"{pending.request.kind} (request {pending.request.request_id})" if pending else "request"
+    @staticmethod
+    def _busy_error(pending: Resolution[Any]) -> InteractionPending:
+        what = f"{pending.request.kind} (request {pending.request.request_id})"
         return InteractionPending(
-            f"another {what} is still waiting for an answer; only one may be "
-            "pending per kernel. Answer or dismiss it first, or pass queue=True to wait for your turn."
+            f"another {what} is still waiting for an answer; only one may be pending per kernel "
+            "unless each caller opts in. Answer or dismiss it first, or pass queue=True to show "
+            "this one beside it."
         )
 
 

@@ -7,6 +7,9 @@ The convention every module in this package follows (see the package docstring):
   (``approval``, ``form_request``, a ``QuestionRequest``) and receives each one's outcome, then
   returns what the framework resumes with. ``drive`` runs it awaiting, ``drive_sync`` blocking:
   a sync twin is one line, never a copy of the async code.
+- A framework's batch (parallel tool calls, parallel interrupts) is asked together: ``together``
+  runs one Asking per item side by side, so their requests are shown at once (beside any already
+  waiting), answered in any order, and the framework resumes once, with every decision.
 - "No one can answer here" (no front end, the ``error`` policy, ``nbask.no_questions()``) is the
   framework's own refusal with nbask's reason: the request ends as the kind's ``refused`` outcome
   (an approval is rejected by policy), recorded in ``nbask.history()`` like any other outcome.
@@ -19,10 +22,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Generator
-from typing import Any, TypeVar, cast
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, Union, cast
 
-from ..api import approval_request, run_request, run_request_sync
+from ..api import approval_request, run_request, run_request_sync, run_requests, run_requests_sync
 from ..core.lifecycle import Request
 from ..core.manager import manager
 from ..errors import ApprovalRejected, NoOneCanAnswer, ReplayMissing
@@ -33,6 +37,7 @@ from ..waiting import WaitingUnsupported
 __all__ = [
     "Asking",
     "EditNotUsable",
+    "Together",
     "approval",
     "arguments_text",
     "call_title",
@@ -40,52 +45,116 @@ __all__ = [
     "drive_sync",
     "edited_arguments",
     "not_run_text",
+    "together",
 ]
 
 log = logging.getLogger("nbask.integrations")
 
 T = TypeVar("T")
-#: What answering one pause yields (nbask requests), receives (their outcomes) and returns (what
-#: the framework resumes with).
-Asking = Generator[Request[Any], Outcome, T]
+
+
+@dataclass(frozen=True)
+class Together:
+    """Requests to show at once and answer in any order; what receives it gets their outcomes,
+    in the same order, as a list.
+    """
+
+    requests: tuple[Request[Any], ...]
+
+
+#: What answering one pause yields (an nbask request, or several ``Together``), receives (the
+#: outcome, or the list of outcomes) and returns (what the framework resumes with).
+Asking = Generator[Union[Request[Any], Together], Any, T]  # noqa: UP007 - a runtime alias on 3.10
 
 
 async def drive(asking: Asking[T]) -> T:
-    """Run every request ``asking`` yields, awaiting each (queued behind one already waiting),
+    """Run every request ``asking`` yields, awaiting each (shown beside any already waiting),
     and return what it returns.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request, result = _step(asking, None)
-    while request is not None:
-        try:
-            outcome: Outcome = await run_request(request, queue=True)
-        except (NoOneCanAnswer, WaitingUnsupported) as error:
-            outcome = _refused(request, error)
-        request, result = _step(asking, outcome)
+    step, result = _step(asking, None, first=True)
+    while step is not None:
+        if isinstance(step, Together):
+            sent: Any = await _all(step.requests)
+        else:
+            sent = await _one(step)
+        step, result = _step(asking, sent)
     return cast("T", result)
 
 
 def drive_sync(asking: Asking[T]) -> T:
     """The blocking twin of ``drive``, for synchronous code."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request, result = _step(asking, None)
-    while request is not None:
+    step, result = _step(asking, None, first=True)
+    while step is not None:
+        requests = step.requests if isinstance(step, Together) else (step,)
         try:
-            outcome: Outcome = run_request_sync(request)
+            outcomes = run_requests_sync(requests) if isinstance(step, Together) else [run_request_sync(step)]
         except (NoOneCanAnswer, WaitingUnsupported) as error:
-            outcome = _refused(request, error)
-        request, result = _step(asking, outcome)
+            outcomes = [_refused(request, error) for request in requests]
+        step, result = _step(asking, outcomes if isinstance(step, Together) else outcomes[0])
     return cast("T", result)
 
 
-def _step(asking: Asking[T], outcome: Outcome | None) -> tuple[Request[Any] | None, T | None]:
-    """(the next request ``asking`` yields, None) once sent ``outcome`` (None: started), or
+async def _one(request: Request[Any]) -> Outcome:
+    try:
+        return await run_request(request, queue=True)
+    except (NoOneCanAnswer, WaitingUnsupported) as error:
+        return _refused(request, error)
+
+
+async def _all(requests: Sequence[Request[Any]]) -> list[Outcome]:
+    try:
+        return await run_requests(requests)
+    except (NoOneCanAnswer, WaitingUnsupported) as error:
+        return [_refused(request, error) for request in requests]
+
+
+def _step(asking: Asking[T], sent: Any, *, first: bool = False) -> tuple[Request[Any] | Together | None, T | None]:
+    """(what ``asking`` yields next, None) once sent ``sent`` (or started, ``first``), or
     (None, what it returned) when it is done.
     """
     try:
-        return (next(asking) if outcome is None else asking.send(outcome)), None
+        return (next(asking) if first else asking.send(sent)), None
     except StopIteration as done:
         return None, done.value
+
+
+def together(askings: Sequence[Asking[T]]) -> Asking[list[T]]:
+    """One Asking per item of a batch, run side by side: each round shows the next request of
+    every one not yet done, together; returns what each returned, in order.
+    """
+    results: list[Any] = [None] * len(askings)
+    current: dict[int, Request[Any]] = {}
+    for index in range(len(askings)):
+        _advance(askings, index, None, current, results, first=True)
+    while current:
+        order = sorted(current)
+        outcomes = yield Together(tuple(current[index] for index in order))
+        current = {}
+        for index, outcome in zip(order, outcomes, strict=True):
+            _advance(askings, index, outcome, current, results)
+    return results
+
+
+def _advance(
+    askings: Sequence[Asking[Any]],
+    index: int,
+    sent: Any,
+    current: dict[int, Request[Any]],
+    results: list[Any],
+    *,
+    first: bool = False,
+) -> None:
+    """Step Asking ``index``: its next request into ``current``, or what it returned into ``results``."""
+    step, result = _step(askings[index], sent, first=first)
+    if step is None:
+        results[index] = result
+    elif isinstance(step, Together):  # an item that itself asks several: one at a time here
+        msg = "an item of together() yielded Together; yield its requests one by one"
+        raise TypeError(msg)
+    else:
+        current[index] = step
 
 
 def _refused(request: Request[Any], error: Exception) -> Outcome:

@@ -71,6 +71,10 @@ class ApprovalRequest(Request[Decision]):
             )
         return Decision(status="answered", decision="approve", reason=response.reason, **self._ids(answered_by))
 
+    def decided_in_batch(self, *, approve: bool) -> Decision:
+        """Approve all / Reject all: the details as shown (no edit), no reason."""
+        return self.decide(ApprovalResponse("approve" if approve else "reject"))
+
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Decision:
         return Decision(status=status, decision="reject", reason=note, **self._ids(answered_by))
 

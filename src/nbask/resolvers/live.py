@@ -9,7 +9,7 @@ from IPython.display import display
 from .. import waiting
 from ..config import how_to_set_a_policy
 from ..core.history import RECORD_KEY, record_of
-from ..core.lifecycle import OutcomeT, Request, Resolution
+from ..core.lifecycle import OutcomeT, Request, Resolution, wait_all_blocking
 from ..errors import NoFrontEnd
 from ..frontend import headless_runner
 from ..kinds import kind_of
@@ -60,6 +60,23 @@ class LiveWidgetResolver:
             return widget.wait_blocking(resolution.request.timeout)
         finally:
             _show_summary(handle, widget)
+
+    def resolve_blocking_together(self, resolutions: list[Resolution[Any]]) -> list[Any]:
+        """Show every request at once, one widget each in this cell, and wait for them all."""
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        try:
+            waiting.check_blocking()
+        except WaitingUnsupported as error:
+            raise NoFrontEnd(str(error)) from error
+        widgets: list[InteractionWidget[Any]] = [kind_of(r.request).widget(r) for r in resolutions]
+        handles = [_display(widget) for widget in widgets]
+        for widget in widgets:
+            widget.start_clock(widget.request.timeout)
+        try:
+            return wait_all_blocking(resolutions)
+        finally:
+            for handle, widget in zip(handles, widgets, strict=True):
+                _show_summary(handle, widget)
 
 
 def _display(widget: InteractionWidget[Any]) -> Any:

@@ -92,6 +92,7 @@ __all__ = [
     "cancelled_by_interrupt",
     "check_blocking",
     "in_browser_kernel",
+    "interruption",
     "reply_channel",
     "strategy_name",
     "wait_blocking",
@@ -179,6 +180,16 @@ def reply_channel(request_id: str, deliver: Callable[[dict[str, Any]], None]) ->
     if not pyodide_channel.running():
         return None
     return pyodide_channel.ReplyChannel(request_id, deliver)
+
+
+def interruption() -> BaseException:
+    """What a wait raises on a kernel interrupt here: the one-line KeyboardInterrupt in the
+    cell's own task, CancelledError in a task the cell made (asyncio would let a
+    KeyboardInterrupt out of the event loop). For a caller that gathered several waits.
+    """
+    from ._waits import _interruption  # noqa: PLC0415 - needs pyzmq: loaded once a kernel is found
+
+    return _interruption()
 
 
 def cancelled_by_interrupt() -> bool:

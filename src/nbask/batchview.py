@@ -1,0 +1,71 @@
+"""How a widget shows the batch it waits in: the counts its heading shows, and the person's
+"Approve all" / "Reject all" from that heading.
+
+Requests asked with ``queue=True`` while others wait are shown at once and form a batch
+(``nbask.core.manager``). Every widget of the batch keeps its own controls; the widget of the
+request that waited first (the lead) also shows the batch's heading, for as long as any
+request of the batch waits, even once its own request has ended.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from .core.manager import Batch, manager
+from .responses import answering_user
+
+if TYPE_CHECKING:
+    from .core.lifecycle import Resolution
+    from .widget import InteractionWidget
+
+log = logging.getLogger(__name__)
+
+#: The custom message a lead widget's heading sends: {"batch": "approve_all" | "reject_all",
+#: "batch_id": ..., "request_ids": [the approvals the person confirmed]}.
+BATCH_ACTIONS = {"approve_all": True, "reject_all": False}
+
+
+def batch_state(widget: InteractionWidget[Any], batch: Batch | None, waiting: list[Resolution[Any]]) -> dict[str, Any]:
+    """The ``batch`` trait of ``widget``: {} unless its request is in ``batch``."""
+    if batch is None or widget.request.batch_id != batch.id:
+        return {}
+    members = [r.request for r in waiting if r.request.batch_id == batch.id]
+    return {
+        "id": batch.id,
+        "lead": batch.lead == widget.request.request_id,
+        "waiting": len(members),
+        # Only what an "all" button may decide: approvals still waiting, in the order shown.
+        "approvals": [request.request_id for request in members if request.kind == "approval"],
+    }
+
+
+def follow_batch(widget: InteractionWidget[Any]) -> None:
+    """Keep ``widget.batch`` current, and take its heading's Approve all / Reject all."""
+
+    def update(batch: Batch, waiting: list[Resolution[Any]]) -> None:
+        state = batch_state(widget, batch, waiting)
+        if state or widget.batch:
+            widget.batch = state
+        if widget.resolution.done and not state.get("waiting"):
+            stop()  # the batch has nothing left to show here
+
+    stop = manager().on_batch_change(update)
+    widget.batch = batch_state(widget, *manager().batch())
+    widget.on_msg(lambda _widget, content, _buffers: _on_message(widget, content))
+
+
+def _on_message(widget: InteractionWidget[Any], content: Any) -> None:
+    if not isinstance(content, dict) or content.get("batch") not in BATCH_ACTIONS:
+        return
+    ids = content.get("request_ids")
+    batch_id = content.get("batch_id")
+    if not isinstance(batch_id, str) or not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        log.warning("nbask request %s: malformed batch message ignored", widget.request_id)
+        return
+    # Only the approvals the person confirmed (the heading names how many): one that joined
+    # after the confirmation was not seen, and keeps waiting.
+    user = answering_user(widget.message_username(), content)
+    approve = BATCH_ACTIONS[content["batch"]]
+    decided = manager().decide_batch(batch_id, ids, approve=approve, user=user)
+    log.info("nbask batch %s: %d approval(s) %s at once", batch_id, decided, "approved" if approve else "rejected")

@@ -1,0 +1,135 @@
+"""Several requests waiting at once in a real kernel: asked with ``queue=True`` they are shown
+together, answered in any order, each call getting its own outcome; a timeout ends one, an
+interrupt all. The test plays the front end (tests/kernel/harness.py).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from harness import CommInfo, KernelHarness, kernel_fixture
+
+from nbask.waiting._waits import INTERRUPTED_LINE
+
+pytestmark = pytest.mark.kernel
+
+SETUP = r"""
+import asyncio, json, nbask
+from nbask.api import approval_request, one_question_set, run_requests, run_requests_sync
+from nbask.kinds import QuestionRequest
+def asks(tag, timeouts):
+    return [QuestionRequest(question_set=one_question_set(f"{tag} {i}?", ["A", "B"]), timeout=t)
+            for i, t in enumerate(timeouts)]
+async def three(tag, timeouts=(60, 60, 60)):
+    asks = [nbask.ask(f"{tag} {i}?", ["A", "B"], timeout=t, queue=True) for i, t in enumerate(timeouts)]
+    answers = await asyncio.gather(*asks)
+    print("BATCH " + json.dumps([[a.status, a.answers, a.batch_id] for a in answers]))
+"""
+
+k = kernel_fixture(SETUP, every_kernel=True)
+
+
+def widget_asking(k: KernelHarness, text: str) -> CommInfo:
+    def shows(comm: CommInfo) -> bool:
+        state = comm.state
+        return text in [q.get("question") for q in state.get("questions", [])] or state.get("title") == text
+
+    return k.wait_for_comm_open(predicate=shows, timeout=20)
+
+
+def choose(k: KernelHarness, comm: CommInfo, label: str) -> None:
+    response = {"action": "submit", "answers": [{"selected": [label], "other": None}], "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(comm.comm_id, {"response": response})
+
+
+def batch_line(k: KernelHarness, cell: str) -> list[list]:
+    out = k.result(cell, 30).stdout
+    return json.loads(next(line for line in out.splitlines() if line.startswith("BATCH "))[6:])
+
+
+def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness) -> None:
+    cell = k.execute("await three('Order')")
+    comms = [widget_asking(k, f"Order {i}?") for i in range(3)]
+    for comm in comms:  # all three shown before any is answered
+        k.wait_until_waiting(comm)
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 3)
+    assert lead["batch"]["lead"] is True
+    choose(k, comms[2], "B")
+    choose(k, comms[0], "A")
+    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 1)
+    choose(k, comms[1], "B")
+    answers = batch_line(k, cell)
+    assert [a[:2] for a in answers] == [
+        ["answered", {"Order 0?": "A"}],
+        ["answered", {"Order 1?": "B"}],
+        ["answered", {"Order 2?": "B"}],
+    ]
+    assert len({a[2] for a in answers}) == 1 and answers[0][2]  # one batch id, shared
+    # The history keeps each request, with the batch id.
+    ids = k.run_ok("print(json.dumps([e.outcome.batch_id for e in nbask.history()[-3:]]))").stdout
+    assert set(json.loads(ids)) == {answers[0][2]}
+
+
+def test_one_times_out_while_the_others_wait(k: KernelHarness) -> None:
+    cell = k.execute("await three('Timeout', (60, 1, 60))")
+    comms = [widget_asking(k, f"Timeout {i}?") for i in range(3)]
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "timeout")
+    for other in (comms[0], comms[2]):  # still waiting
+        assert all(state.get("status", "pending") == "pending" for state in k.widget_states(other.comm_id))
+    choose(k, comms[0], "A")
+    choose(k, comms[2], "A")
+    assert [a[0] for a in batch_line(k, cell)] == ["answered", "timeout", "answered"]
+
+
+def test_an_interrupt_cancels_every_waiting_request_and_raises_once(k: KernelHarness) -> None:
+    cell = k.execute("await run_requests(asks('Interrupt', (3600, 3600, 3600)))")
+    comms = [widget_asking(k, f"Interrupt {i}?") for i in range(3)]
+    for comm in comms:
+        k.wait_until_waiting(comm)
+    k.interrupt()
+    result = k.result(cell, 20)
+    assert result.ename == "KeyboardInterrupt"
+    assert [m["content"]["traceback"] for m in result.iopub if m["msg_type"] == "error"] == [[INTERRUPTED_LINE]]
+    for comm in comms:
+        k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "cancelled")
+    after = k.execute("print(nbask.core.manager.manager().pending is None)")
+    assert k.result(after, 20).stdout.strip() == "True"
+
+
+def test_an_interrupt_cancels_the_asks_a_cell_gathered_itself(k: KernelHarness) -> None:
+    # The cell's own asyncio.gather sees each task's wait end with CancelledError, as asyncio
+    # ends a task it cancels; every request is marked Cancelled and nothing waits afterwards.
+    cell = k.execute("await three('Gathered', (3600, 3600, 3600))")
+    comms = [widget_asking(k, f"Gathered {i}?") for i in range(3)]
+    for comm in comms:
+        k.wait_until_waiting(comm)
+    k.interrupt()
+    result = k.result(cell, 20)
+    assert result.ename in ("CancelledError", "KeyboardInterrupt")
+    for comm in comms:
+        k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "cancelled")
+    after = k.execute("print(nbask.core.manager.manager().pending is None)")
+    assert k.result(after, 20).stdout.strip() == "True"
+
+
+def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness) -> None:
+    cell = k.execute(
+        "reqs = [approval_request(f'Drop table t{i}', f'DROP TABLE t{i}') for i in range(3)]\n"
+        "decisions = run_requests_sync(reqs)\n"
+        "print('BATCH ' + json.dumps([[d.decision, d.answered_by] for d in decisions]))"
+    )
+    comms = [widget_asking(k, f"Drop table t{i}") for i in range(3)]
+    for comm in comms:
+        k.wait_until_waiting(comm)
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: len(s.get("batch", {}).get("approvals", [])) == 3)
+    batch = lead["batch"]
+    # The person confirmed two of them (say the third arrived after the confirmation opened).
+    confirmed = batch["approvals"][:2]
+    content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": confirmed}
+    k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "answered")
+    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][2]])
+    reject = {"action": "reject", "edited_details": None, "reason": "no", "view_id": "t", "sent_at_ms": 0}
+    k.update_widget(comms[2].comm_id, {"response": reject})
+    assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
