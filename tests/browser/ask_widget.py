@@ -1,5 +1,6 @@
-"""Locators and checks for one nbask widget view, by its accessibility contract; and the
-notebook cells that ask a question and print the kernel's answer for the test to read.
+"""Locators and checks for one nbask widget view (a question's, an approval's), by its
+accessibility contract; and the notebook cells that ask a question (or an approval) and print
+the kernel's answer for the test to read. The VS Code host suite uses them too.
 
 Contract (js/contract.ts): root `.nbask` with `data-status`; each question a `group` named by the
 question text; options `radio`/`checkbox` named by their label; a `textbox` named "Other"
@@ -38,8 +39,29 @@ PRINT_NOTES = (
     'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, "notes": ans.notes, '
     '"note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
 )
+# What an approval cell prints so the test can read the kernel's Decision exactly.
+PRINT_DECISION = (
+    'print("DECISION " + json.dumps({"decision": d.decision, "status": d.status, "edited": d.edited, '
+    '"reason": d.reason, "answered_by": d.answered_by}, ensure_ascii=False, sort_keys=True), flush=True)'
+)
 # Markup that would run if a preview or a note were rendered as HTML.
 HOSTILE_MARKUP = '<img src=x onerror="window.__nbaskPwned=1">'
+
+
+class ApprovalView:
+    """One approval view, found by its accessibility contract."""
+
+    def __init__(self, root: Locator) -> None:
+        self.root = root
+
+    def button(self, name: str) -> Locator:
+        return self.root.get_by_role("button", name=name, exact=True)
+
+    def textbox(self, name: str) -> Locator:
+        return self.root.get_by_role("textbox", name=name, exact=True)
+
+    def expect_status(self, status: str, timeout: float = RUN_TIMEOUT_MS) -> None:
+        expect(self.root).to_have_attribute("data-status", status, timeout=timeout)
 
 
 class AskWidget:

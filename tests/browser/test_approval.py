@@ -10,34 +10,14 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import expect
 
-from .ask_widget import run_axe_serious
+from .ask_widget import PRINT_DECISION, ApprovalView, run_axe_serious
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
 DETAILS = "rm -rf build/\necho 'done'"
-PRINT_DECISION = (
-    'print("DECISION " + json.dumps({"decision": d.decision, "status": d.status, "edited": d.edited, '
-    '"reason": d.reason, "answered_by": d.answered_by}, ensure_ascii=False, sort_keys=True), flush=True)'
-)
-
-
-class ApprovalView:
-    """One approval view, found by its accessibility contract."""
-
-    def __init__(self, root: Locator) -> None:
-        self.root = root
-
-    def button(self, name: str) -> Locator:
-        return self.root.get_by_role("button", name=name, exact=True)
-
-    def textbox(self, name: str) -> Locator:
-        return self.root.get_by_role("textbox", name=name, exact=True)
-
-    def expect_status(self, status: str) -> None:
-        expect(self.root).to_have_attribute("data-status", status, timeout=RUN_TIMEOUT_MS)
 
 
 def open_approval(

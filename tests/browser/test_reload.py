@@ -16,8 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, PRINT_RESULT, AskWidget, read_result
-from .test_approval import PRINT_DECISION, ApprovalView
+from .ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, PRINT_DECISION, PRINT_RESULT, ApprovalView, AskWidget, read_result
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +47,7 @@ def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_noteb
     ask.choose(QUESTION, "SGD")
     ask.choose(LOGS, "Loss")
     ask.choose(LOGS, "Samples")
+    ask.option(LOGS, "Other", exact=True).check()  # its textbox appears once chosen
     ask.other(LOGS).fill("learning rate")
     ask.other(LOGS).press("s")  # the last keystroke, right before the reload
     nb.reload()
@@ -124,6 +124,7 @@ def test_what_was_typed_before_a_timeout_is_there_for_answer_anyway_after_a_relo
     nb.run_cell(1, wait=False)
     ask = AskWidget.in_cell(nb, 1)
     ask.expect_pending()
+    ask.option(QUESTION, "Other", exact=True).check()
     ask.other(QUESTION).fill("Lion")  # typed, not sent, when the time limit comes
     ask.expect_status("timeout", timeout=30_000)
     assert read_result(nb, 1)["status"] == "timeout"

@@ -12,23 +12,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from browser.ask_widget import AskWidget
+from browser.ask_widget import PRINT_RESULT, AskWidget
 from playwright.sync_api import Locator, Page, expect
 
 from .server import HostServer
 
 READY_TIMEOUT_MS = 60_000
 RUN_TIMEOUT_MS = 30_000
-
-# The usual question cell prints the kernel's view of the answer on one line.
-PRINT_RESULT = (
-    'print("RESULT " + json.dumps({"status": ans.status, "answers": ans.answers, '
-    '"selections": ans.selections, "note": ans.note}, ensure_ascii=False, sort_keys=True), flush=True)'
-)
-PRINT_DECISION = (
-    'print("DECISION " + json.dumps({"decision": d.decision, "status": d.status, "edited": d.edited, '
-    '"reason": d.reason, "answered_by": d.answered_by}, ensure_ascii=False, sort_keys=True), flush=True)'
-)
 
 
 class VSCodeHost:
@@ -175,22 +165,6 @@ class VSCodeHost:
     def close(self) -> None:
         if self.kernel_id:
             self.server.shutdown_kernel(self.kernel_id)
-
-
-class ApprovalView:
-    """One approval view, by its accessibility contract."""
-
-    def __init__(self, root: Locator) -> None:
-        self.root = root
-
-    def button(self, name: str) -> Locator:
-        return self.root.get_by_role("button", name=name, exact=True)
-
-    def textbox(self, name: str) -> Locator:
-        return self.root.get_by_role("textbox", name=name, exact=True)
-
-    def expect_status(self, status: str, timeout: float = RUN_TIMEOUT_MS) -> None:
-        expect(self.root).to_have_attribute("data-status", status, timeout=timeout)
 
 
 def start_asking(host: VSCodeHost, call: str) -> tuple[int, AskWidget]:

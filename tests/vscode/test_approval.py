@@ -8,9 +8,8 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from browser.ask_widget import PRINT_DECISION, ApprovalView
 from playwright.sync_api import expect
-
-from .host import PRINT_DECISION, ApprovalView
 
 BUNDLE = pathlib.Path(__file__).resolve().parents[2] / "src" / "nbask" / "static" / "widget.js"
 

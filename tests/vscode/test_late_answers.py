@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser.ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, run_axe_serious
+from browser.ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, PRINT_DECISION, ApprovalView, run_axe_serious
 from playwright.sync_api import expect
 
-from .host import PRINT_DECISION, ApprovalView, open_asking
+from .host import open_asking
 
 pytestmark = pytest.mark.vscode
 

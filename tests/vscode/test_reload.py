@@ -8,11 +8,11 @@ person's unsent draft, answering it resumes the cell, and queued cells run after
 from __future__ import annotations
 
 import pytest
-from browser.ask_widget import AskWidget
+from browser.ask_widget import PRINT_DECISION, ApprovalView, AskWidget
 from playwright.sync_api import expect
 
 from .conftest import ALL_KERNELS
-from .host import PRINT_DECISION, ApprovalView, open_asking
+from .host import open_asking
 
 pytestmark = pytest.mark.vscode
 
@@ -25,6 +25,7 @@ def test_after_reload_the_question_comes_back_with_its_draft_and_answering_resum
         open_host, f"nbask.ask({QUESTION!r}, ['Yes', 'No', 'Only the last week'], timeout=None)"
     )
     ask.choose(QUESTION, "No")
+    ask.option(QUESTION, "Other", exact=True).check()  # its textbox appears once chosen
     ask.other(QUESTION).press_sequentially("wait for the labels")  # reloaded right after typing
     host.reload()
 
@@ -35,7 +36,7 @@ def test_after_reload_the_question_comes_back_with_its_draft_and_answering_resum
     ask = AskWidget(host.widget(cell))
     expect(ask.root).to_be_visible()
     ask.expect_pending()
-    expect(ask.option(QUESTION, "No")).not_to_be_checked()  # typing Other chose Other
+    expect(ask.option(QUESTION, "No")).not_to_be_checked()  # choosing Other unchose it
     expect(ask.other(QUESTION)).to_have_value("wait for the labels")
     expect(ask.option(QUESTION, "Other")).to_be_checked()
     ask.choose(QUESTION, "No")

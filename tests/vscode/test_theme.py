@@ -13,10 +13,8 @@ import os
 import pathlib
 
 import pytest
-from browser.ask_widget import AskWidget, run_axe_serious
+from browser.ask_widget import PRINT_DECISION, PRINT_RESULT, ApprovalView, AskWidget, run_axe_serious
 from playwright.sync_api import expect
-
-from .host import PRINT_DECISION, PRINT_RESULT, ApprovalView
 
 pytestmark = pytest.mark.vscode
 
