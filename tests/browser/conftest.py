@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from .notebook_page import NotebookPage, write_notebook
-from .processes import launch_chromium
+from .processes import chromium_browser, watch_console  # noqa: F401 - the fixture "browser"
 from .server import JupyterServer
 
 HERE = pathlib.Path(__file__).parent
@@ -33,22 +33,6 @@ HERE = pathlib.Path(__file__).parent
 FRONTENDS = [name for name in os.environ.get("NBASK_BROWSER_FRONTENDS", "lab,notebook7").split(",") if name]
 VIEWPORT = {"width": 1280, "height": 900}
 DEFAULT_TIMEOUT_MS = 30_000
-
-
-# -- browser -------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def playwright_driver() -> Iterator[Playwright]:
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_driver: Playwright) -> Iterator[Browser]:
-    browser = launch_chromium(playwright_driver)
-    yield browser
-    browser.close()
 
 
 # -- servers ---------------------------------------------------------------------
@@ -92,13 +76,7 @@ def page(context: BrowserContext, request: pytest.FixtureRequest) -> Page:
 def _watch_console(pg: Page, node: pytest.Item) -> None:
     messages: list[str] = getattr(node, "_nbask_console", [])
     node._nbask_console = messages  # type: ignore[attr-defined]
-
-    def on_console(msg: Any) -> None:
-        if msg.type in ("error", "warning"):
-            messages.append(f"[{msg.type}] {msg.text}")
-
-    pg.on("console", on_console)
-    pg.on("pageerror", lambda error: messages.append(f"[pageerror] {error}"))
+    watch_console(pg, messages)
 
 
 def _safe_name(text: str) -> str:

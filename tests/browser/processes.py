@@ -1,5 +1,7 @@
 """What the real-browser suites share about their processes: Debian's Chromium and how it is
-launched here, a free loopback port, and stopping a Jupyter server we started.
+launched here (the session's ``browser`` fixture, which each suite's conftest imports, and a
+page's console errors collected for the failure report), a free loopback port, and stopping a
+Jupyter server we started.
 """
 
 from __future__ import annotations
@@ -9,10 +11,11 @@ import os
 import socket
 import subprocess
 import urllib.error
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 CHROMIUM = os.environ.get("NBASK_TEST_CHROMIUM", "/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps dialling hosts this closed network refuses.
@@ -33,6 +36,26 @@ def launch_chromium(driver: Playwright) -> Browser:
     if not os.path.exists(CHROMIUM):  # noqa: PTH110 - a path from the environment, checked as given
         pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set NBASK_TEST_CHROMIUM)")
     return driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session", name="browser")
+def chromium_browser() -> Iterator[Browser]:
+    """The fixture ``browser``: Debian's Chromium, one for the test session."""
+    with sync_playwright() as driver:
+        chromium = launch_chromium(driver)
+        yield chromium
+        chromium.close()
+
+
+def watch_console(page: Page, messages: list[str]) -> None:
+    """Collect the page's console errors and warnings and its uncaught errors into ``messages``."""
+
+    def on_console(msg: Any) -> None:
+        if msg.type in ("error", "warning"):
+            messages.append(f"[{msg.type}] {msg.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: messages.append(f"[pageerror] {error}"))
 
 
 def free_port() -> int:

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser.processes import free_port, launch_chromium
-from playwright.sync_api import Browser, sync_playwright
+from browser.processes import chromium_browser, free_port  # noqa: F401 - the fixture "browser"
+from playwright.sync_api import Browser
 
 from .lite_page import LitePage
 
@@ -87,14 +87,6 @@ def lite_url(lite_site: pathlib.Path) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as driver:
-        chromium = launch_chromium(driver)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser.processes import launch_chromium
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from browser.processes import chromium_browser, watch_console  # noqa: F401 - the fixture "browser"
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from .host import VSCodeHost
 from .server import BUILD, HostServer, ensure_built, ensure_kernelspecs
@@ -33,7 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "vscode: drives nbask in a VS Code-like notebook widget host in Chromium")
 
 
-# -- session: page build, kernels, server, browser -----------------------------------------
+# -- session: page build, kernels, server (the browser: browser.processes) -----------------------------------------
 
 
 @pytest.fixture(scope="session")
@@ -44,19 +44,6 @@ def host_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostServer
     server.start()
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="session")
-def playwright_driver() -> Iterator[Playwright]:
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_driver: Playwright) -> Iterator[Browser]:
-    browser = launch_chromium(playwright_driver)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="session")
@@ -80,13 +67,7 @@ def page(context: BrowserContext, request: pytest.FixtureRequest) -> Page:
     pg = context.new_page()
     messages: list[str] = []
     request.node._vscode_console = messages
-
-    def on_console(msg: Any) -> None:
-        if msg.type in ("error", "warning"):
-            messages.append(f"[{msg.type}] {msg.text}")
-
-    pg.on("console", on_console)
-    pg.on("pageerror", lambda error: messages.append(f"[pageerror] {error}"))
+    watch_console(pg, messages)
     return pg
 
 
