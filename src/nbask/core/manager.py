@@ -25,7 +25,7 @@ from ..errors import InteractionPending
 from ..models import Outcome
 from ..scope import check_questions_allowed
 from .history import CompactRecord, HistoryEntry, compact, expand
-from .lifecycle import INTERRUPTED_NOTE, OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
+from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
 
 
 @dataclass(frozen=True)
@@ -225,9 +225,9 @@ class InteractionManager:
         return resolvers
 
     def _release_together(self, resolutions: list[Resolution[Any]]) -> None:
+        # One that is still open was never shown (a resolver that raised on an earlier one, such
+        # as a replay miss): it leaves no outcome. A shown one ended in its own wait.
         for resolution in resolutions:
-            if not resolution.done:  # another one's wait raised before this one ended
-                resolution.end("cancelled", INTERRUPTED_NOTE)
             self._release(resolution)
 
     # -- the waiting requests ----------------------------------------------------

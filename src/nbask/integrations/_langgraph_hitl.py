@@ -19,7 +19,16 @@ from typing import Any
 from ..errors import ApprovalRejected
 from ..kinds import ApprovalRequest
 from ..models import Decision, Outcome
-from ._seam import Asking, EditNotUsable, approval, arguments_text, call_title, edited_arguments, not_run_text
+from ._seam import (
+    Asking,
+    EditNotUsable,
+    approval,
+    arguments_text,
+    call_title,
+    edited_arguments,
+    not_run_text,
+    together,
+)
 
 #: The middleware's own description prefix; a description made of it alone says nothing new.
 DEFAULT_PREFIX = "Tool execution requires approval"
@@ -80,9 +89,8 @@ def ask_batch(value: Mapping[str, Any], timeout: float | None) -> Asking[dict[st
 
 
 def _decide_each(reviews: list[Review], timeout: float | None) -> Asking[dict[str, Any]]:
-    decisions = []
-    for review in reviews:
-        decisions.append(_decide(review, (yield review.request(timeout))))  # noqa: PERF401 - a yield, in turn
+    """The middleware's batch of action requests, shown together; the decisions in its order."""
+    decisions = yield from together([_decide_one(review, timeout) for review in reviews])
     return {"decisions": decisions}
 
 

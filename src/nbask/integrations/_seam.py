@@ -40,6 +40,7 @@ __all__ = [
     "Together",
     "approval",
     "arguments_text",
+    "ask",
     "call_title",
     "drive",
     "drive_sync",
@@ -120,39 +121,49 @@ def _step(asking: Asking[T], sent: Any, *, first: bool = False) -> tuple[Request
         return None, done.value
 
 
+def ask(request: Request[Any]) -> Asking[Any]:
+    """The Asking of one request: yields it, returns its outcome (an item of ``together``)."""
+    outcome = yield request
+    return outcome
+
+
 def together(askings: Sequence[Asking[T]]) -> Asking[list[T]]:
-    """One Asking per item of a batch, run side by side: each round shows the next request of
-    every one not yet done, together; returns what each returned, in order.
+    """One Asking per item of a batch, run side by side: each round shows the next request(s) of
+    every one not yet done, together (an item that yields ``Together`` adds all of its own);
+    returns what each returned, in order.
     """
     results: list[Any] = [None] * len(askings)
-    current: dict[int, Request[Any]] = {}
+    current: dict[int, Request[Any] | Together] = {}
     for index in range(len(askings)):
         _advance(askings, index, None, current, results, first=True)
     while current:
         order = sorted(current)
-        outcomes = yield Together(tuple(current[index] for index in order))
-        current = {}
-        for index, outcome in zip(order, outcomes, strict=True):
-            _advance(askings, index, outcome, current, results)
+        parts = [_requests_of(current[index]) for index in order]
+        outcomes = iter((yield Together(tuple(request for part in parts for request in part))))
+        stepped, current = current, {}
+        for index, part in zip(order, parts, strict=True):
+            got = [next(outcomes) for _ in part]
+            _advance(askings, index, got if isinstance(stepped[index], Together) else got[0], current, results)
     return results
+
+
+def _requests_of(step: Request[Any] | Together) -> tuple[Request[Any], ...]:
+    return step.requests if isinstance(step, Together) else (step,)
 
 
 def _advance(
     askings: Sequence[Asking[Any]],
     index: int,
     sent: Any,
-    current: dict[int, Request[Any]],
+    current: dict[int, Request[Any] | Together],
     results: list[Any],
     *,
     first: bool = False,
 ) -> None:
-    """Step Asking ``index``: its next request into ``current``, or what it returned into ``results``."""
+    """Step Asking ``index``: what it asks next into ``current``, or what it returned into ``results``."""
     step, result = _step(askings[index], sent, first=first)
     if step is None:
         results[index] = result
-    elif isinstance(step, Together):  # an item that itself asks several: one at a time here
-        msg = "an item of together() yielded Together; yield its requests one by one"
-        raise TypeError(msg)
     else:
         current[index] = step
 

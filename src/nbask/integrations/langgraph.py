@@ -55,7 +55,7 @@ from ..tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
 from . import _langgraph_hitl as hitl
 from . import _langgraph_values as values
 from ._langgraph_values import InterruptNotAnswered, ResumeType
-from ._seam import Asking, drive, drive_sync
+from ._seam import Asking, drive, drive_sync, together
 
 __all__ = ["InterruptNotAnswered", "resume", "resume_sync", "run", "run_sync"]
 
@@ -144,7 +144,7 @@ def resume_sync(
 
 
 def _answering(interrupts: Any, timeout: float | None, resume_type: ResumeTypes) -> Asking[Command[Any]]:
-    """Every interrupt's questions, each checked before anyone is asked, in turn."""
+    """Every interrupt's questions, each checked before anyone is asked, shown together."""
     _check_types(resume_type, None)
     items = _unique(interrupts)
     types = _types_by_id(interrupts, items, resume_type)
@@ -152,10 +152,9 @@ def _answering(interrupts: Any, timeout: float | None, resume_type: ResumeTypes)
 
 
 def _answer_all(askings: list[tuple[str, Asking[Any]]]) -> Asking[Command[Any]]:
-    answers: dict[str, Any] = {}
-    for interrupt_id, asking in askings:
-        answers[interrupt_id] = yield from asking
-    return Command(resume=answers)
+    """Parallel interrupts, shown together; the graph resumes once, with every answer."""
+    answers = yield from together([asking for _, asking in askings])
+    return Command(resume={interrupt_id: answer for (interrupt_id, _), answer in zip(askings, answers, strict=True)})
 
 
 def _refused(error: ValidationError) -> Exception:

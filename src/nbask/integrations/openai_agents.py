@@ -62,6 +62,7 @@ from ._seam import (
     drive_sync,
     edited_arguments,
     not_run_text,
+    together,
 )
 
 __all__ = [
@@ -255,23 +256,22 @@ def _approved_earlier(result: object) -> set[_Tool]:
 
 
 def _asking(items: Sequence[ToolApprovalItem], timeout: float | None, approved: set[_Tool]) -> Asking[list[_Verdict]]:
-    """Ask about each pending call in turn. A tool in ``approved`` (approved earlier in the run;
-    the person's approvals here are added) is offered "always"; a tool allowed for the run is not
-    asked again.
+    """Ask about every pending call together: the person sees the whole batch and answers in any
+    order. "Always allow in this run?" follows a person's approval at most once per tool: for a
+    tool approved earlier in the run (``approved``; the person's approvals here are added), or
+    on its second call in this batch.
     """
-    verdicts: list[_Verdict] = []
-    allowed: set[_Tool] = set()
+    seen: set[_Tool] = set()
+    offered: set[_Tool] = set()
+    askings = []
     for item in items:
         tool = _tool(item)
-        if tool in allowed:
-            verdicts.append(_Verdict(item, approve=True))
-            continue
-        verdict = yield from _decide(item, timeout, again=tool in approved)
-        if verdict.by_person:
-            approved.add(tool)
-        if verdict.always:
-            allowed.add(tool)
-        verdicts.append(verdict)
+        again = tool not in offered and (tool in approved or tool in seen)
+        offered.update([tool] if again else [])
+        seen.add(tool)
+        askings.append(_decide(item, timeout, again=again))
+    verdicts = yield from together(askings)
+    approved.update(_tool(verdict.item) for verdict in verdicts if verdict.by_person)
     return verdicts
 
 

@@ -137,11 +137,14 @@ def _asking(
     timeout: float | None = DEFAULT_TIMEOUT,
     tools: Mapping[str, ToolDefinition] | None = None,
 ) -> _seam.Asking[DeferredToolResults]:
-    """The approvals of one batch, asked in pydantic-ai's order; returns the results to resume with."""
+    """The approvals of one batch, shown together (in pydantic-ai's order, answered in any
+    order); returns the results to resume with.
+    """
     approvals: dict[str, ApprovalResult] = {}
     answered_by: dict[str, str] = {}
+    calls: list[Any] = []
+    askings: list[_seam.Asking[Decision]] = []
     for call in requests.approvals:
-        name = _seam.call_title(call.tool_name)
         tool = (tools or {}).get(call.tool_name)
         reason = _reason(requests.metadata.get(call.tool_call_id))
         try:
@@ -154,13 +157,18 @@ def _asking(
             )
         except ValueError as error:  # the approval cannot be shown (e.g. arguments over the size limit)
             why = f"because it could not be shown for approval: {error}"
+            name = _seam.call_title(call.tool_name)
             approvals[call.tool_call_id] = ToolDenied(f"Not approved: {name} did not run, {why} {DO_NOT_RETRY}")
             continue
-        decision = yield request
-        assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
-        approvals[call.tool_call_id] = approval_result(decision, name)
+        calls.append(call)
+        askings.append(_seam.ask(request))
+    decisions = yield from _seam.together(askings)
+    for call, decision in zip(calls, decisions, strict=True):
+        approvals[call.tool_call_id] = approval_result(decision, _seam.call_title(call.tool_name))
         answered_by[call.tool_call_id] = decision.answered_by
-    return requests.build_results(approvals=approvals, answered_by=answered_by)
+    # In pydantic-ai's order, whatever order the person answered in.
+    ordered = {call.tool_call_id: approvals[call.tool_call_id] for call in requests.approvals}
+    return requests.build_results(approvals=ordered, answered_by=answered_by)
 
 
 def _reason(metadata: Mapping[str, Any] | None) -> str:
