@@ -70,22 +70,41 @@ describe("submit", () => {
 });
 
 describe("Other", () => {
-  it("typing checks Other and unchecks the chosen radio; clearing unchecks Other", async () => {
+  it("its textbox is hidden until Other is chosen; choosing it unchecks the chosen radio", async () => {
     const { user, root } = pendingView();
     await user.click(radio(root, "SQLite"));
-    const text = otherText(root, DB.question);
+    const group = getByRole(root, "group", { name: DB.question });
+    expect(within(group).queryByRole("textbox", { name: "Other" })).toBeNull();
     const choice = otherChoice(root, DB.question, "radio");
+    await user.click(choice);
+    const text = within(group).getByRole<HTMLTextAreaElement>("textbox", { name: "Other" });
+    expect(document.activeElement).toBe(text);
+    expect(radio(root, "SQLite").checked).toBe(false);
     await user.type(text, "MySQL");
     expect(choice.checked).toBe(true);
-    expect(radio(root, "SQLite").checked).toBe(false);
+    // Cleared, Other stays chosen and its box stays.
     await user.clear(text);
-    expect(choice.checked).toBe(false);
+    expect(choice.checked).toBe(true);
+    expect(within(group).getByRole("textbox", { name: "Other" })).toBe(text);
   });
 
   it("whitespace alone does not count as an answer", async () => {
-    const { user, root } = pendingView([DB]);
+    const { user, model, root } = pendingView([DB]);
     await user.type(otherText(root, DB.question), "   ");
-    expect(otherChoice(root, DB.question, "radio").checked).toBe(false);
+    // Submit asks first, as for any unanswered question.
+    await user.click(getByRole(root, "button", { name: "Submit" }));
+    expect(responseWrites(model)).toEqual([]);
+    expect(getByRole(root, "button", { name: "Send anyway" })).toBeTruthy();
+  });
+
+  it("a pasted line break becomes a space: the answer is one line", async () => {
+    const { user, model, root } = pendingView([DB]);
+    const text = otherText(root, DB.question);
+    text.focus();
+    await user.paste("Maria\nDB");
+    expect(text.value).toBe("Maria DB");
+    await user.click(getByRole(root, "button", { name: "Submit" }));
+    expect(sent(model).answers).toEqual([{ selected: [], other: "Maria DB" }]);
   });
 
   it("choosing a normal radio unchecks Other, keeps its text, and does not send it", async () => {

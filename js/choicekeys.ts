@@ -7,10 +7,18 @@ import { isTextEntry } from "./dom";
 export interface ChoiceControls {
   options: readonly HTMLInputElement[];
   otherChoice: HTMLInputElement;
-  otherText: HTMLInputElement;
+  otherText: HTMLTextAreaElement;
 }
 
-/** Handles an arrow or a digit 1-4 pressed inside one question's controls. */
+/** The key hint as the form's buttons and questions have it: "1–3" for two options and Other,
+ *  and Space where a question takes several answers. */
+export function choiceKeysHint(choices: number, multi: boolean): string {
+  const digits = choices > 1 ? `1–${String(choices)}` : "1";
+  return `Keys: ${digits} choose · ↑↓ move${multi ? " · Space check" : ""} · Enter send · Esc close`;
+}
+
+/** Handles an arrow or a digit pressed inside one question's controls: 1 to the number of
+ *  options choose an option, the next digit chooses Other (and moves into its textbox). */
 export function choiceKey(
   event: KeyboardEvent,
   target: HTMLElement,
@@ -20,7 +28,7 @@ export function choiceKey(
 ): void {
   if (event.key === "ArrowUp" || event.key === "ArrowLeft") onArrow(event, target, controls, multi, change, -1);
   else if (event.key === "ArrowDown" || event.key === "ArrowRight") onArrow(event, target, controls, multi, change, 1);
-  else if (/^[1-4]$/.test(event.key)) onDigit(event, target, controls, change, Number(event.key) - 1);
+  else if (/^[1-9]$/.test(event.key)) onDigit(event, target, controls, multi, change, Number(event.key) - 1);
 }
 
 function onArrow(
@@ -48,10 +56,20 @@ function onDigit(
   event: KeyboardEvent,
   target: HTMLElement,
   controls: ChoiceControls,
+  multi: boolean,
   change: (action: DraftAction) => void,
   oi: number,
 ): void {
   if (isTextEntry(target)) return; // digits are text in the Other box and the note
+  if (oi === controls.options.length) {
+    event.preventDefault();
+    const other = controls.otherChoice;
+    if (multi) change({ type: "setOther", checked: !other.checked });
+    else change({ type: "select", choice: oi });
+    // Chosen, Other's textbox is shown: the person goes on by typing the answer.
+    (other.checked ? controls.otherText : other).focus();
+    return;
+  }
   const input = controls.options[oi];
   if (!input) return;
   event.preventDefault();

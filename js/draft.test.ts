@@ -135,13 +135,16 @@ describe("multi select", () => {
 });
 
 describe("the Other text", () => {
-  it("chooses Other exactly when it is not blank", () => {
+  it("chooses Other when not blank; blank text leaves the choice as it was", () => {
     let draft = run(single, { type: "typeOther", text: "x" });
     expect(draft.otherChecked).toBe(true);
+    // Cleared: Other stays chosen (the person chose its row to type there), and sends nothing.
     draft = reduceDraft(draft, { type: "typeOther", text: "   " });
-    expect(draft.otherChecked).toBe(false);
+    expect(draft.otherChecked).toBe(true);
     expect(draft.otherText).toBe("   ");
     expect(answerOf(single, draft)).toEqual({ selected: [], other: null });
+    // Blank text alone does not choose Other.
+    expect(run(single, { type: "typeOther", text: "  " }).otherChecked).toBe(false);
   });
 
   it("blank text does not deselect the options", () => {

@@ -44,7 +44,8 @@ export type DraftAction =
   | { readonly type: "setOption"; readonly option: number; readonly checked: boolean }
   /** The Other checkbox or radio changed. */
   | { readonly type: "setOther"; readonly checked: boolean }
-  /** The Other text changed: Other is chosen exactly when the text is not blank. */
+  /** The Other text changed: text that is not blank chooses Other; blank text leaves the
+   *  choice as it was (the person chose the Other row to type in it). */
   | { readonly type: "typeOther"; readonly text: string }
   /** The note's text changed. */
   | { readonly type: "typeNote"; readonly text: string }
@@ -116,8 +117,9 @@ export function reduceDraft(draft: Draft, action: DraftAction): Draft {
       return { ...draft, otherChecked: action.checked };
     case "typeOther": {
       const otherText = capOtherText(action.text);
-      const otherChecked = otherText.trim() !== "";
-      const checked = otherChecked && !draft.multi ? only(draft, -1) : draft.checked;
+      const typed = otherText.trim() !== "";
+      const otherChecked = typed || draft.otherChecked;
+      const checked = typed && !draft.multi ? only(draft, -1) : draft.checked;
       return { ...draft, checked, otherChecked, otherText };
     }
     case "typeNote":

@@ -10,7 +10,7 @@ import { LATE_TEXT, MAX_DRAFT_CHARS, MAX_OTHER_CHARS } from "./contract";
 import { emptyDraft, hasContent, restoreDraft } from "./draft";
 import { DraftSync, SAVE_DELAY_MS, fingerprint, parseSaved } from "./draftsync";
 import { SHELL_TEXT } from "./shell";
-import { DB, FEATURES, FakeModel, field, otherText, pendingModel, responseWrites, sent, timedOut, unmountAll, view } from "./testing";
+import { DB, FEATURES, FakeModel, field, otherText, pendingModel, shownOtherText, responseWrites, sent, timedOut, unmountAll, view } from "./testing";
 
 afterEach(() => {
   unmountAll();
@@ -208,7 +208,8 @@ describe("a question's draft across a reload and a second view", () => {
     const box = otherText(a, DB.question);
     await user.type(box, "abc");
     box.setSelectionRange(1, 1);
-    await vi.waitFor(() => expect(otherText(b, DB.question).value).toBe("abc"), { timeout: 2000 });
+    // The second view shows the box once the draft holds Other (choosing it there would edit it).
+    await vi.waitFor(() => expect(shownOtherText(b, DB.question)?.value).toBe("abc"), { timeout: 2000 });
     expect(document.activeElement).toBe(box);
     expect(box.selectionStart).toBe(1);
     // Typing Other chose it, in both views.

@@ -273,13 +273,15 @@ describe("client checks", () => {
     const { user, root, model } = openForm();
     await fillRequired(user, root);
     const seats = getByRole<HTMLInputElement>(root, "spinbutton", { name: "Seats" });
+    // The bounds are its description before anything is wrong, and stay beside the message.
+    expect(describedText(seats)).toBe("1–10");
     await user.clear(seats);
     await user.type(seats, "2.5");
     await user.click(button(root, FORM_TEXT.submit));
-    expect(describedText(seats)).toBe(FIELD_ERRORS.integer);
+    expect(describedText(seats)).toBe(`1–10 | ${FIELD_ERRORS.integer}`);
     await user.clear(seats);
     await user.type(seats, "11");
-    expect(describedText(seats)).toBe(FIELD_ERRORS.maximum(10));
+    expect(describedText(seats)).toBe(`1–10 | ${FIELD_ERRORS.maximum(10)}`);
     expect(responseWrites(model)).toEqual([]);
   });
 

@@ -60,7 +60,7 @@ export function buildField(ctx: FieldContext, field: FormField, fi: number): Fie
   } else if (field.type === "choice" || field.type === "multi_choice") {
     built = buildGroup(ctx, field, fi, wrap, title, description, describedBy);
   } else {
-    built = buildInput(ctx, field, fi, wrap, title, description);
+    built = buildInput(ctx, field, fi, wrap, title, description, describedBy);
   }
   // A choice's message sits inside its group, under the options.
   (built.described instanceof HTMLFieldSetElement ? built.described : wrap).append(error);
@@ -83,6 +83,7 @@ function buildInput(
   wrap: HTMLElement,
   title: HTMLElement,
   description: HTMLElement | null,
+  describedBy: string[],
 ): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
   const input = el("input", "nbask-field-input");
   input.id = ctx.id(`f${fi}`);
@@ -96,11 +97,19 @@ function buildInput(
   if (description) wrap.append(description);
 
   let counter: ReturnType<typeof charCounter> | null = null;
+  let bounds: HTMLElement | null = null;
   if (field.type === "number" || field.type === "integer") {
     input.type = "number";
     input.step = field.type === "integer" ? "1" : "any";
     if (field.minimum !== null) input.min = String(field.minimum);
     if (field.maximum !== null) input.max = String(field.maximum);
+    // The bounds are said before any value is checked, beside the field.
+    const hint = boundsHint(field.minimum, field.maximum);
+    if (hint !== "") {
+      bounds = el("span", "nbask-field-bounds", hint);
+      bounds.id = ctx.id(`f${fi}-bounds`);
+      describedBy.push(bounds.id);
+    }
   } else if (field.format === "date" || field.format === "date-time") {
     input.type = field.format === "date" ? "date" : "datetime-local";
   } else {
@@ -116,6 +125,7 @@ function buildInput(
   counter?.refresh();
   const row = el("div", "nbask-field-row");
   row.append(input);
+  if (bounds) row.append(bounds);
   if (counter) row.append(counter.element);
   wrap.append(row);
 
@@ -221,6 +231,14 @@ export function setDescribedBy(controls: FieldControls, invalid: boolean): void 
   else controls.described.removeAttribute("aria-describedby");
   if (invalid) controls.described.setAttribute("aria-invalid", "true");
   else controls.described.removeAttribute("aria-invalid");
+}
+
+/** A number field's bounds as its hint: "1–10", "1 or more", "10 or less", or "" for none. */
+export function boundsHint(minimum: number | null, maximum: number | null): string {
+  if (minimum !== null && maximum !== null) return `${String(minimum)}–${String(maximum)}`;
+  if (minimum !== null) return `${String(minimum)} or more`;
+  if (maximum !== null) return `${String(maximum)} or less`;
+  return "";
 }
 
 /** A multi choice's limits in words, or "" when it has none. */

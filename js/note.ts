@@ -57,6 +57,17 @@ export function noteDisclosure({ id, name, label, onToggle, onInput }: NoteOptio
   return { toggle, box, text, refreshCounter: counter.refresh };
 }
 
+/** A question's note row: the toggle (described by the question, as its name is the same in
+ *  every question) and its box; the toggle goes into `head` instead when given. */
+export function placeNote(note: NoteControls, describedBy: string, head: HTMLElement | null): HTMLElement {
+  note.toggle.setAttribute("aria-describedby", describedBy);
+  const row = el("div", "nbask-note");
+  if (head) head.append(el("span", "nbask-spacer"), note.toggle);
+  else row.append(note.toggle);
+  row.append(note.box);
+  return row;
+}
+
 /** Shows a note's draft: the box open or collapsed, and its text. */
 export function syncNote(note: NoteControls, draft: { readonly note: string; readonly noteOpen: boolean }): void {
   note.toggle.setAttribute("aria-expanded", String(draft.noteOpen));

@@ -62,11 +62,19 @@ export function questionOption(
 export interface OtherControls {
   row: HTMLElement;
   choice: HTMLInputElement;
-  text: HTMLInputElement;
+  /** The Other answer's box: shown while Other is chosen or holds text (showOtherText). */
+  box: HTMLElement;
+  text: HTMLTextAreaElement;
   refreshCounter: () => void;
 }
 
-/** The "Other" row: its choice, its name, and a capped textbox filling the rest. */
+/** The tallest the Other textbox grows, in lines; past it, it scrolls. */
+export const OTHER_MAX_LINES = 8;
+
+/** The "Other" row: an option row like the others (its choice named "Other"), and below it
+ *  the capped textbox for the answer, shown only while Other is chosen or holds text. The
+ *  answer is one line (Enter sends, as in every field of the form): a line break pasted in
+ *  becomes a space. */
 export function otherRow(
   type: "radio" | "checkbox",
   name: string,
@@ -77,22 +85,61 @@ export function otherRow(
   const choice = choiceInput(type, name, "other");
   choice.id = id;
   choice.addEventListener("change", () => onChoice(choice.checked));
-  const label = el("label", "nbask-other-label", OPTION_TEXT.other);
-  label.htmlFor = choice.id;
+  const label = el("span", "nbask-option-label nbask-other-label", OPTION_TEXT.other);
+  const body = el("span", "nbask-option-body");
+  body.append(label);
+  const option = optionRow(choice, body);
 
-  const text = el("input", "nbask-other-text");
-  text.type = "text";
+  const text = el("textarea", "nbask-other-text");
+  text.rows = 1;
   text.dir = "auto";
   text.autocomplete = "off";
   text.placeholder = OPTION_TEXT.otherPlaceholder;
   text.setAttribute("aria-label", OPTION_TEXT.other);
   // The cap keeps one answer from flooding the agent's context; the kernel enforces it too.
   const counter = cappedText(text, MAX_OTHER_CHARS, `${id}-count`);
-  text.addEventListener("input", () => onInput(text.value));
+  text.addEventListener("input", () => {
+    const oneLine = singleLine(text.value);
+    if (oneLine !== text.value) {
+      const caret = text.selectionStart;
+      text.value = oneLine;
+      text.setSelectionRange(caret, caret);
+    }
+    fitHeight(text);
+    onInput(text.value);
+  });
+  const box = el("div", "nbask-other-box");
+  box.hidden = true;
+  box.append(text, counter.element);
 
-  const row = el("div", "nbask-option nbask-other");
-  row.append(choice, label, text, counter.element);
-  return { row, choice, text, refreshCounter: counter.refresh };
+  const row = el("div", "nbask-other");
+  row.append(option, box);
+  return { row, choice, box, text, refreshCounter: counter.refresh };
+}
+
+/** The Other answer as the one-line field kept it: line breaks become spaces. */
+export function singleLine(text: string): string {
+  return text.replace(/\r\n|[\r\n]/g, " ");
+}
+
+/** Whether the Other textbox is shown: while Other is chosen, or while it holds text (a draft
+ *  or a restored answer), or while the person is in it. */
+export function showsOtherText(otherChecked: boolean, otherText: string, focused: boolean): boolean {
+  return otherChecked || otherText !== "" || focused;
+}
+
+/** Shows or hides the Other box, and sizes its textbox to its text. */
+export function showOtherText(controls: Pick<OtherControls, "box" | "text">, shown: boolean): void {
+  controls.box.hidden = !shown;
+  if (shown) fitHeight(controls.text);
+}
+
+/** Grows a textbox with its text (CSS caps it at OTHER_MAX_LINES lines, then it scrolls). */
+function fitHeight(text: HTMLTextAreaElement): void {
+  text.style.height = "auto";
+  const { borderTopWidth, borderBottomWidth } = getComputedStyle(text);
+  const borders = (parseFloat(borderTopWidth) || 0) + (parseFloat(borderBottomWidth) || 0);
+  if (text.scrollHeight > 0) text.style.height = `${String(text.scrollHeight + borders)}px`;
 }
 
 /** The label as given; a trailing "(Recommended)" is kept for screen readers and copy-paste

@@ -11,11 +11,11 @@ import { reduceDraft, reduceSetNote, restoreDraft, restoreSetNote } from "./draf
 import { asText, button, el, headerChip, isObject, setFieldValue, textEl } from "./dom";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
-import { type ChoiceControls, choiceKey } from "./choicekeys";
+import { type ChoiceControls, choiceKey, choiceKeysHint } from "./choicekeys";
 import { CONFIRM_TEXT, confirmControls, confirmMessage, questionName } from "./confirm";
 import { handleFormKey } from "./keys";
-import { type NoteControls, NOTE_TEXT, noteDisclosure, noteLabel, syncNote } from "./note";
-import { OPTION_TEXT, choiceInput, otherRow, questionOption } from "./option";
+import { type NoteControls, NOTE_TEXT, noteDisclosure, noteLabel, placeNote, syncNote } from "./note";
+import { OPTION_TEXT, choiceInput, otherRow, questionOption, showOtherText, showsOtherText } from "./option";
 import { type PreviewControls, PREVIEW_TEXT, previewPane, showPreview } from "./preview";
 import { appendResultNote, resolvedBlock } from "./resolved";
 import { RESOLVED_TEXT, resolvedList } from "./question-resolved";
@@ -37,10 +37,7 @@ export const TEXT = {
   sendAnyway: CONFIRM_TEXT.sendAnyway,
   keepAnswering: CONFIRM_TEXT.keepAnswering,
   noPreference: NO_PREFERENCE,
-  /** The key hint as the form's buttons and questions have it: "1–2" for two options, and
-   *  Space where a question takes several answers. */
-  keysFor: (options: number, multi: boolean): string =>
-    `Keys: ${options > 1 ? `1–${String(options)}` : "1"} choose · ↑↓ move${multi ? " · Space check" : ""} · Enter send · Esc close`,
+  keysFor: choiceKeysHint,
   addNote: "Add a note",
   addSetNote: "Add a note for all questions",
   notePlaceholder: NOTE_TEXT.placeholder,
@@ -54,6 +51,7 @@ export const TEXT = {
 /** Controls of one question, kept so the view can update them in place. */
 interface QuestionControls extends ChoiceControls {
   fieldset: HTMLFieldSetElement;
+  otherBox: HTMLElement;
   refreshCounter: () => void;
   note: NoteControls;
   preview: PreviewControls | null;
@@ -145,8 +143,9 @@ export class QuestionView extends InteractionView<QuestionModel> {
 
     const submit = button("nbask-button nbask-primary", TEXT.submit, () => this.requestSubmit());
     const dismiss = button("nbask-button", TEXT.dismiss, () => this.dismiss());
-    const most = Math.max(1, ...this.questions.map((q) => q.options.length));
-    const keys = TEXT.keysFor(most, this.questions.some((q) => q.multi_select));
+    // Other has the digit after the options'.
+    const most = Math.max(1, ...this.questions.map((q) => q.options.length)) + 1;
+    const keys = choiceKeysHint(most, this.questions.some((q) => q.multi_select));
     const footer = footerRow(keys, this.makeSendingNote(), [submit, dismiss]);
 
     element.append(top, ...questions.map((q) => q.fieldset));
@@ -227,11 +226,8 @@ export class QuestionView extends InteractionView<QuestionModel> {
       onToggle: (open) => this.change(qi, { type: "openNote", open }),
       onInput: (value) => this.change(qi, { type: "typeNote", text: value }),
     });
-    // The button's name is the same in every question; its description says which one.
-    note.toggle.setAttribute("aria-describedby", text.id);
-    const noteRow = el("div", "nbask-note");
-    noteRow.append(note.toggle, note.box);
-    fieldset.append(noteRow);
+    // In a set, the toggle ends the question's heading rather than taking a line of its own.
+    fieldset.append(placeNote(note, text.id, this.questions.length > 1 ? head : null));
 
     const recommended = question.options.findIndex((o) => isRecommended(o.label));
     return {
@@ -239,6 +235,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
       options,
       otherChoice: other.choice,
       otherText: other.text,
+      otherBox: other.box,
       refreshCounter: other.refreshCounter,
       note,
       preview,
@@ -270,6 +267,8 @@ export class QuestionView extends InteractionView<QuestionModel> {
     controls.options.forEach((input, oi) => (input.checked = draft.checked[oi] === true));
     controls.otherChoice.checked = draft.otherChecked;
     if (setFieldValue(controls.otherText, draft.otherText)) controls.refreshCounter();
+    const inOther = document.activeElement === controls.otherText;
+    showOtherText({ box: controls.otherBox, text: controls.otherText }, showsOtherText(draft.otherChecked, draft.otherText, inOther));
     controls.fieldset.dataset.answered = String(isAnswered(answerOf(question, draft)));
     syncNote(controls.note, draft);
     this.syncPreview(qi);
@@ -308,10 +307,6 @@ export class QuestionView extends InteractionView<QuestionModel> {
     if (next !== draft) this.draftChanged();
     // The confirm row counted unanswered questions; once the person answers more it is stale.
     if (this.confirming) this.closeConfirm(false);
-  }
-
-  private isMulti(qi: number): boolean {
-    return this.questions[qi]?.multi_select === true;
   }
 
   private onOtherChoiceChange(qi: number, checked: boolean): void {
@@ -375,11 +370,17 @@ export class QuestionView extends InteractionView<QuestionModel> {
   // -- keyboard ----------------------------------------------------------------------------------
 
   protected onKey(event: KeyboardEvent, target: HTMLElement): void {
+    // The Other answer is one line: Enter there sends, as in a one-line field.
+    if (event.key === "Enter" && this.controls?.questions.some((q) => q.otherText === target)) {
+      event.preventDefault();
+      this.requestSubmit();
+      return;
+    }
     if (handleFormKey(event, target, { escape: () => this.onEscape(), enter: () => this.requestSubmit() })) return;
     const qi = this.questionIndexOf(target);
     const controls = this.controls?.questions[qi];
     if (!controls) return;
-    choiceKey(event, target, controls, this.isMulti(qi), (action) => this.change(qi, action));
+    choiceKey(event, target, controls, this.questions[qi]?.multi_select === true, (action) => this.change(qi, action));
   }
 
   private onEscape(): void {

@@ -184,9 +184,20 @@ export function pendingView(questions?: Question[]): Mounted & { user: UserEvent
   return { user, model, ...view(model) };
 }
 
-/** The Other textbox of a question. */
-export function otherText(root: HTMLElement, question: string): HTMLInputElement {
-  return within(getByRole(root, "group", { name: question })).getByRole<HTMLInputElement>("textbox", { name: "Other" });
+/** The Other textbox of a question if it is shown, without choosing anything. */
+export function shownOtherText(root: HTMLElement, question: string): HTMLTextAreaElement | null {
+  return within(getByRole(root, "group", { name: question })).queryByRole<HTMLTextAreaElement>("textbox", { name: "Other" });
+}
+
+/** The Other textbox of a question, choosing the Other row first when the box is hidden (as a
+ *  person must: the box is shown only while Other is chosen or holds text). */
+export function otherText(root: HTMLElement, question: string): HTMLTextAreaElement {
+  const group = within(getByRole(root, "group", { name: question }));
+  const shown = group.queryByRole<HTMLTextAreaElement>("textbox", { name: "Other" });
+  if (shown) return shown;
+  const choice = group.queryByRole<HTMLInputElement>("radio", { name: "Other" }) ?? group.getByRole<HTMLInputElement>("checkbox", { name: "Other" });
+  choice.click();
+  return group.getByRole<HTMLTextAreaElement>("textbox", { name: "Other" });
 }
 
 /** The one response the front end sent: written once to `response`, then saved once. */

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getAllByRole, getByRole, queryAllByRole, within } from "@testing-library/dom";
 import { afterEach, describe, expect, it } from "vitest";
-import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing";
+import { DB, FakeModel, FEATURES, otherText, pendingModel, unmountAll, view } from "./testing";
 import { isRecommended, type Question } from "./contract";
 import { readQuestions } from "./question";
 import { formatDuration } from "./shell";
@@ -89,13 +89,16 @@ describe("pending form", () => {
     expect(isRecommended("Recommended")).toBe(false);
   });
 
-  it("adds an Other choice and an Other textbox to every question", () => {
+  it("adds an Other choice to every question, its textbox shown once it is chosen", () => {
     const { root } = view(pendingModel());
     for (const question of [DB, FEATURES]) {
       const group = getByRole(root, "group", { name: question.question });
       const role = question.multi_select ? "checkbox" : "radio";
-      within(group).getByRole(role, { name: "Other" });
-      const text = within(group).getByRole<HTMLInputElement>("textbox", { name: "Other" });
+      const choice = within(group).getByRole<HTMLInputElement>(role, { name: "Other" });
+      expect(within(group).queryByRole("textbox", { name: "Other" })).toBeNull();
+      choice.click();
+      const text = within(group).getByRole<HTMLTextAreaElement>("textbox", { name: "Other" });
+      expect(document.activeElement).toBe(text);
       expect(text.getAttribute("aria-label")).toBe("Other");
       expect(text.placeholder).toBe("Type your own answer");
     }
@@ -140,7 +143,7 @@ describe("pending form", () => {
     for (const text of ["أي قاعدة بيانات؟", "قاعدة", "نعم", "وصف"]) {
       expect(within(root).getByText(text).getAttribute("dir")).toBe("auto");
     }
-    expect(within(root).getByRole("textbox", { name: "Other" }).getAttribute("dir")).toBe("auto");
+    expect(otherText(root, "أي قاعدة بيانات؟").getAttribute("dir")).toBe("auto");
   });
 
   it("renders a 10 kB description and a 300-character word as text", () => {

@@ -161,10 +161,10 @@ describe("the countdown's warning", () => {
 describe("key hints", () => {
   it("count the options and mention Space where several may be chosen", () => {
     const two = view(pendingModel([DB])).root;
-    expect(two.querySelector(".nbask-keys")?.textContent).toBe("Keys: 1–2 choose · ↑↓ move · Enter send · Esc close");
+    expect(two.querySelector(".nbask-keys")?.textContent).toBe("Keys: 1–3 choose · ↑↓ move · Enter send · Esc close");
     const multi = view(pendingModel([FEATURES])).root;
     expect(multi.querySelector(".nbask-keys")?.textContent).toBe(
-      "Keys: 1–3 choose · ↑↓ move · Space check · Enter send · Esc close",
+      "Keys: 1–4 choose · ↑↓ move · Space check · Enter send · Esc close",
     );
   });
 });

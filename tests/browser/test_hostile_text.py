@@ -121,6 +121,7 @@ def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
 
     ask.choose(Q_MARKUP, SCRIPT)
     ask.choose(RTL_QUESTION, "PostgreSQL")
+    ask.option(Q_LONG, "Other", exact=True).check()  # its textbox appears once chosen
     ask.other(Q_LONG).fill(IMG)
     ask.submit()
     result = read_result(nb, 1)
@@ -139,6 +140,7 @@ def test_other_text_is_capped_with_a_visible_limit(open_notebook, page):
     limit = 4000
     question = "Anything else the agent should know?"
     nb, ask = open_asking(open_notebook, f"nbask.ask({question!r}, ['Nothing', 'Ask me later'])")
+    ask.option(question, "Other", exact=True).check()  # its textbox appears once chosen
     other = ask.other(question)
     other.focus()
     page.keyboard.insert_text("x" * (limit + 1000))  # like a paste: one input event

@@ -49,7 +49,8 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
 
     for q in (AUTH, FEATURES, NAME):
         expect(ask.question(q)).to_be_visible()
-        expect(ask.other(q)).to_be_visible()
+        expect(ask.option(q, "Other", exact=True)).to_be_visible()
+        expect(ask.other(q)).to_have_count(0)  # its textbox appears once Other is chosen
     expect(ask.question(AUTH).get_by_role("radio")).to_have_count(3)
     expect(ask.question(FEATURES).get_by_role("checkbox")).to_have_count(4)
     expect(ask.root).to_contain_text("Stateless.")
@@ -64,14 +65,17 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
     expect(ask.option(AUTH, "Session cookie")).not_to_be_checked()
 
     ask.choose(AUTH, "Session cookie")
-    # Multi select: two options plus Other text, which selects Other by typing.
+    # Multi select: two options plus Other, whose textbox appears once it is chosen.
     ask.option(FEATURES, "Sharing").check()
     ask.option(FEATURES, "Search").check()
-    ask.other(FEATURES).fill("Audit log")
     other_choice = ask.question(FEATURES).get_by_role("checkbox", name="Other", exact=True)
+    other_choice.check()
+    expect(ask.other(FEATURES)).to_be_focused()
+    ask.other(FEATURES).fill("Audit log")
     expect(other_choice).to_be_checked()
     expect(ask.option(FEATURES, "Export")).not_to_be_checked()
     # Single select answered with Other text only.
+    ask.option(NAME, "Other", exact=True).check()
     ask.other(NAME).fill("QuestionPad")
     expect(ask.question(NAME).get_by_role("radio", name="Other", exact=True)).to_be_checked()
 

@@ -44,6 +44,7 @@ def test_quickstart_cells_pause_and_resume(open_notebook):
     features = "Which features should the first release have?"
     ask.choose(features, "Login")
     ask.choose(features, "Search (Recommended)")
+    ask.option(features, "Other", exact=True).check()  # its textbox appears once chosen
     ask.other(features).fill("Dark mode")
     expect(ask.option(features, "Other", exact=True)).to_be_checked()
     ask.choose("How should we authenticate?", "Session cookie")

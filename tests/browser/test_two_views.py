@@ -74,9 +74,10 @@ def test_a_second_view_shows_the_draft_as_it_is_typed(open_notebook, page):
 
     first.choose(QUESTION, "F1 score")
     expect(second.option(QUESTION, "F1 score")).to_be_checked()
+    first.option(QUESTION, "Other", exact=True).check()  # its textbox appears once chosen
     first.other(QUESTION).press_sequentially("Top-5 accuracy")
     expect(second.other(QUESTION)).to_have_value("Top-5 accuracy")
-    # Typing Other chose it, in both views; focus stayed where the person types.
+    # Other is chosen in both views; focus stayed where the person types.
     expect(second.option(QUESTION, "Other")).to_be_checked()
     expect(first.other(QUESTION)).to_be_focused()
     page.keyboard.press("!")

@@ -45,7 +45,7 @@ def read_decision(nb: NotebookPage) -> dict[str, str]:
 def test_answered_shows_the_label_and_no_made_up_name(open_notebook):
     call = f"nbask.ask({QUESTION!r}, ['eu-west (Recommended)', 'us-east'], timeout=600)"
     nb, ask = open_asking(open_notebook, call)
-    expect(keys_hint(ask.root)).to_have_text(f"Keys: 1{DASH}2 choose · ↑↓ move · Enter send · Esc close")
+    expect(keys_hint(ask.root)).to_have_text(f"Keys: 1{DASH}3 choose · ↑↓ move · Enter send · Esc close")  # 3: Other
     ask.choose(QUESTION, "eu-west")
     ask.submit()
     ask.expect_status("answered")
@@ -59,7 +59,7 @@ def test_multi_select_hint_mentions_space(open_notebook):
     options = [{"label": label} for label in ("a", "b", "c")]
     questions = [{"question": QUESTION, "header": "Region", "options": options, "multi_select": True}]
     _nb, ask = open_asking(open_notebook, f"nbask.ask_questions({questions!r}, timeout=600)")
-    expect(keys_hint(ask.root)).to_have_text(f"Keys: 1{DASH}3 choose · ↑↓ move · Space check · Enter send · Esc close")
+    expect(keys_hint(ask.root)).to_have_text(f"Keys: 1{DASH}4 choose · ↑↓ move · Space check · Enter send · Esc close")
 
 
 def test_dismissed_in_the_persons_words(open_notebook):

@@ -42,7 +42,9 @@ def test_multi_select_other_and_several_questions(open_host):
     ask.choose(AUTH, "Session cookie")
     ask.choose(CHECKS, "Unit tests")
     ask.choose(CHECKS, "Load tests")
-    ask.other(CHECKS).fill("Smoke test on staging")  # typing in Other selects it
+    ask.option(CHECKS, "Other", exact=True).check()  # its textbox appears once chosen
+    ask.other(CHECKS).fill("Smoke test on staging")
+    ask.option(NAME, "Other", exact=True).check()
     ask.other(NAME).fill("orders-service")
     ask.submit()
 

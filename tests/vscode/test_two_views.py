@@ -56,6 +56,7 @@ def test_a_second_view_shows_the_draft_as_it_is_typed(open_host):
     first.expect_pending()
     first.choose(QUESTION, "F1 score")
     expect(second.option(QUESTION, "F1 score")).to_be_checked()
+    first.option(QUESTION, "Other", exact=True).check()  # its textbox appears once chosen
     first.other(QUESTION).press_sequentially("Top-5 accuracy")
     expect(second.other(QUESTION)).to_have_value("Top-5 accuracy")
     expect(first.other(QUESTION)).to_be_focused()
