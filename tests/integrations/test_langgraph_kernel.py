@@ -215,3 +215,37 @@ def test_the_docs_decision_form_with_its_optional_note_through_the_widget(k: Ker
     assert fields == [("approved", "boolean", True), ("note", "string", False)]
     send(k, comm, {"action": "submit", "values": {"approved": True}})
     assert printed(k.result(cell, 60)) == {"approved": True, "note": None}
+
+
+PARALLEL = r"""
+import operator
+from typing import Annotated
+
+class Votes(TypedDict, total=False):
+    votes: Annotated[list, operator.add]
+
+def voter(name):
+    return lambda state: {"votes": [[name, interrupt(f"Approve the {name} migration?")]]}
+
+builder = StateGraph(Votes)
+for name in ("billing", "search"):
+    builder.add_node(name, voter(name))
+    builder.add_edge(START, name)
+parallel = builder.compile(checkpointer=InMemorySaver())
+state = await run(parallel, {}, resume_type=bool)
+print(json.dumps({"votes": sorted(state["votes"]),
+                  "batches": len({e.outcome.batch_id for e in nbask.history()[-2:]} - {None})}))
+"""
+
+
+def test_parallel_interrupts_are_shown_together_and_resumed_once(k: KernelHarness):
+    """Two nodes interrupt in the same step: both questions wait together (one batch), are
+    answered in any order, and the graph resumes once with both answers."""
+    cell = start(k, "import nbask\n" + PARALLEL)
+    billing = widget(k, kind="approval", title="Approve the billing migration?")
+    search = widget(k, kind="approval", title="Approve the search migration?")
+    for comm in (billing, search):
+        k.wait_until_waiting(comm)
+    send(k, search, decide("reject", reason="not today"))
+    send(k, billing, decide("approve"))
+    assert printed(k.result(cell, 60)) == {"votes": [["billing", True], ["search", False]], "batches": 1}

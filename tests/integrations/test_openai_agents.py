@@ -32,7 +32,7 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 from openai.types.responses.response_output_item import McpApprovalRequest  # noqa: E402
 
 from nbask.integrations import openai_agents  # noqa: E402
-from nbask.integrations.openai_agents import ALWAYS  # noqa: E402
+from nbask.integrations.openai_agents import ALWAYS, JUST_ONCE  # noqa: E402
 
 agents.set_tracing_disabled(disabled=True)
 
@@ -467,3 +467,49 @@ def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, deci
         respond(k, approval, "reject", reason="keep it for the audit")
         expected = {"read": [ANSWERED, rejected("keep it for the audit")], "ran": []}
     assert printed_json(k.result(cell, 60)) == {**expected, "output": "done"}
+
+
+PARALLEL_RUN = r'''
+class Parallel(Model):
+    """Calls drop_table for every table in one response (parallel calls), then says what it read."""
+    def __init__(self, tables):
+        self.tables, self.read, self.turn = list(tables), [], 0
+    async def get_response(self, system_instructions, input, *args, **kwargs):
+        self.turn += 1
+        if self.turn == 1:
+            calls = [ResponseFunctionToolCall(id=f"fc_{i}", call_id=f"call_{i}", name="drop_table",
+                                              arguments=json.dumps({"name": t}), type="function_call",
+                                              status="completed") for i, t in enumerate(self.tables)]
+            return ModelResponse(output=calls, usage=Usage(), response_id=None)
+        self.read = sorted(i["output"] for i in input if isinstance(i, dict) and i.get("type") == "function_call_output")
+        text = ResponseOutputText(text="done", type="output_text", annotations=[])
+        message = ResponseOutputMessage(id="m", content=[text], role="assistant", status="completed", type="message")
+        return ModelResponse(output=[message], usage=Usage(), response_id=None)
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+ran.clear()
+model = Parallel(["t1", "t2", "t3"])
+result = await openai_agents.run(agents.Agent(name="janitor", model=model, tools=[drop_table]), "Drop them.")
+batches = {e.outcome.batch_id for e in nbask.history()[-4:] if e.kind == "approval"}
+print(json.dumps({"read": model.read, "ran": sorted(ran), "batches": len(batches - {None})}))
+'''
+
+
+@pytest.mark.kernel
+def test_kernel_three_parallel_calls_are_shown_together(k: KernelHarness):
+    """Three parallel approval calls wait together (one batch) and are answered out of order; the
+    run resumes once with all three decisions."""
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(PARALLEL_RUN)
+    widgets = {table: approval_widget(k, table) for table in ("t1", "t2", "t3")}
+    for widget in widgets.values():  # all three wait before any is answered
+        k.wait_until_waiting(widget)
+    respond(k, widgets["t3"], "approve")
+    respond(k, widgets["t1"], "reject", reason="keep t1")
+    respond(k, widgets["t2"], "approve")
+    choose(k, ALWAYS_DROP, JUST_ONCE)  # asked once, after the tool's second approval in the batch
+    out = printed_json(k.result(cell, 60))
+    assert out["ran"] == ["t2", "t3"]
+    assert out["read"] == sorted(["dropped t2", "dropped t3", rejected("keep t1")])
+    assert out["batches"] == 1

@@ -506,3 +506,27 @@ def test_in_a_kernel_through_the_widget(k: KernelHarness, style: str, case: Any)
     assert out["output"] == "done"
     if style != "handler":
         assert out["by"] == {"call_1": "person", "call_2": "person"}
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("style", ["resolve", "resolve_sync"])
+def test_both_deferred_approvals_are_shown_together_and_answered_in_any_order(k: KernelHarness, style: str):
+    """pydantic-ai defers both calls at once: both approvals wait together (one batch), the second
+    is answered first, and the agent resumes once with both results."""
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(RUN[style])
+    first = next_approval(k, set())
+    second = next_approval(k, {first.comm_id})
+    for widget in (first, second):  # both waiting before either is answered
+        k.wait_until_waiting(widget)
+    by_title = {widget.state["title"]: widget for widget in (first, second)}
+    drop, refund = by_title["Call drop_table"], by_title["Call refund"]
+    k.update_widget(refund.comm_id, {"response": response("approve")})
+    k.update_widget(drop.comm_id, {"response": response("reject", reason="keep it")})
+    out = printed(k.result(cell, 60))
+    assert out["ran"] == [["refund", {"order": "A-1", "amount": 500}]]
+    assert [status for _, _, status in out["seen"]] == ["denied", "success"]
+    batch_ids = k.run_ok("print(json.dumps([e.outcome.batch_id for e in nbask.history()[-2:]]))").stdout
+    first, second = json.loads(batch_ids)
+    assert first is not None and first == second
