@@ -75,9 +75,14 @@ def stop_server(proc: subprocess.Popen[bytes], shut_down: Callable[[], None], ti
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10.0)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10.0)
+        end_process(proc)
+
+
+def end_process(proc: subprocess.Popen[bytes]) -> None:
+    """End our own child by its handle: terminate, and kill it if it has not ended in 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10.0)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10.0)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser.processes import chromium_browser, free_port  # noqa: F401 - the fixture "browser"
+from browser.processes import chromium_browser, end_process, free_port  # noqa: F401 - the fixture "browser"
 from playwright.sync_api import Browser
 
 from .lite_page import LitePage
@@ -81,12 +81,7 @@ def lite_url(lite_site: pathlib.Path) -> Iterator[str]:
                 pytest.fail("the static server for the site did not start")
             time.sleep(0.2)
     yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    end_process(proc)
 
 
 @pytest.fixture(scope="module")
