@@ -240,7 +240,8 @@ print(json.dumps({"votes": sorted(state["votes"]),
 
 def test_parallel_interrupts_are_shown_together_and_resumed_once(k: KernelHarness):
     """Two nodes interrupt in the same step: both questions wait together (one batch), are
-    answered in any order, and the graph resumes once with both answers."""
+    answered in any order, and the graph resumes once with both answers.
+    """
     cell = start(k, "import nbask\n" + PARALLEL)
     billing = widget(k, kind="approval", title="Approve the billing migration?")
     search = widget(k, kind="approval", title="Approve the search migration?")

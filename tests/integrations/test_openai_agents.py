@@ -481,7 +481,8 @@ class Parallel(Model):
                                               arguments=json.dumps({"name": t}), type="function_call",
                                               status="completed") for i, t in enumerate(self.tables)]
             return ModelResponse(output=calls, usage=Usage(), response_id=None)
-        self.read = sorted(i["output"] for i in input if isinstance(i, dict) and i.get("type") == "function_call_output")
+        outputs = [i for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+        self.read = sorted(i["output"] for i in outputs)
         text = ResponseOutputText(text="done", type="output_text", annotations=[])
         message = ResponseOutputMessage(id="m", content=[text], role="assistant", status="completed", type="message")
         return ModelResponse(output=[message], usage=Usage(), response_id=None)
@@ -498,7 +499,8 @@ print(json.dumps({"read": model.read, "ran": sorted(ran), "batches": len(batches
 @pytest.mark.kernel
 def test_kernel_three_parallel_calls_are_shown_together(k: KernelHarness):
     """Three parallel approval calls wait together (one batch) and are answered out of order; the
-    run resumes once with all three decisions."""
+    run resumes once with all three decisions.
+    """
     k.drain(0.1)
     k.iopub_log.clear()
     cell = k.execute(PARALLEL_RUN)

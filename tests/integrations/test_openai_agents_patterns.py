@@ -258,7 +258,8 @@ def test_a_rejected_call_never_offers_always(person: Person):
 @pytest.mark.parametrize("how", ["run", "resolve"])
 def test_always_in_one_batch_approves_the_same_tools_other_calls(person: Person, how: str):
     """Three parallel calls of one gated tool, shown together: the person approves each, and
-    "always" is asked once, after the second call's approval."""
+    "always" is asked once, after the second call's approval.
+    """
     person.answers(approve(), approve(), approve(), pick(ALWAYS))
     cities = ["Oakland", "Oakland Hills", "Oakland Bay"]
     calls = [function_call("get_temperature", {"city": c}, call_id=f"t{n}") for n, c in enumerate(cities, 1)]
@@ -277,7 +278,9 @@ def test_always_in_one_batch_approves_the_same_tools_other_calls(person: Person,
     }
     # The three approvals waited together: one batch in the history.
     batches = [entry.outcome.batch_id for entry in nbask.history() if entry.kind == "approval"]
-    assert len(batches) == 3 and batches[0] is not None and len(set(batches)) == 1
+    assert len(batches) == 3
+    assert batches[0] is not None
+    assert len(set(batches)) == 1
 
 
 # -- examples/agent_patterns/human_in_the_loop_custom_rejection.py --------------------------------

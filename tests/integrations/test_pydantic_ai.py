@@ -512,7 +512,8 @@ def test_in_a_kernel_through_the_widget(k: KernelHarness, style: str, case: Any)
 @pytest.mark.parametrize("style", ["resolve", "resolve_sync"])
 def test_both_deferred_approvals_are_shown_together_and_answered_in_any_order(k: KernelHarness, style: str):
     """pydantic-ai defers both calls at once: both approvals wait together (one batch), the second
-    is answered first, and the agent resumes once with both results."""
+    is answered first, and the agent resumes once with both results.
+    """
     k.drain(0.1)
     k.iopub_log.clear()
     cell = k.execute(RUN[style])
@@ -529,4 +530,5 @@ def test_both_deferred_approvals_are_shown_together_and_answered_in_any_order(k:
     assert [status for _, _, status in out["seen"]] == ["denied", "success"]
     batch_ids = k.run_ok("print(json.dumps([e.outcome.batch_id for e in nbask.history()[-2:]]))").stdout
     first, second = json.loads(batch_ids)
-    assert first is not None and first == second
+    assert first is not None
+    assert first == second
