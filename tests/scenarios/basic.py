@@ -50,7 +50,8 @@ def test_single_select_submit_prints_answer(host: Host):
     host.wait_running(1)  # the cell is still running while the question waits
     expect(ask.question(QUESTION)).to_be_visible()
     expect(ask.question(QUESTION).get_by_role("radio")).to_have_count(3)  # two options + Other
-    expect(ask.other(QUESTION)).to_be_visible()
+    expect(ask.option(QUESTION, "Other", exact=True)).to_be_visible()
+    expect(ask.other(QUESTION)).to_have_count(0)  # its textbox appears once Other is chosen
     expect(ask.root).to_contain_text("DB")
     expect(ask.dismiss_button).to_be_visible()
 
