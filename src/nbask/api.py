@@ -56,7 +56,8 @@ OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 async def run_request(request: Request[OutcomeT], *, queue: bool = False) -> OutcomeT:
     """Run a request of any kind: the policy in force chooses who resolves it, the manager
-    keeps it the only one pending (or queues it) and records it in the history.
+    keeps it the only one pending (or, with ``queue=True``, shows it beside those waiting) and
+    records it in the history.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     return await manager().run(Resolution(request), choose_resolver, queue=queue)
@@ -119,8 +120,8 @@ async def ask(
     The UI adds a free-text "Other" choice itself. An option given as ``Option(label=...,
     preview=...)`` or a dict with ``"preview"`` shows that text (a snippet, a small table, a
     diff) beside the options while it is focused or chosen. ``timeout`` is in seconds (``None``
-    waits forever); ``queue=True`` waits for an already pending request to end instead
-    of raising InteractionPending. The person's notes come back in ``Answer.notes`` (per
+    waits forever); ``queue=True`` shows it at once beside requests already waiting (answered
+    in any order) instead of raising InteractionPending. The person's notes come back in ``Answer.notes`` (per
     question) and ``Answer.note`` (the whole set).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
@@ -150,11 +151,13 @@ def ask_sync(
     multi_select: bool = False,
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
+    queue: bool = False,
 ) -> Answer:
     """The blocking twin of ``ask`` / ``ask_questions`` for synchronous code.
 
     ``ask_sync("Proceed?", ["Yes", "No"])`` asks one question; ``ask_sync([...])`` with
-    a list of questions (and no options) asks several.
+    a list of questions (and no options) asks several. ``queue=True`` (from a thread, say) shows
+    it beside requests already waiting.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     if isinstance(question, str):
@@ -168,7 +171,7 @@ def ask_sync(
             raise TypeError(msg)
         question_set = as_question_set(question)
     request = QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id)
-    return run_request_sync(request)
+    return run_request_sync(request, queue=queue)
 
 
 async def approve(
@@ -205,13 +208,14 @@ def approve_sync(
     tool_call_id: str | None = None,
     details_schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
+    queue: bool = False,
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = approval_request(
         action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk
     )
-    return run_request_sync(request)
+    return run_request_sync(request, queue=queue)
 
 
 def approval_request(
@@ -280,10 +284,12 @@ def ask_form_sync(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
+    queue: bool = False,
 ) -> FormAnswer:
     """The blocking twin of ``ask_form``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return run_request_sync(form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id))
+    request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id)
+    return run_request_sync(request, queue=queue)
 
 
 def history() -> list[HistoryEntry]:
