@@ -40,6 +40,31 @@ export interface BaseModel {
    *  the kernel sets it once more than one identity has answered there (js/wording.ts).
    *  Optional: an older kernel does not send it. */
   show_names?: boolean;
+  /** The batch this request waits in, when several are shown together (src/nbask/batchview.py);
+   *  `{}` when it waits alone. Only the lead's heading reads it (js/batchheading.ts). Optional:
+   *  an older kernel does not sync it. */
+  batch?: BatchState | Record<string, never>;
+}
+
+/** A batch as its widgets see it: the `batch` trait when several requests wait together. */
+export interface BatchState {
+  id: string;
+  /** Whether this widget's request waited first: its card shows the batch's heading, for as
+   *  long as any request of the batch waits, even once its own request has ended. */
+  lead: boolean;
+  /** How many requests of the batch still wait. */
+  waiting: number;
+  /** Request ids of the batch's approvals still waiting, in the order shown: what an "all"
+   *  button may decide (questions and forms never are). */
+  approvals: string[];
+}
+
+/** The custom message a lead widget sends (model.send) for Approve all / Reject all: the kernel
+ *  decides, as the person, exactly the listed approvals that still wait. */
+export interface BatchMessage {
+  batch: "approve_all" | "reject_all";
+  batch_id: string;
+  request_ids: string[];
 }
 
 export interface Option {

@@ -5,12 +5,14 @@
 //
 // One view per rendered output. The kernel owns the model; a view keeps only the person's
 // unsent draft, so every view of one model (and a reloaded page) shows the same state.
-import type { AnyModel, RenderProps } from "@anywidget/types";
+import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import { alertBox } from "./alert";
 import { ApprovalView } from "./approval";
+import { BatchHeading } from "./batchheading";
 import type { Kind, Model } from "./contract";
 import { asText, el } from "./dom";
 import { FormView } from "./form";
+import { trackViews, watchOrphan } from "./orphans";
 import { QuestionView } from "./question";
 
 type View = (model: AnyModel<Model>, host: HTMLElement) => { destroy: () => void };
@@ -44,11 +46,23 @@ function unknownKind(kind: string, host: HTMLElement): () => void {
   return () => root.remove();
 }
 
-function render({ model, el: host }: RenderProps<Model>): () => void {
+function render({ model, el: host }: Pick<RenderProps<Model>, "model" | "el">): () => void {
   const kind = asText(model.get("kind"));
   if (!isKind(kind)) return unknownKind(kind, host);
   const view = VIEWS[kind](model, host);
-  return () => view.destroy();
+  // A batch's heading (shown on its lead card only) sits above the card's own content.
+  const root = host.querySelector(":scope > .nbask");
+  const heading = new BatchHeading(model, (node) => root?.prepend(node));
+  return () => {
+    heading.destroy();
+    view.destroy();
+  };
 }
 
-export default { render };
+/** Once per model: a request still waiting with no view on the page (its cell's output was not
+ *  saved before a reload) is shown in a page-level panel instead (js/orphans.ts). */
+function initialize({ model }: InitializeProps<Model>): () => void {
+  return watchOrphan(model, (host) => render({ model, el: host }));
+}
+
+export default { initialize, render: trackViews<RenderProps<Model>>(render) };

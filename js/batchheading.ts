@@ -1,0 +1,187 @@
+// The heading of a batch (several requests shown together, src/nbask/batchview.py): on the lead
+// card only, above its own content, "3 requests waiting" (announced politely as it changes),
+// and with two or more approvals waiting "Approve all (N)" / "Reject all (N)". Either asks
+// first in the shared confirm row (js/confirm.ts), naming how many, with "Keep reviewing" (where
+// focus lands: the safe default) beside "Approve N" / "Reject N"; Escape closes it. Confirming
+// sends the lead widget's custom message with exactly the approvals the confirmation named,
+// then shows "Sending…" until the kernel's count changes. Questions and forms are never decided
+// by an "all" button: the kernel lists approvals only.
+import type { AnyModel } from "@anywidget/types";
+import { confirmControls } from "./confirm";
+import type { BatchMessage, BatchState, Model } from "./contract";
+import { button, el, isObject, randomId } from "./dom";
+import { isHostKey } from "./hostkeys";
+
+export type BatchAction = BatchMessage["batch"];
+
+export const BATCH_TEXT = {
+  waiting: (n: number): string => (n === 1 ? "1 request waiting" : `${n} requests waiting`),
+  approveAll: (n: number): string => `Approve all (${n})`,
+  rejectAll: (n: number): string => `Reject all (${n})`,
+  confirmApprove: (n: number): string => `Approve all ${n} approvals? Each runs as shown, without edits.`,
+  confirmReject: (n: number): string => `Reject all ${n} approvals?`,
+  approveN: (n: number): string => `Approve ${n}`,
+  rejectN: (n: number): string => `Reject ${n}`,
+  keepReviewing: "Keep reviewing",
+  sending: "Sending…",
+} as const;
+
+/** The model's `batch`, read defensively (an older kernel sends none, any kernel may send
+ *  anything): null unless it names a batch. */
+export function readBatch(raw: unknown): BatchState | null {
+  if (!isObject(raw) || typeof raw.id !== "string" || raw.id === "") return null;
+  const waiting = Number(raw.waiting);
+  const approvals = Array.isArray(raw.approvals) ? raw.approvals.filter((id): id is string => typeof id === "string") : [];
+  return {
+    id: raw.id,
+    lead: raw.lead === true,
+    waiting: Number.isFinite(waiting) && waiting > 0 ? Math.floor(waiting) : 0,
+    approvals,
+  };
+}
+
+/** What the confirmation asks about: a snapshot taken when it opened. */
+interface Asking {
+  action: BatchAction;
+  batchId: string;
+  requestIds: string[];
+  opener: HTMLButtonElement;
+}
+
+export class BatchHeading {
+  readonly element: HTMLElement;
+  private readonly count: HTMLElement;
+  private readonly approveAll: HTMLButtonElement;
+  private readonly rejectAll: HTMLButtonElement;
+  private readonly confirmRow: HTMLElement;
+  private readonly confirmText: HTMLElement;
+  private readonly confirmButton: HTMLButtonElement;
+  private readonly keepReviewing: HTMLButtonElement;
+  private readonly sendingNote: HTMLElement;
+  private asking: Asking | null = null;
+  /** After confirming: the batch and count it was sent at; cleared once the count changes. */
+  private sentAt: { batchId: string; waiting: number } | null = null;
+
+  /** `place` puts the heading where it belongs (above the card's content) when a batch is
+   *  shown; the rest of the time it is not in the page at all. */
+  constructor(
+    private readonly model: AnyModel<Model>,
+    private readonly place: (heading: HTMLElement) => void,
+  ) {
+    const id = `nbask-batch-${randomId()}`;
+    this.element = el("div", "nbask-batch");
+    this.element.setAttribute("role", "group");
+    this.count = el("p", "nbask-batch-count");
+    this.count.id = `${id}-count`;
+    this.count.tabIndex = -1;
+    // Polite: a change of the count is read once the person is idle.
+    this.count.setAttribute("aria-live", "polite");
+    this.element.setAttribute("aria-labelledby", this.count.id);
+    this.approveAll = button("nbask-button", "", () => this.ask("approve_all", this.approveAll));
+    this.rejectAll = button("nbask-button", "", () => this.ask("reject_all", this.rejectAll));
+    const row = el("div", "nbask-batch-row");
+    row.append(this.count, el("span", "nbask-spacer"), this.approveAll, this.rejectAll);
+    const confirm = confirmControls(`${id}-confirm`, this.confirm, this.close);
+    this.confirmRow = confirm.confirmRow;
+    this.confirmRow.classList.add("nbask-batch-confirm");
+    this.confirmText = confirm.confirmText;
+    this.confirmButton = confirm.sendAnyway;
+    this.keepReviewing = confirm.keepAnswering;
+    this.keepReviewing.textContent = BATCH_TEXT.keepReviewing;
+    this.confirmButton.textContent = "";
+    this.confirmRow.hidden = true;
+    this.sendingNote = el("p", "nbask-sending nbask-batch-sending", BATCH_TEXT.sending);
+    this.sendingNote.setAttribute("role", "status");
+    this.sendingNote.hidden = true;
+    this.element.append(row, this.confirmRow, this.sendingNote);
+    this.element.addEventListener("keydown", this.onKeydown);
+    this.model.on("change:batch", this.update);
+    this.update();
+  }
+
+  destroy(): void {
+    this.model.off("change:batch", this.update);
+    this.element.removeEventListener("keydown", this.onKeydown);
+    this.element.remove();
+  }
+
+  private batch(): BatchState | null {
+    const batch = readBatch(this.model.get("batch"));
+    return batch !== null && batch.lead && batch.waiting > 0 ? batch : null;
+  }
+
+  /** Brings the heading in line with the model's `batch`. */
+  private readonly update = (): void => {
+    const batch = this.batch();
+    if (this.sentAt !== null && (batch === null || batch.id !== this.sentAt.batchId || batch.waiting !== this.sentAt.waiting)) {
+      this.sentAt = null;
+    }
+    if (batch === null || (this.asking !== null && this.asking.batchId !== batch.id)) this.asking = null;
+    if (batch === null) {
+      this.count.textContent = "";
+      this.element.remove();
+      return;
+    }
+    if (!this.element.isConnected) this.place(this.element);
+    const text = BATCH_TEXT.waiting(batch.waiting);
+    // Only on change, so a screen reader hears each count once.
+    if (this.count.textContent !== text) this.count.textContent = text;
+    const n = batch.approvals.length;
+    const offered = n >= 2 && this.sentAt === null;
+    for (const [node, label] of [
+      [this.approveAll, BATCH_TEXT.approveAll(n)],
+      [this.rejectAll, BATCH_TEXT.rejectAll(n)],
+    ] as const) {
+      node.hidden = !offered;
+      if (node.textContent !== label) node.textContent = label;
+    }
+    this.confirmRow.hidden = this.asking === null;
+    this.sendingNote.hidden = this.sentAt === null;
+  };
+
+  /** Opens the confirmation for what the batch shows now. */
+  private ask(action: BatchAction, opener: HTMLButtonElement): void {
+    const batch = this.batch();
+    if (batch === null || batch.approvals.length < 2 || this.sentAt !== null) return;
+    const ids = [...batch.approvals];
+    this.asking = { action, batchId: batch.id, requestIds: ids, opener };
+    const approve = action === "approve_all";
+    this.confirmText.textContent = approve ? BATCH_TEXT.confirmApprove(ids.length) : BATCH_TEXT.confirmReject(ids.length);
+    this.confirmButton.textContent = approve ? BATCH_TEXT.approveN(ids.length) : BATCH_TEXT.rejectN(ids.length);
+    this.update();
+    this.keepReviewing.focus();
+  }
+
+  /** "Keep reviewing" or Escape: nothing is sent, focus goes back to the button that asked. */
+  private readonly close = (): void => {
+    const asking = this.asking;
+    if (asking === null) return;
+    this.asking = null;
+    this.update();
+    if (asking.opener.isConnected && !asking.opener.hidden) asking.opener.focus();
+  };
+
+  private readonly confirm = (): void => {
+    const asking = this.asking;
+    const batch = this.batch();
+    if (asking === null || batch === null) return;
+    this.asking = null;
+    this.sentAt = { batchId: asking.batchId, waiting: batch.waiting };
+    const message: BatchMessage = { batch: asking.action, batch_id: asking.batchId, request_ids: asking.requestIds };
+    this.model.send(message);
+    this.update();
+    // The confirm row is gone: focus stays in the heading, on its count.
+    this.count.focus({ preventScroll: true });
+  };
+
+  private readonly onKeydown = (event: KeyboardEvent): void => {
+    // The notebook's own keys bubble on (js/hostkeys.ts); the heading's stop here, so the card
+    // below never takes them for its own (a digit choosing an option, Escape dismissing).
+    if (isHostKey(event)) return;
+    event.stopPropagation();
+    if (event.key === "Escape" && this.asking !== null) {
+      event.preventDefault();
+      this.close();
+    }
+  };
+}

@@ -1,0 +1,187 @@
+"""Several requests shown together in a real browser (JupyterLab and Notebook 7): three approvals
+asked with run_requests form a batch; the lead card's heading counts them ("3 requests
+waiting") and offers Approve all / Reject all behind a confirmation. Each card is answered with
+its own buttons in any order, Approve all decides every one, the cards and the heading are
+keyboard-usable in reading order, and axe finds nothing serious pending or resolved.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from .ask_widget import ApprovalView, run_axe_serious
+from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+SETUP = "import json, nbask\nfrom nbask.api import approval_request, run_requests"
+# The cell prints each decision, in request order, once all of them are decided.
+RUN_THREE = (
+    'ds = await run_requests([approval_request(f"Drop table t{i}", f"DROP TABLE t{i}", timeout=600) '
+    "for i in range(3)])\n"
+    "for i, d in enumerate(ds):\n"
+    '    print("DECISION " + json.dumps({"i": i, "decision": d.decision, "status": d.status, '
+    '"reason": d.reason, "answered_by": d.answered_by, "batch": bool(d.batch_id)}), flush=True)'
+)
+
+
+def open_batch(open_notebook: Callable[..., NotebookPage]) -> tuple[NotebookPage, list[ApprovalView], Locator]:
+    """Run the three approvals; return the notebook, the three cards and the lead's heading."""
+    nb = open_notebook([SETUP, RUN_THREE])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    cards = [ApprovalView(nb.widget(1, i)) for i in range(3)]
+    for i, card in enumerate(cards):
+        expect(card.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
+        card.expect_status("pending")
+        expect(card.root).to_contain_text(f"DROP TABLE t{i}")
+    heading = cards[0].root.get_by_role("group", name=re.compile(r"requests? waiting$"))
+    expect(heading).to_have_accessible_name("3 requests waiting", timeout=RUN_TIMEOUT_MS)
+    # Only the lead card carries the heading.
+    for card in cards[1:]:
+        expect(card.root.locator(".nbask-batch")).to_have_count(0)
+    return nb, cards, heading
+
+
+def decisions(nb: NotebookPage) -> list[dict[str, Any]]:
+    nb.wait_output(1, re.compile(r'DECISION \{"i": 2'), timeout=RUN_TIMEOUT_MS)
+    lines = [line for line in nb.stream_text(1).splitlines() if line.startswith("DECISION ")]
+    return [json.loads(line[len("DECISION ") :]) for line in lines]
+
+
+def test_each_card_answered_in_any_order(open_notebook):
+    nb, cards, heading = open_batch(open_notebook)
+    expect(heading.get_by_role("button", name="Approve all (3)", exact=True)).to_be_visible()
+    cards[2].button("Approve").click()
+    cards[2].expect_status("answered")
+    expect(heading).to_have_accessible_name("2 requests waiting")
+    cards[0].button("Reject").click()
+    cards[0].expect_status("answered")
+    # The lead's own request ended; its heading stays while the batch waits.
+    expect(heading).to_have_accessible_name("1 request waiting")
+    expect(heading.get_by_role("button")).to_have_count(0)  # one approval left: no "all" button
+    assert "DECISION" not in nb.stream_text(1)
+    cards[1].button("Approve").click()
+    cards[1].expect_status("answered")
+    got = decisions(nb)
+    assert [(d["i"], d["decision"], d["status"], d["answered_by"]) for d in got] == [
+        (0, "reject", "answered", "person"),
+        (1, "approve", "answered", "person"),
+        (2, "approve", "answered", "person"),
+    ]
+    assert all(d["batch"] for d in got)
+    expect(cards[0].root.locator(".nbask-batch")).to_have_count(0)
+
+
+def test_approve_all_asks_first_then_decides_all_three(open_notebook, page):
+    nb, cards, heading = open_batch(open_notebook)
+    approve_all = heading.get_by_role("button", name="Approve all (3)", exact=True)
+    approve_all.click()
+    expect(heading).to_contain_text("Approve all 3 approvals? Each runs as shown, without edits.")
+    keep = heading.get_by_role("button", name="Keep reviewing", exact=True)
+    expect(keep).to_be_focused()
+    # Keep reviewing sends nothing, and Escape closes the confirmation the same way.
+    page.keyboard.press("Enter")
+    expect(keep).to_have_count(0)
+    expect(approve_all).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(keep).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(keep).to_have_count(0)
+    for card in cards:
+        card.expect_status("pending")
+    expect(cards[0].root.locator(".nbask-escape-note")).to_be_empty()
+
+    approve_all.click()
+    expect(keep).to_be_focused()
+    heading.get_by_role("button", name="Approve 3", exact=True).click()
+    for card in cards:
+        card.expect_status("answered")
+        expect(card.root).to_contain_text("Approved")
+    got = decisions(nb)
+    assert [(d["i"], d["decision"], d["status"], d["answered_by"]) for d in got] == [
+        (0, "approve", "answered", "person"),
+        (1, "approve", "answered", "person"),
+        (2, "approve", "answered", "person"),
+    ]
+    expect(cards[0].root.locator(".nbask-batch")).to_have_count(0)
+
+
+# Where focus is, as "<card>:<role>:<name>" (card -1 = outside the cell's widgets).
+FOCUSED = """area => {
+  const el = document.activeElement;
+  const cards = [...area.querySelectorAll('.nbask')];
+  const card = cards.findIndex(c => c.contains(el));
+  if (card < 0) return 'outside';
+  const role = el.tagName === 'TEXTAREA' ? 'textbox' : el.tagName.toLowerCase();
+  const name = el.tagName === 'TEXTAREA' ? (el.labels[0] || {}).textContent : el.textContent;
+  return card + ':' + role + ':' + (name || '').trim();
+}"""
+
+# Every control a person can Tab to in the cell's widgets, in document (reading) order.
+TABBABLE = """area => [...area.querySelectorAll('.nbask')].flatMap((card, i) =>
+  [...card.querySelectorAll('button, textarea, input, select, a[href], [tabindex="0"]')]
+    .filter(el => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0)
+    .map(el => i + ':' + (el.tagName === 'TEXTAREA' ? 'textbox' : el.tagName.toLowerCase()) + ':'
+      + ((el.tagName === 'TEXTAREA' ? (el.labels[0] || {}).textContent : el.textContent) || '').trim()))"""
+
+
+def test_keyboard_only_reaches_every_control_in_reading_order(open_notebook, page: Page):
+    nb, _cards, heading = open_batch(open_notebook)
+    area = nb.output_area(1)
+    expected = area.evaluate(TABBABLE)
+    # The heading's buttons come first, then each card's own controls, card by card.
+    assert expected[:2] == ["0:button:Approve all (3)", "0:button:Reject all (3)"], expected
+    for i in range(3):
+        mine = [entry for entry in expected if entry.startswith(f"{i}:")]
+        assert [f"{i}:button:Approve", f"{i}:button:Edit", f"{i}:button:Reject"] == [
+            entry for entry in mine if entry.split(":", 2)[2] in ("Approve", "Edit", "Reject")
+        ], mine
+        assert f"{i}:textbox:Reason" in mine, mine
+    heading.get_by_role("button", name="Approve all (3)", exact=True).focus()
+    walked = [area.evaluate(FOCUSED)]
+    for _ in range(len(expected) - 1):
+        page.keyboard.press("Tab")
+        walked.append(area.evaluate(FOCUSED))
+    assert walked == expected
+    page.keyboard.press("Tab")
+    assert area.evaluate(FOCUSED) == "outside"
+
+    # And back by keyboard alone: Reject all, confirm with the keyboard (Keep reviewing first).
+    for _ in range(len(expected) - 1):
+        page.keyboard.press("Shift+Tab")
+    expect(heading.get_by_role("button", name="Reject all (3)", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(heading).to_contain_text("Reject all 3 approvals?")
+    expect(heading.get_by_role("button", name="Keep reviewing", exact=True)).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(heading.get_by_role("button", name="Reject 3", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    got = decisions(nb)
+    assert [(d["decision"], d["status"]) for d in got] == [("reject", "answered")] * 3
+
+
+def test_axe_with_the_batch_pending_confirming_and_resolved(open_notebook, page, axe_source):
+    nb, cards, heading = open_batch(open_notebook)
+    page.add_script_tag(content=axe_source)
+    area = nb.output_area(1)
+    assert run_axe_serious(page, area) == []
+    heading.get_by_role("button", name="Reject all (3)", exact=True).click()
+    expect(heading.get_by_role("button", name="Keep reviewing", exact=True)).to_be_focused()
+    assert run_axe_serious(page, area) == []
+    heading.get_by_role("button", name="Keep reviewing", exact=True).click()
+    cards[1].button("Approve").click()
+    expect(heading).to_have_accessible_name("2 requests waiting")
+    assert run_axe_serious(page, area) == []
+    heading.get_by_role("button", name="Approve all (2)", exact=True).click()
+    heading.get_by_role("button", name="Approve 2", exact=True).click()
+    decisions(nb)
+    for card in cards:
+        card.expect_status("answered")
+    assert run_axe_serious(page, area) == []
