@@ -90,6 +90,7 @@ export abstract class InteractionView<M extends BaseModel> {
     );
     this.waiting = {
       root: this.root,
+      request: model,
       focusTarget: () => this.autofocusTarget(),
       text: () => this.waitingText(),
       notify: () => this.model.get("notify") === true,

@@ -68,7 +68,7 @@ async function flush(): Promise<void> {
 }
 
 function badge() {
-  return queryByRole(document.body, "button", { name: /^Question waiting/ });
+  return queryByRole(document.body, "button", { name: /^(Question|\d+ requests) waiting$/ });
 }
 
 describe("title marker", () => {
@@ -80,12 +80,12 @@ describe("title marker", () => {
     expect(document.title).toBe(ORIGINAL);
   });
 
-  it("puts one marker for several widgets and keeps it until the last one ends", () => {
+  it("puts one marker counting several requests and keeps it until the last one ends", () => {
     const first = pendingModel([DB]);
     const second = pendingModel([FEATURES]);
     view(first);
     view(second);
-    expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
+    expect(document.title).toBe(`● 2 requests waiting — ${ORIGINAL}`);
     first.kernelUpdate({ status: "answered" });
     expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
     second.kernelUpdate({ status: "dismissed" });
@@ -148,19 +148,39 @@ describe("badge", () => {
     await flush();
   });
 
-  it("is one badge with a count for several, and goes when they are answered", () => {
+  it("is one badge counting every waiting request, and goes when they are answered", async () => {
     const first = pendingModel([DB]);
-    const second = pendingModel([FEATURES]);
+    const second = pendingModel([FEATURES], { request_id: "req-2" });
+    const third = pendingModel([DB], { request_id: "req-3" });
     const a = view(first);
     const b = view(second);
+    view(third);
     reportView(a.root, false);
     reportView(b.root, false);
     expect(document.querySelectorAll(".nbask-waiting-badge")).toHaveLength(1);
-    expect(badge()?.textContent).toBe("Question waiting (2)");
+    // Every request waiting on the page, in view or not; the title marker says the same.
+    expect(badge()?.textContent).toBe("3 requests waiting");
+    expect(document.title).toBe(`● 3 requests waiting — ${ORIGINAL}`);
     first.kernelUpdate({ status: "answered" });
+    expect(badge()?.textContent).toBe("2 requests waiting");
+    expect(document.title).toBe(`● 2 requests waiting — ${ORIGINAL}`);
+    third.kernelUpdate({ status: "answered" });
     expect(badge()?.textContent).toBe("Question waiting");
+    expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
+    await flush();
+    expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
     b.cleanup();
     expect(badge()).toBeNull();
+  });
+
+  it("counts a request shown in two views once", () => {
+    const model = pendingModel([DB]);
+    const a = view(model);
+    const b = view(model);
+    reportView(a.root, false);
+    reportView(b.root, false);
+    expect(badge()?.textContent).toBe("Question waiting");
+    expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
   });
 
   it("treats a widget with no size (a collapsed output area) as out of view", () => {

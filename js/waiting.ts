@@ -1,5 +1,7 @@
 // "A question is waiting" signals, shared by every nbask view on the page: a marker in the tab's
-// title, a fixed "Question waiting" badge while a pending widget is out of view, and (opt-in,
+// title, a fixed "Question waiting" badge while a pending widget is out of view (both say
+// "3 requests waiting" while several requests wait, counting each request once however many
+// views show it), and (opt-in,
 // nbask.configure(notify=True)) a desktop notification. The shell registers a view while it
 // waits for the person (pending, not sending, not timed out) and unregisters it otherwise and
 // on destroy. Nothing here moves the focus on its own: only a click on the badge or on the
@@ -7,11 +9,25 @@
 
 /** Put before the page's own title while a question waits and the person may not see it. */
 export const WAITING_TITLE_PREFIX = "● Question waiting — ";
+/** Any marker this module puts before the title (one request, or several). */
+const MARKER = /^● (?:Question|\d+ requests) waiting — /;
 
 export const WAITING_TEXT = {
   badge: "Question waiting",
   notificationTitle: "Question waiting",
+  /** The badge and the title marker while several requests wait. */
+  several: (n: number): string => `${n} requests waiting`,
 } as const;
+
+/** What the badge and the title marker say while `n` requests wait. */
+export function waitingText(n: number): string {
+  return n > 1 ? WAITING_TEXT.several(n) : WAITING_TEXT.badge;
+}
+
+/** The title marker while `n` requests wait. */
+export function waitingTitlePrefix(n: number): string {
+  return `● ${waitingText(n)} — `;
+}
 
 /** The notification's body is the question as plain text, at most this long. */
 export const NOTIFICATION_TEXT_LIMIT = 180;
@@ -19,6 +35,8 @@ export const NOTIFICATION_TEXT_LIMIT = 180;
 /** What the shell tells the registry about one waiting view. */
 export interface WaitingView {
   readonly root: HTMLElement;
+  /** The request the view shows (its model): views of one request count once. */
+  readonly request?: object;
   /** Where a click on the badge puts the focus. */
   focusTarget(): HTMLElement | null;
   /** The widget's title or first question, as plain text. */
@@ -81,6 +99,11 @@ export function waitingCount(): number {
   return entries.size;
 }
 
+/** How many requests are waiting now: every view of one request counts once. */
+export function waitingRequests(): number {
+  return new Set([...entries.keys()].map((view) => view.request ?? view)).size;
+}
+
 function onIntersect(records: IntersectionObserverEntry[]): void {
   for (const record of records) {
     for (const [view, entry] of entries) {
@@ -130,7 +153,7 @@ function setMarker(on: boolean): void {
 
 function applyMarker(): void {
   if (baseTitle === null) return;
-  const marked = WAITING_TITLE_PREFIX + baseTitle;
+  const marked = waitingTitlePrefix(waitingRequests()) + baseTitle;
   if (document.title !== marked) document.title = marked;
 }
 
@@ -140,7 +163,7 @@ function watchTitle(): void {
     if (baseTitle === null) return;
     const now = document.title;
     // Our own write carries the marker and changes nothing here, so this never loops.
-    if (now.startsWith(WAITING_TITLE_PREFIX)) return;
+    if (MARKER.test(now)) return;
     baseTitle = now;
     applyMarker();
   });
@@ -169,7 +192,7 @@ function updateBadge(): void {
     badge.setAttribute("data-lm-suppress-shortcuts", "true");
     badge.addEventListener("click", onBadgeClick);
   }
-  const label = hidden.length > 1 ? `${WAITING_TEXT.badge} (${hidden.length})` : WAITING_TEXT.badge;
+  const label = waitingText(waitingRequests());
   if (badge.textContent !== label) badge.textContent = label;
   if (!badge.isConnected) document.body.append(badge);
 }
