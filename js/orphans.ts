@@ -1,0 +1,129 @@
+// Requests that wait with nothing on the page to answer them. A notebook reloaded without being
+// saved has no output for its running cell (the outputs come back from the file), yet the
+// widget manager restores every live model from the kernel, and anywidget calls initialize()
+// once per model. A model whose request still waits a moment later, with no view of it
+// rendered anywhere on the page, is shown in the page-level panel (js/orphanpanel.ts) through
+// the same render path as a cell's output, so the person can answer it and the cell resumes.
+// A regular view of that request rendered later (a saved output showing up late) takes the
+// card away. A widget displayed in a cell renders within milliseconds: it never gets a card.
+//
+// anywidget loads the ES module once per model (its text through a blob URL), so each model
+// has its own copy of this module: what the copies share, the views rendered on the page,
+// lives on globalThis, and the panel lives in the DOM.
+import type { AnyModel } from "@anywidget/types";
+import type { BaseModel } from "./contract";
+import { asText } from "./dom";
+import { CLOSE_EVENT, addCard, removeCard, setPending } from "./orphanpanel";
+
+/** How long after its model appears a request may go without a view before it gets a card. */
+export const ORPHAN_DELAY_MS = 2000;
+
+type RequestModel = Pick<AnyModel<BaseModel>, "get" | "on" | "off">;
+
+interface ShownView {
+  /** The request the view shows now (a model may move on to a new request). */
+  request(): string;
+}
+
+interface Shared {
+  /** Views rendered in the page's outputs (not the panel's cards). */
+  views: Set<ShownView>;
+  /** Told the request of each view as it renders. */
+  watchers: Set<(request: string) => void>;
+}
+
+const SHARED = Symbol.for("nbask.shown-views.v1");
+
+function shared(): Shared {
+  const scope = globalThis as { [SHARED]?: Shared };
+  const found = scope[SHARED];
+  if (found !== undefined) return found;
+  const made: Shared = { views: new Set(), watchers: new Set() };
+  scope[SHARED] = made;
+  return made;
+}
+
+function requestOf(model: Pick<RequestModel, "get">): string {
+  return asText(model.get("request_id"));
+}
+
+/** Records a view of `model` rendered on the page; the returned function forgets it. */
+export function registerView(model: Pick<RequestModel, "get">): () => void {
+  const { views, watchers } = shared();
+  const view: ShownView = { request: () => requestOf(model) };
+  views.add(view);
+  const request = view.request();
+  for (const watcher of [...watchers]) watcher(request);
+  return () => views.delete(view);
+}
+
+/** Whether a view of this request is rendered on the page. */
+export function isShown(request: string): boolean {
+  for (const view of shared().views) if (view.request() === request) return true;
+  return false;
+}
+
+/** `render` that records each view it makes (see registerView). */
+export function trackViews<P extends { model: Pick<RequestModel, "get"> }>(
+  render: (props: P) => () => void,
+): (props: P) => () => void {
+  return (props) => {
+    const forget = registerView(props.model);
+    const cleanup = render(props);
+    return () => {
+      forget();
+      cleanup();
+    };
+  };
+}
+
+/**
+ * Called from initialize() for each model: after `delayMs`, a request that still waits and has no
+ * view on the page gets a card in the panel, `mount` rendering its view there. The card keeps
+ * showing the resolved block once the request ends, until the person closes the panel; a
+ * regular view of the request rendered meanwhile takes it away. Returns the cleanup (the model
+ * went away, or the module was replaced).
+ */
+export function watchOrphan(
+  model: RequestModel,
+  mount: (host: HTMLElement) => () => void,
+  delayMs: number = ORPHAN_DELAY_MS,
+): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let shown: { card: HTMLElement; panel: HTMLElement; unmount: () => void; request: string } | null = null;
+
+  const onStatus = (): void => {
+    if (shown !== null) setPending(shown.card, model.get("status") === "pending");
+  };
+  const onViewShown = (request: string): void => {
+    if (shown !== null && request === shown.request) hide();
+  };
+  const hide = (): void => {
+    if (shown === null) return;
+    const { card, panel, unmount } = shown;
+    shown = null;
+    shared().watchers.delete(onViewShown);
+    model.off("change:status", onStatus);
+    panel.removeEventListener(CLOSE_EVENT, hide);
+    unmount();
+    removeCard(card);
+  };
+  const check = (): void => {
+    timer = undefined;
+    const request = requestOf(model);
+    if (model.get("status") !== "pending" || request === "" || isShown(request)) return;
+    const { panel, card } = addCard(request);
+    shown = { card, panel, request, unmount: () => undefined };
+    shared().watchers.add(onViewShown);
+    model.on("change:status", onStatus);
+    panel.addEventListener(CLOSE_EVENT, hide);
+    shown.unmount = mount(card);
+    onStatus();
+  };
+
+  timer = setTimeout(check, delayMs);
+  return () => {
+    clearTimeout(timer);
+    hide();
+  };
+}

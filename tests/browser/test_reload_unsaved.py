@@ -1,0 +1,166 @@
+"""A page reload while a request waits, the notebook NOT saved: the file has no output for the
+running cell, so no cell shows the request; the widget manager still restores its live model
+from the kernel, and nbask shows the request in a page-level "Waiting requests" panel, where
+answering it resumes the cell. The reloaded page no longer owns the running cell's output
+stream, so the next cell reads the answer the waiting cell received.
+
+A saved notebook brings its output back in the cell, and the panel never appears; nor does it
+for a widget shown in its cell as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Dialog, Locator, Page, expect
+
+from .ask_widget import PRINT_DECISION, PRINT_RESULT, ApprovalView, AskWidget, read_result
+from .notebook_page import NotebookPage
+
+pytestmark = pytest.mark.browser
+
+QUESTION = "Retrain the model on the new data?"
+REGION = "Waiting requests"  # js/orphanpanel.ts PANEL_TEXT.region
+HEADING = "A request is still waiting"
+NOTE = "Its cell's output was not saved, so it is shown here."
+# js/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
+ORPHAN_DELAY_MS = 2000
+
+# Records, in every document the page loads, whether the panel was ever put in the page.
+WATCH_PANEL = """
+window.__nbaskPanelSeen = false;
+new MutationObserver(() => {
+  if (document.querySelector('section.nbask-orphans')) window.__nbaskPanelSeen = true;
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def panel(page: Page) -> Locator:
+    return page.get_by_role("region", name=REGION, exact=True)
+
+
+def reload_unsaved(nb: NotebookPage) -> None:
+    """Reload a notebook with unsaved changes: the page asks whether to leave; the person does."""
+
+    def leave(dialog: Dialog) -> None:
+        if dialog.type == "beforeunload":
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    nb.page.on("dialog", leave)
+    nb.reload()
+    nb.wait_kernel_connected()
+
+
+def expect_no_panel_once_its_moment_passed(page: Page) -> None:
+    """The panel never appeared, checked once the page has lived past the panel's delay."""
+    page.wait_for_function(f"() => performance.now() > window.__nbaskSince + {ORPHAN_DELAY_MS + 1000}")
+    assert page.evaluate("() => window.__nbaskPanelSeen") is False
+    expect(panel(page)).to_have_count(0)
+
+
+def mark_now(page: Page) -> None:
+    page.evaluate("() => { window.__nbaskSince = performance.now(); }")
+
+
+def assert_output_not_saved(nb: NotebookPage, cell: int) -> None:
+    assert nb.disk_notebook()["cells"][cell]["outputs"] == []
+
+
+def test_a_question_waiting_in_an_unsaved_notebook_comes_back_in_the_panel_after_a_reload(open_notebook, page):
+    page.add_init_script(WATCH_PANEL)
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No', 'Only the last week'], timeout=None)",
+            PRINT_RESULT,
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    AskWidget.in_cell(nb, 1).expect_pending()
+    mark_now(page)
+    expect_no_panel_once_its_moment_passed(page)  # shown in its cell: no panel
+    assert_output_not_saved(nb, 1)
+
+    reload_unsaved(nb)
+    expect(nb.output_area(1).locator(".nbask")).to_have_count(0)  # the file never had it
+    region = panel(page)
+    expect(region).to_be_visible()
+    expect(region.get_by_role("heading", name=HEADING)).to_be_visible()
+    expect(region).to_contain_text(NOTE)
+    expect(region.get_by_role("button", name="Close")).to_have_count(0)  # it still waits
+    ask = AskWidget(region.locator(".nbask"))
+    ask.expect_pending()
+    ask.choose(QUESTION, "Only the last week")
+    ask.submit()
+    ask.expect_resolved("answered", {QUESTION: "Only the last week"})
+
+    nb.run_cell(2, wait=False)
+    result = read_result(nb, 2)
+    assert result["status"] == "answered"
+    assert result["answers"] == {QUESTION: "Only the last week"}
+
+    expect(region.get_by_role("heading", name="Nothing is waiting any more")).to_be_visible()
+    region.get_by_role("button", name="Close").click()
+    expect(panel(page)).to_have_count(0)
+
+
+def test_an_approval_waiting_in_an_unsaved_notebook_is_decided_in_the_panel(open_notebook, page):
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            "d = await nbask.approve('Scale the web service', '{\"replicas\": 2}', timeout=None)",
+            PRINT_DECISION,
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ApprovalView(nb.widget(1)).expect_status("pending")
+    assert_output_not_saved(nb, 1)
+
+    reload_unsaved(nb)
+    region = panel(page)
+    expect(region.get_by_role("heading", name=HEADING)).to_be_visible()
+    view = ApprovalView(region.locator(".nbask"))
+    view.expect_status("pending")
+    expect(view.root).to_contain_text("Scale the web service")
+    view.textbox("Reason").fill("approved after the reload")
+    view.button("Approve").click()
+    view.expect_status("answered")
+
+    nb.run_cell(2, wait=False)
+    nb.wait_output(2, re.compile(r"DECISION \{"))
+    line = next(ln for ln in nb.stream_text(2).splitlines() if ln.startswith("DECISION "))
+    decision = json.loads(line[len("DECISION ") :])
+    assert (decision["decision"], decision["status"]) == ("approve", "answered")
+    assert decision["reason"] == "approved after the reload"
+
+
+def test_a_saved_notebook_shows_the_question_in_its_cell_and_no_panel(open_notebook, page):
+    page.add_init_script(WATCH_PANEL)
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=None)",
+            PRINT_RESULT,
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    AskWidget.in_cell(nb, 1).expect_pending()
+    nb.save()
+    nb.reload()
+    nb.wait_kernel_connected()
+
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    mark_now(page)
+    expect_no_panel_once_its_moment_passed(page)
+    ask.choose(QUESTION, "Yes")
+    ask.submit()
+    nb.run_cell(2, wait=False)
+    assert read_result(nb, 2)["answers"] == {QUESTION: "Yes"}
