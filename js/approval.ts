@@ -7,7 +7,7 @@ import type { ApprovalModel, ApprovalResponse } from "./contract";
 import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, RISK_TEXT, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
 import type { ApprovalAction, ApprovalDraft } from "./approvaldraft";
-import { approvalDraftData, approvalHasContent, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
+import { approvalDraftData, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
 import { asText, button, charCounter, el, isObject, setFieldValue, textEl } from "./dom";
 import { alertBox } from "./alert";
 import { diffBlock } from "./diffview";
@@ -115,10 +115,6 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   protected waitingText(): string {
     const title = asText(this.model.get("title"));
     return title.trim() !== "" ? title : "";
-  }
-
-  protected hasDraft(): boolean {
-    return approvalHasContent(this.draft, this.details());
   }
 
   protected refreshForm(): void {

@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import {
   approvalDraftData,
-  approvalHasContent,
   emptyApprovalDraft,
   reduceApprovalDraft,
   restoreApprovalDraft,
@@ -15,7 +14,6 @@ describe("approval draft", () => {
   it("starts unedited with the model's details and no reason", () => {
     const draft = emptyApprovalDraft(DETAILS);
     expect(draft).toEqual({ editing: false, details: DETAILS, reason: "" });
-    expect(approvalHasContent(draft, DETAILS)).toBe(false);
   });
 
   it("returns the same draft when an action changes nothing", () => {
@@ -24,15 +22,6 @@ describe("approval draft", () => {
     expect(reduceApprovalDraft(draft, { type: "typeDetails", text: DETAILS })).toBe(draft);
     const editing = reduceApprovalDraft(draft, { type: "edit" });
     expect(reduceApprovalDraft(editing, { type: "edit" })).toBe(editing);
-  });
-
-  it("has content once a reason is typed or the edited details differ", () => {
-    const draft = emptyApprovalDraft(DETAILS);
-    expect(approvalHasContent(reduceApprovalDraft(draft, { type: "typeReason", text: " " }), DETAILS)).toBe(false);
-    expect(approvalHasContent(reduceApprovalDraft(draft, { type: "typeReason", text: "no" }), DETAILS)).toBe(true);
-    const editing = reduceApprovalDraft(draft, { type: "edit" });
-    expect(approvalHasContent(editing, DETAILS)).toBe(false);
-    expect(approvalHasContent(reduceApprovalDraft(editing, { type: "typeDetails", text: "{}" }), DETAILS)).toBe(true);
   });
 
   it("caps the texts as their boxes do", () => {
@@ -69,8 +58,6 @@ describe("Restore original", () => {
     });
     const restored = reduceApprovalDraft(edited, { type: "restoreOriginal", original: DETAILS });
     expect(restored).toEqual({ editing: true, details: DETAILS, reason: "careful" });
-    expect(approvalHasContent(restored, DETAILS)).toBe(true);
-    expect(approvalHasContent({ ...restored, reason: "" }, DETAILS)).toBe(false);
     expect(reduceApprovalDraft(restored, { type: "restoreOriginal", original: DETAILS })).toBe(restored);
   });
 });

@@ -57,8 +57,3 @@ export function approvalDraftData(draft: ApprovalDraft): Record<string, unknown>
   const { editing, details, reason } = draft;
   return editing ? { editing, details, reason } : { editing, reason };
 }
-
-/** Whether a dismiss would throw away anything the person typed. */
-export function approvalHasContent(draft: ApprovalDraft, details: string): boolean {
-  return draft.reason.trim() !== "" || (draft.editing && draft.details !== details);
-}

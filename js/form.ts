@@ -13,7 +13,7 @@ import { headerRow } from "./header";
 import { handleFormKey } from "./keys";
 import { type FieldContext, type FieldControls, buildField, setDescribedBy } from "./formfields";
 import type { FormDraft } from "./formdraft";
-import { emptyFormDraft, formDraftData, formHasContent, reduceFormDraft, restoreFormDraft, restoredValues } from "./formdraft";
+import { emptyFormDraft, formDraftData, reduceFormDraft, restoreFormDraft, restoredValues } from "./formdraft";
 import { KernelRefusal } from "./refusal";
 import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
@@ -150,10 +150,6 @@ export class FormView extends InteractionView<FormModel> {
 
   protected waitingText(): string {
     return this.message();
-  }
-
-  protected hasDraft(): boolean {
-    return formHasContent(this.draft);
   }
 
   protected refreshForm(locked: boolean): void {

@@ -4,7 +4,6 @@ import { MAX_FIELD_CHARS } from "./contract";
 import {
   emptyFormDraft,
   formDraftData,
-  formHasContent,
   reduceFormDraft,
   restoreFormDraft,
   restoredValues,
@@ -22,7 +21,6 @@ describe("form draft", () => {
     expect([...draft.values.keys()]).toEqual(["name", "agree", "tags"]);
     expect(draft.dirty.size + draft.touched.size).toBe(0);
     expect(draft.attempted).toBe(false);
-    expect(formHasContent(draft)).toBe(false);
   });
 
   it("an edit changes the value and marks the field dirty; a commit also touches it", () => {
@@ -31,7 +29,6 @@ describe("form draft", () => {
     expect(typed.values.get("name")).toBe("Ada");
     expect([...typed.dirty]).toEqual(["name"]);
     expect(typed.touched.size).toBe(0);
-    expect(formHasContent(typed)).toBe(true);
     expect(draft.values.get("name")).not.toBe("Ada"); // the old draft is left as it was
     const chosen = reduceFormDraft(typed, { type: "edit", name: "agree", value: true, commit: true });
     expect([...chosen.touched]).toEqual(["agree"]);
@@ -50,7 +47,6 @@ describe("form draft", () => {
     const draft = emptyFormDraft(FIELDS);
     const shown = reduceFormDraft(draft, { type: "show", name: "name", value: "filled" });
     expect(shown.values.get("name")).toBe("filled");
-    expect(formHasContent(shown)).toBe(false);
     const attempted = reduceFormDraft(shown, { type: "attempt" });
     expect(attempted.attempted).toBe(true);
     expect(reduceFormDraft(attempted, { type: "attempt" })).toBe(attempted);

@@ -107,8 +107,3 @@ export function formDraftData(draft: FormDraft): Record<string, unknown> {
     attempted: draft.attempted,
   };
 }
-
-/** Whether a dismiss would throw away anything the person changed. */
-export function formHasContent(draft: FormDraft): boolean {
-  return draft.dirty.size > 0;
-}

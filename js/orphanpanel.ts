@@ -72,8 +72,6 @@ function createPanel(): HTMLElement {
   const panel = el("section", PANEL);
   panel.setAttribute("role", "region");
   panel.setAttribute("aria-label", PANEL_TEXT.region);
-  // The notebook's keyboard shortcuts stay out of the cards' fields, as in a cell's output.
-  panel.setAttribute("data-lm-suppress-shortcuts", "true");
   const top = el("div", `${PANEL}-top`);
   const title = el("div", `${PANEL}-title`);
   title.append(el("h2", `${PANEL}-heading`), el("p", `${PANEL}-note`));

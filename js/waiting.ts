@@ -189,7 +189,6 @@ function updateBadge(): void {
     badge = document.createElement("button");
     badge.type = "button";
     badge.className = "nbask-waiting-badge";
-    badge.setAttribute("data-lm-suppress-shortcuts", "true");
     badge.addEventListener("click", onBadgeClick);
   }
   const label = waitingText(waitingRequests());
