@@ -1,0 +1,308 @@
+"""LlamaIndex workflows' human in the loop answered in the cell: ``run`` runs a ``Workflow`` (a
+plain one, or an ``AgentWorkflow`` / ``FunctionAgent`` whose tools wait for a person), streams its
+events, answers every ``InputRequiredEvent`` and sends the answer back as a ``HumanResponseEvent``,
+until the workflow ends; it returns the workflow's result.
+
+::
+
+    result = await nbask.integrations.llama_index.run(MyWorkflow(timeout=None), topic="pirates")
+    handler = agent.run("Clean up.")                      # or a handler you started
+    result = await nbask.integrations.llama_index.run(handler)
+
+An ``InputRequiredEvent`` is one a step returns, or the ``waiter_event`` of
+``ctx.wait_for_event(HumanResponseEvent, waiter_event=InputRequiredEvent(...), requirements=...)``
+(a waiter event of another type is not recognised as a question). The events that wait together
+(parallel steps or tool calls, each waiting) are asked together once the workflow can go no
+further by itself (LlamaIndex's ``WorkflowIdleEvent``), answered in any order. What each event's
+fields ask, and the ``HumanResponseEvent`` it is answered with:
+
+- ``prefix`` (or ``prompt``, ``message``, ``msg``) alone: a one-field text form;
+  ``response`` is the text.
+- that text and ``options`` (2-4 labels or ``{"label", "description"}``; ``header``,
+  ``multi_select``): a question with Other; ``response`` is the answer's text.
+- ``questions`` (1-4 of nbask's questions: ``question``, ``options``, ``header``,
+  ``multi_select``): asked together; ``response`` is ``{question: answer}``, ``notes`` the notes.
+- ``action`` (a short title), with ``details`` (text, or data shown as JSON), ``risk``
+  ("low", "medium", "high") and ``details_schema`` (a JSON Schema an edit must fit): an approval;
+  ``response`` is "approve", "edit" or "reject", ``approved`` a bool, ``edited`` the edited
+  details (text) and ``reason`` the person's reason, or nbask's.
+- ``schema`` (a flat JSON Schema object, nbask's form subset) with the text as its message: a
+  typed form; ``response`` is the values, by field name.
+
+Every response also carries ``answered_by`` (person, policy or replay) and, first, every field of
+the event it answers: ``requirements`` written as fields of the waiter event (as LlamaIndex's docs
+write them: ``InputRequiredEvent(prefix=..., user_name="Laurie")`` with
+``requirements={"user_name": "Laurie"}``) are met. A requirement the waiter event does not carry
+cannot be met from outside the workflow.
+
+An approval that is not approved (rejected, dismissed, timed out, an unattended policy, no one to
+ask) is answered ``approved=False`` with the reason: the step decides. Anything else left
+unanswered (a declined form or text, a question dismissed) stops the run (``cancel_run``) and
+raises ``InputNotAnswered`` saying why; a replay miss raises ``nbask.ReplayMissing`` the same way.
+
+A workflow's ``timeout`` (45 s unless given) covers its whole run, waiting included: ``run``
+raises ``WorkflowTimeoutTooShort`` before anything is asked when it is shorter than ``timeout=``
+(how long each answer is waited for), naming both and how to raise it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, cast
+
+from workflows import Workflow
+from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, InternalDispatchEvent, WorkflowIdleEvent
+from workflows.handler import WorkflowHandler
+
+from ..api import as_question_set, form_request, one_question_set
+from ..core.lifecycle import DEFAULT_TIMEOUT, Request
+from ..kinds import QuestionRequest
+from ..models import Answer, Decision, FormAnswer, Outcome
+from . import _seam
+
+__all__ = [
+    "InputNotAnswered",
+    "WorkflowTimeoutTooShort",
+    "answering",
+    "resolve",
+    "resolve_sync",
+    "run",
+    "stream",
+]
+
+#: The fields whose text is the question, in the order they are looked for.
+TEXT_FIELDS = ("prefix", "prompt", "message", "msg")
+#: The one field of a plain text prompt's form.
+_TEXT_FIELD = "response"
+_ENDINGS = {"dismissed": "declined", "timeout": "timed out", "cancelled": "cancelled"}
+
+
+class InputNotAnswered(RuntimeError):
+    """An ``InputRequiredEvent`` that is not an approval was left unanswered (declined, timed
+    out, dismissed, an unattended policy, no one to ask): the run was stopped, since the step
+    waiting for it has nothing to go on with.
+    """
+
+    def __init__(self, event: Event, outcome: Outcome) -> None:
+        self.event = event
+        self.outcome = outcome
+        why = str(getattr(outcome, "note", "") or getattr(outcome, "reason", "")).strip().rstrip(".")
+        ending = _ENDINGS.get(outcome.status, outcome.status)
+        asked = _text(_fields(event)) or type(event).__name__
+        super().__init__(
+            f"{asked!r} was not answered ({ending}){': ' + why if why else ''}. "
+            "The workflow waits for a HumanResponseEvent to go on, so its run was stopped"
+        )
+
+
+class WorkflowTimeoutTooShort(ValueError):
+    """The workflow's own timeout would end its run before the person's answer is due."""
+
+
+async def run(
+    workflow: Workflow | WorkflowHandler,
+    /,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+    **start: Any,
+) -> Any:
+    """Run ``workflow`` (``workflow.run(**start)``), or go on with a ``WorkflowHandler`` it
+    returned, answering every ``InputRequiredEvent`` (see the module docstring) until it ends;
+    returns what awaiting the handler returns. ``timeout`` is how long each answer is waited for
+    (seconds; None: no limit); ``response_type`` is the event sent back (a ``HumanResponseEvent``
+    subclass, for a step that waits for one).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    handler = await _started(workflow, timeout, start)
+    async for _event in stream(handler, timeout=timeout, response_type=response_type):
+        pass
+    return await handler
+
+
+async def stream(
+    handler: WorkflowHandler,
+    /,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+) -> AsyncIterator[Event]:
+    """Yield the events of ``handler.stream_events()`` (the run's own, LlamaIndex's internal
+    events left out), answering its ``InputRequiredEvent``s as ``run`` does; await the handler
+    for the result once it ends. On an error (``InputNotAnswered``, a replay miss, an
+    interrupt) the run is stopped before it propagates.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    waiting: list[Event] = []
+    try:
+        async for event in handler.stream_events(expose_internal=True):
+            if isinstance(event, InputRequiredEvent):
+                waiting.append(event)
+            if isinstance(event, WorkflowIdleEvent) and waiting:
+                asked, waiting = waiting, []
+                for response in await resolve(asked, timeout=timeout, response_type=response_type):
+                    handler.ctx.send_event(response)
+            if not isinstance(event, InternalDispatchEvent):
+                yield event
+    except BaseException:
+        if not handler.is_done():
+            await handler.cancel_run()
+        raise
+
+
+async def resolve(
+    events: Sequence[Event],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+) -> list[HumanResponseEvent]:
+    """Ask what each of ``events`` (``InputRequiredEvent``s waiting together) asks, shown at once
+    and answered in any order; returns the response to send for each, in order
+    (``handler.ctx.send_event(response)``). Raises ``InputNotAnswered`` for the first one left
+    unanswered (see the module docstring).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return await _seam.drive(_batch(events, timeout=timeout, response_type=response_type))
+
+
+def resolve_sync(
+    events: Sequence[Event],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+) -> list[HumanResponseEvent]:
+    """The blocking twin of ``resolve``. The workflow itself runs only on an event loop, so
+    there is no blocking ``run``.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return _seam.drive_sync(_batch(events, timeout=timeout, response_type=response_type))
+
+
+def _batch(
+    events: Sequence[Event], *, timeout: float | None, response_type: type[HumanResponseEvent]
+) -> _seam.Asking[list[HumanResponseEvent]]:
+    askings = [answering(event, timeout=timeout, response_type=response_type) for event in events]
+    answered = yield from _seam.together(askings)
+    missing = next((item for item in answered if isinstance(item, InputNotAnswered)), None)
+    if missing is not None:
+        raise missing
+    return cast("list[HumanResponseEvent]", answered)
+
+
+def answering(
+    event: Event,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+) -> _seam.Asking[HumanResponseEvent | InputNotAnswered]:
+    """The Asking of one ``InputRequiredEvent``: the response to send, or ``InputNotAnswered``
+    (returned, not raised, so the rest of a batch is still decided).
+    """
+    fields = _fields(event)
+    request = _request(fields, timeout)
+    outcome = yield request
+    reply: dict[str, Any] = {**fields, "answered_by": outcome.answered_by}
+    if isinstance(outcome, Decision):
+        reply.update(response=outcome.decision, approved=outcome.approved, edited=outcome.edited, reason=outcome.reason)
+    elif outcome.status != "answered":
+        return InputNotAnswered(event, outcome)
+    elif isinstance(outcome, Answer):
+        single = "questions" not in fields
+        reply.update(response=next(iter(outcome.answers.values())) if single else outcome.answers, notes=outcome.notes)
+    else:
+        values = cast("FormAnswer", outcome).values
+        reply["response"] = values.get(_TEXT_FIELD, "") if "schema" not in fields else dict(values)
+    return response_type(**reply)
+
+
+def _request(fields: Mapping[str, Any], timeout: float | None) -> Request[Any]:
+    """The nbask request an event's fields describe (see the module docstring)."""
+    text = _text(fields)
+    if "questions" in fields:
+        question_set = _questions(fields["questions"])
+        return QuestionRequest(question_set=question_set, timeout=timeout)
+    if "action" in fields:
+        details = fields.get("details", "")
+        shown = details if isinstance(details, str) else _seam.arguments_text(details)
+        return _seam.approval(
+            str(fields["action"]),
+            shown,
+            timeout=timeout,
+            schema=fields.get("details_schema"),
+            risk=fields.get("risk"),
+        )
+    if "schema" in fields:
+        return form_request(text or "Fill in these values.", fields["schema"], timeout=timeout)
+    if "options" in fields:
+        question_set = one_question_set(
+            text or "Choose one.",
+            fields["options"],
+            header=str(fields.get("header", "")),
+            multi_select=bool(fields.get("multi_select", False)),
+        )
+        return QuestionRequest(question_set=question_set, timeout=timeout)
+    schema = {"type": "object", "properties": {_TEXT_FIELD: {"type": "string", "title": "Your answer"}}}
+    schema["required"] = [_TEXT_FIELD]
+    return form_request(text or "The workflow asks for your input.", schema, timeout=timeout)
+
+
+def _questions(questions: object) -> Any:
+    if not isinstance(questions, list | tuple):
+        msg = f"InputRequiredEvent.questions must be a list of questions, got {type(questions).__name__}"
+        raise TypeError(msg)
+    return as_question_set(list(questions))
+
+
+def _text(fields: Mapping[str, Any]) -> str:
+    """The question's text: the first of ``TEXT_FIELDS`` that holds some, its spaces trimmed."""
+    for name in TEXT_FIELDS:
+        value = fields.get(name)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _fields(event: Event) -> dict[str, Any]:
+    """An event's declared fields and the ones it was given (LlamaIndex events take any)."""
+    declared = {name: getattr(event, name) for name in type(event).model_fields}
+    return {**declared, **dict(event.items())}
+
+
+# -- the workflow's own timeout -----------------------------------------------------------------
+
+
+async def _started(
+    workflow: Workflow | WorkflowHandler, timeout: float | None, start: dict[str, Any]
+) -> WorkflowHandler:
+    """The running handler, once the workflow's timeout is known to leave room for an answer."""
+    if isinstance(workflow, WorkflowHandler):
+        if start:
+            msg = f"run(handler, ...): the handler's run has already started, so {sorted(start)} cannot be given"
+            raise TypeError(msg)
+        problem = timeout_problem(workflow._workflow, timeout)  # noqa: SLF001 - the handler's own workflow
+        if problem is not None:
+            await workflow.cancel_run()
+            raise WorkflowTimeoutTooShort(problem)
+        return workflow
+    problem = timeout_problem(workflow, timeout)
+    if problem is not None:
+        raise WorkflowTimeoutTooShort(problem)
+    return workflow.run(**start)
+
+
+def timeout_problem(workflow: Workflow, timeout: float | None) -> str | None:
+    """Why ``workflow``'s own timeout would end its run before an answer waited for ``timeout``
+    seconds is due (None when it does not).
+    """
+    limit = cast("float | None", getattr(workflow, "_timeout", None))
+    if limit is None or (timeout is not None and timeout <= limit):
+        return None
+    name = type(workflow).__name__
+    waits = "no time limit" if timeout is None else f"up to {timeout:g} s"
+    room = "None" if timeout is None else f"{timeout + 60:g}"
+    return (
+        f"{name}'s timeout ({limit:g} s) is shorter than the wait for an answer ({waits}): LlamaIndex "
+        f"ends the whole run after {limit:g} s (WorkflowTimeoutError), waiting included, even while the "
+        f"person is still answering. Give the workflow more time ({name}(timeout={room}), or "
+        f"timeout=None for no limit), or wait less for each answer (run(..., timeout=...) under {limit:g} s)."
+    )
