@@ -70,7 +70,7 @@ def requires_approval(
         @functools.wraps(function)
         def gate(*args: Any, **kwargs: Any) -> Any:
             bound, details = details_of(args, kwargs)
-            decision = approve_sync(title, details, timeout=timeout, details_schema=schema)
+            decision = approve_sync(title, details, timeout=timeout, queue=True, details_schema=schema)
             call_args, call_kwargs = call_arguments(decision, bound)
             return function(*call_args, **call_kwargs)
 

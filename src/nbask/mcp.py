@@ -62,8 +62,8 @@ async def elicitation_callback(context: Any, params: Any) -> ElicitResult | Erro
         log.warning("nbask: MCP elicitation refused: %s", error)
         return ErrorData(code=INVALID_PARAMS, message=f"nbask cannot show this elicitation: {error}")
     try:
-        # drive queues: a 2026-07-28 round may carry several elicitations, which the client
-        # dispatches concurrently; each is asked in turn.
+        # drive shows it beside any request waiting: a 2026-07-28 round may carry several
+        # elicitations, which the client dispatches concurrently; they are shown together.
         return await drive(_eliciting(request))
     except KeyboardInterrupt:
         # The person stopped the wait: the server hears "cancel", as MCP asks of a dismissal

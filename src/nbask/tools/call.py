@@ -10,7 +10,7 @@ from typing import Any
 from .. import config
 from ..api import run_request, run_request_sync
 from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import InteractionPending, NoOneCanAnswer
+from ..errors import NoOneCanAnswer
 from ..kinds import QuestionRequest
 from ..models import Answer
 from ..scope import QuestionsNotAllowed
@@ -78,13 +78,6 @@ def _failure(dialect: Dialect, error: Exception, tool_call_id: str | None) -> To
             f"Do not call {name} again in this run; continue with what you know and state your assumptions, or stop."
         )
         return dialect.error("unavailable", text)
-    if isinstance(error, InteractionPending):
-        text = (
-            "another question is still waiting for the person's answer, and only one may be open at a time. "
-            f"Ask related questions together in one {name} call instead of in parallel; call again after the "
-            "other question is answered."
-        )
-        return dialect.error("busy", text)
     # Only ids are logged: what was asked may be private (the 000 rule).
     log.error("nbask tool %s failed (tool call %s)", name, tool_call_id, exc_info=error)
     text = (
@@ -118,7 +111,8 @@ async def call(
 
     ``arguments``: the call's arguments as the model sent them (JSON text) or as a dict.
     ``tool_name`` picks the dialect (see ``nbask.tools.definition``); ``tool_call_id`` is
-    recorded with the request. Bad arguments, "no one can answer here", a refusal inside
+    recorded with the request. A call made while another request waits (several agents run at
+    once) is shown beside it. Bad arguments, "no one can answer here", a refusal inside
     ``nbask.no_questions()`` and unexpected failures all come back as ``is_error=True`` results
     whose ``output`` tells the model what to do; a dismiss or a timeout is a normal result
     without answers. Only a kernel interrupt (KeyboardInterrupt) or a cancelled task propagates.
@@ -131,7 +125,7 @@ async def call(
         return _delivered(prepared, tool_name)
     dialect, request, plan = prepared
     try:
-        answer = await run_request(request)
+        answer = await run_request(request, queue=True)  # beside any other agent's request
     except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
         return _delivered(_failure(dialect, error, tool_call_id), tool_name)
     return _delivered(_finish(dialect, answer, plan, tool_call_id), tool_name)
@@ -150,7 +144,7 @@ def call_sync(
         return _delivered(prepared, tool_name)
     dialect, request, plan = prepared
     try:
-        answer = run_request_sync(request)
+        answer = run_request_sync(request, queue=True)
     except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
         return _delivered(_failure(dialect, error, tool_call_id), tool_name)
     return _delivered(_finish(dialect, answer, plan, tool_call_id), tool_name)

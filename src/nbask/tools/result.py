@@ -20,7 +20,6 @@ ResultStatus = Literal[
     "invalid",
     "unavailable",
     "refused",
-    "busy",
     "disabled",
     "failed",
 ]
