@@ -1,0 +1,385 @@
+"""AutoGen AgentChat's own human-in-the-loop answered in the cell: the person's input for a
+``UserProxyAgent``, code approvals for a ``CodeExecutorAgent``, and a team stopped by
+``HandoffTermination`` resumed with the person's reply.
+
+- ``UserProxyAgent("user", input_func=input_func)``: each time the team turns to the user, a
+  one-field text form asks the last message before the request (as text; a handoff's question is
+  the words the model said with it, else the handoff's own message), its field titled "Your
+  reply to <sender>". AutoGen sends only a prompt to ``input_func``; nbask reads the messages the
+  ``UserProxyAgent`` was given (its ``on_messages_stream`` argument) to show the question, and
+  shows the prompt where there are none. The field may be left blank: AutoGen takes an empty reply
+  as the console's Enter does. ``input_function(timeout=...)`` makes one with another time limit.
+- ``CodeExecutorAgent(..., approval_func=approval_func)``: the code (``ApprovalRequest.code``) is
+  an approval "Run <language> code", the code itself in the details (several blocks: each in its
+  fence): approve -> ``ApprovalResponse(approved=True)``, reject -> ``approved=False`` with the
+  reason the model reads. AutoGen's ``ApprovalResponse`` has no field for other code, so an edit
+  is a rejection whose reason carries the edited code for the model to propose again (asked again
+  then). ``approval_function(timeout=...)`` makes one with another time limit. Both are async:
+  AutoGen awaits them on its loop, where a sync one would block it.
+- ``run(team, task)`` / ``run_sync``: runs a team (or one agent) with ``HandoffTermination(target=
+  "user")``; each time it stops on a handoff to ``user``, the same text form asks the person, and
+  the team runs again with ``HandoffMessage(source="user", target=<the agent>, content=<reply>)``,
+  as AutoGen's human-in-the-loop guide does, until it stops for another reason. Returns one
+  ``TaskResult`` of every message of every run.
+
+Unattended (a policy) or unanswered: an approval is rejected (the code never runs); a text form
+is left empty (``recommended`` submits its empty default), so ``input_func`` returns ``""`` and
+``run`` ends at the handoff without resuming (the team stays paused there, to resume later). No
+one to ask is AutoGen's own refusal with nbask's reason (``approved=False``; for input, ``""``),
+recorded in ``nbask.history()``; a replay miss raises ``nbask.ReplayMissing`` (inside a team,
+AutoGen re-raises an agent's error as ``RuntimeError`` naming it). A kernel interrupt while a
+callback waits stops the team: the callback raises ``Interrupted``, which AutoGen ends the run
+with; ``run_sync`` cancels the run on its loop's thread and waits for it before re-raising.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final, TypeVar
+
+from autogen_agentchat.agents import ApprovalRequest, ApprovalResponse, UserProxyAgent
+from autogen_agentchat.base import TaskResult, TaskRunner
+from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, HandoffMessage
+from autogen_core import CancellationToken
+from autogen_core.models import AssistantMessage
+
+from ..api import form_request
+from ..contract import MAX_DETAILS_CHARS, MAX_TITLE_CHARS
+from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
+from ..waiting import cancelled_by_interrupt
+from ._seam import Asking, approval, drive, drive_sync, not_run_text
+
+__all__ = [
+    "INTERRUPTED",
+    "REPLY",
+    "InputFunc",
+    "Interrupted",
+    "approval_func",
+    "approval_function",
+    "approving",
+    "handoff_to",
+    "input_func",
+    "input_function",
+    "question_of",
+    "replying",
+    "run",
+    "run_sync",
+]
+
+T = TypeVar("T")
+
+#: AutoGen's async ``input_func`` and ``approval_func``.
+InputFunc = Callable[[str, "CancellationToken | None"], Awaitable[str]]
+ApprovalFunc = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
+
+#: The text form's one field.
+REPLY: Final = "reply"
+#: Why a run stopped on a kernel interrupt.
+INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the run stops here."
+#: One fenced block of ``ApprovalRequest.code`` (AutoGen joins blocks as "```lang\ncode\n```").
+_ONE_BLOCK = re.compile(r"```([^\n`]*)\n(.*?)\n```", re.DOTALL)
+
+
+class Interrupted(RuntimeError):
+    """A kernel interrupt while a callback waited for the person: AutoGen ends the run with it."""
+
+
+# -- UserProxyAgent(input_func=...) ------------------------------------------------------------
+
+
+async def input_func(prompt: str, cancellation_token: CancellationToken | None = None) -> str:
+    """``UserProxyAgent``'s ``input_func``: the last message before the request, asked as a text
+    form; the reply as typed (``""`` when left blank or not answered). See the module docstring.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return await _input(prompt, cancellation_token, DEFAULT_TIMEOUT)
+
+
+def input_function(*, timeout: float | None = DEFAULT_TIMEOUT) -> InputFunc:
+    """An ``input_func`` that waits ``timeout`` seconds for each reply (None: no limit)."""
+
+    async def input_func(prompt: str, cancellation_token: CancellationToken | None = None) -> str:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return await _input(prompt, cancellation_token, timeout)
+
+    return input_func
+
+
+async def _input(prompt: str, token: CancellationToken | None, timeout: float | None) -> str:
+    asked = question_of(_messages_given()) or (" ".join(prompt.split()).rstrip(":") or "Your reply", None)
+    answer = await _asked(replying(*asked, timeout=timeout), token)
+    return _reply_text(answer) or ""
+
+
+def _messages_given() -> Sequence[BaseChatMessage]:
+    """The messages the ``UserProxyAgent`` asking now was given: AutoGen awaits ``input_func``
+    inside its ``on_messages_stream(messages, ...)`` (a subclass's calls it through ``super``).
+    """
+    code = UserProxyAgent.on_messages_stream.__code__
+    frame = sys._getframe(1)  # noqa: SLF001 - AutoGen passes input_func no messages
+    while frame is not None:
+        if frame.f_code is code:
+            messages = frame.f_locals.get("messages")
+            return list(messages) if isinstance(messages, Sequence) else []
+        frame = frame.f_back  # type: ignore[assignment]
+    return []
+
+
+def question_of(messages: Sequence[BaseAgentEvent | BaseChatMessage]) -> tuple[str, str] | None:
+    """(what to ask, who asks it) for the last chat message of ``messages``; None without one.
+    A handoff asks what the model said with it (its context's last text), else its own message.
+    """
+    chat = [message for message in messages if isinstance(message, BaseChatMessage)]
+    if not chat:
+        return None
+    last = chat[-1]
+    if isinstance(last, HandoffMessage):
+        said = next(
+            (
+                text.strip()
+                for item in reversed(last.context)
+                if isinstance(item, AssistantMessage)
+                for text in (item.thought, item.content)
+                if isinstance(text, str) and text.strip()
+            ),
+            "",
+        )
+        text = said or f"{last.source} hands the conversation to you: {last.content}"
+    else:
+        text = last.to_text()
+    text = text.strip() or f"{last.source} asks for your reply."
+    if len(text) > MAX_DETAILS_CHARS:  # the question is at the end of a long message: keep the end
+        text = "…" + text[-(MAX_DETAILS_CHARS - 1) :]
+    return text, last.source
+
+
+def replying(question: str, source: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[FormAnswer]:
+    """The Asking of the person's reply: a form of one text field, which may be left blank."""
+    title = f"Your reply to {source}" if source else "Your reply"
+    field = {"type": "string", "title": title[:MAX_TITLE_CHARS]}
+    schema = {"type": "object", "properties": {REPLY: field}}
+    answer = yield form_request(question, schema, timeout=timeout)
+    assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
+    return answer
+
+
+def _reply_text(answer: FormAnswer) -> str | None:
+    """The reply as typed ("" left blank); None when the form was not submitted."""
+    if answer.status != "answered":
+        return None
+    return str(answer.values.get(REPLY, ""))
+
+
+# -- CodeExecutorAgent(approval_func=...) ------------------------------------------------------
+
+
+async def approval_func(request: ApprovalRequest) -> ApprovalResponse:
+    """``CodeExecutorAgent``'s ``approval_func``: the code as an nbask approval. See the module docstring."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return await _asked(approving(request.code, timeout=DEFAULT_TIMEOUT))
+
+
+def approval_function(*, timeout: float | None = DEFAULT_TIMEOUT) -> ApprovalFunc:
+    """An ``approval_func`` that waits ``timeout`` seconds for each decision (None: no limit)."""
+
+    async def approval_func(request: ApprovalRequest) -> ApprovalResponse:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return await _asked(approving(request.code, timeout=timeout))
+
+    return approval_func
+
+
+def approving(code: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[ApprovalResponse]:
+    """The Asking of one ``ApprovalRequest.code``: the ``ApprovalResponse`` AutoGen reads."""
+    one = _ONE_BLOCK.fullmatch(code)
+    if one is not None and "```" not in one.group(2):
+        language, details = one.group(1).strip(), one.group(2).rstrip("\n")
+        title = f"Run {language} code" if language else "Run code"
+    else:
+        languages = [lang.strip() for lang in re.findall(r"^```([^\n`]*)$", code, re.MULTILINE) if lang.strip()]
+        language, details = "", code
+        title = f"Run code ({', '.join(dict.fromkeys(languages))})" if languages else "Run code"
+    title = title if len(title) <= MAX_ACTION_CHARS else title[: MAX_ACTION_CHARS - 1] + "…"
+    try:
+        request = approval(title, details, timeout=timeout)
+    except ValueError as error:  # too long to show
+        why = f"Not approved: {title} did not run: it cannot be shown ({error})."
+        return ApprovalResponse(approved=False, reason=why)
+    decision = yield request
+    assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
+    if decision.decision == "approve":
+        by = "Approved by the person." if decision.decided_by == "person" else f"Approved ({decision.decided_by})."
+        return ApprovalResponse(approved=True, reason=decision.reason.strip() or by)
+    if decision.decision == "edit" and decision.edited is not None:
+        return ApprovalResponse(
+            approved=False, reason=_edited_reason(decision, title, language, fenced_alone=one is not None)
+        )
+    return ApprovalResponse(approved=False, reason=not_run_text(decision, title))
+
+
+def _edited_reason(decision: Decision, title: str, language: str, *, fenced_alone: bool) -> str:
+    """An edit as AutoGen can take it: a rejection whose reason carries the edited code."""
+    edited = (decision.edited or "").rstrip("\n")
+    shown = f"```{language}\n{edited}\n```" if fenced_alone else edited
+    note = decision.reason.strip()
+    return (
+        f"Not approved as written: the person edited the code, so {title} did not run. To run their "
+        f"version, propose it exactly as edited (it will be asked again):\n\n{shown}"
+        + (f"\n\nTheir note: {note}" if note else "")
+    )
+
+
+# -- HandoffTermination: run the team, answer each handoff to the user ---------------------------
+
+
+async def run(
+    team: TaskRunner,
+    task: str | BaseChatMessage | Sequence[BaseChatMessage] | None = None,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    user: str = "user",
+    cancellation_token: CancellationToken | None = None,
+) -> TaskResult:
+    """Run ``team`` (a team, or one agent) on ``task``; each time it stops on a handoff to
+    ``user`` (``HandoffTermination(target="user")``), ask the person and run it again with their
+    reply as a ``HandoffMessage`` back to the agent that handed off, until it stops otherwise or
+    the reply is not given (the team stays paused at that handoff). ``timeout`` applies to each ask.
+
+        result = await nbask.integrations.autogen.run(team, "What is the weather in New York?")
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    result = await team.run(task=task, cancellation_token=cancellation_token)
+    messages = list(result.messages)
+    while (handoff := handoff_to(result, user)) is not None:
+        reply = _resumed_with(await _asked(_asked_for(handoff, timeout), cancellation_token))
+        if reply is None:
+            break
+        resume = HandoffMessage(source=user, target=handoff.source, content=reply)
+        result = await team.run(task=resume, cancellation_token=cancellation_token)
+        messages += result.messages
+    return TaskResult(messages=messages, stop_reason=result.stop_reason)
+
+
+def run_sync(
+    team: TaskRunner,
+    task: str | BaseChatMessage | Sequence[BaseChatMessage] | None = None,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    user: str = "user",
+) -> TaskResult:
+    """The blocking twin of ``run``: the team runs on an event loop of its own, in one worker
+    thread (so it works inside a cell's running loop too), and the person is asked from this
+    thread between runs. An interrupt cancels the team's run and waits for it to end.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    loop = _TeamLoop()
+    try:
+        result = loop.run(lambda token: team.run(task=task, cancellation_token=token))
+        messages = list(result.messages)
+        while (handoff := handoff_to(result, user)) is not None:
+            reply = _resumed_with(drive_sync(_asked_for(handoff, timeout)))
+            if reply is None:
+                break
+            resume = HandoffMessage(source=user, target=handoff.source, content=reply)
+            result = loop.run(functools.partial(_resumed, team, resume))
+            messages += result.messages
+        return TaskResult(messages=messages, stop_reason=result.stop_reason)
+    finally:
+        loop.close()
+
+
+def _resumed(team: TaskRunner, resume: HandoffMessage, token: CancellationToken) -> Awaitable[TaskResult]:
+    return team.run(task=resume, cancellation_token=token)
+
+
+def handoff_to(result: TaskResult, user: str = "user") -> HandoffMessage | None:
+    """The handoff to ``user`` the run stopped on: its last chat message, when it is one."""
+    chat = [message for message in result.messages if isinstance(message, BaseChatMessage)]
+    last = chat[-1] if chat else None
+    return last if isinstance(last, HandoffMessage) and last.target == user else None
+
+
+def _asked_for(handoff: HandoffMessage, timeout: float | None) -> Asking[FormAnswer]:
+    question, source = question_of([handoff]) or (handoff.content, handoff.source)
+    return replying(question, source, timeout=timeout)
+
+
+def _resumed_with(answer: FormAnswer) -> str | None:
+    """A person's reply resumes the team; a policy's empty default or no answer does not (the
+    model would hand off again at once).
+    """
+    return None if answer.answered_by == "policy" else _reply_text(answer)
+
+
+# -- waiting inside AutoGen's loop -------------------------------------------------------------
+
+
+async def _asked(asking: Asking[T], token: CancellationToken | None = None) -> T:
+    """``drive(asking)``, cancelled with AutoGen's ``token``; a kernel interrupt raises
+    ``Interrupted``, which AutoGen ends the run with (a bare CancelledError in its task would not).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    waiting: Awaitable[T] = drive(asking)
+    if token is not None:
+        future = asyncio.ensure_future(waiting)
+        token.link_future(future)
+        waiting = future
+    try:
+        return await waiting
+    except asyncio.CancelledError:
+        if (token is not None and token.is_cancelled()) or not cancelled_by_interrupt():
+            raise
+        raise Interrupted(INTERRUPTED) from None
+
+
+class _TeamLoop:
+    """An event loop in a worker thread that runs a team's coroutines to their end; an interrupt
+    of the caller's wait cancels the run there, and waits for it to end before re-raising.
+    """
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="nbask-autogen", daemon=True)
+        self._thread.start()
+
+    def run(self, start: Callable[[CancellationToken], Awaitable[T]]) -> T:
+        token = CancellationToken()
+        ended = threading.Event()
+        outcome: dict[str, Any] = {}
+
+        async def running() -> None:
+            try:
+                outcome["value"] = await start(token)
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+                outcome["error"] = error
+            finally:
+                ended.set()
+
+        self._loop.call_soon_threadsafe(lambda: outcome.setdefault("task", self._loop.create_task(running())))
+        try:
+            ended.wait()
+        except BaseException:
+            self._loop.call_soon_threadsafe(self._cancel, token, outcome)
+            ended.wait()
+            raise
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _cancel(token: CancellationToken, outcome: dict[str, Any]) -> None:
+        token.cancel()
+        task = outcome.get("task")
+        if task is not None:
+            task.cancel()
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
