@@ -1,0 +1,319 @@
+"""nbask.integrations.llama_index inside LlamaIndex's own workflow runtime, offline: plain
+``Workflow``s whose steps return an ``InputRequiredEvent`` or wait for a ``HumanResponseEvent``
+(``ctx.wait_for_event`` with requirements), and a ``FunctionAgent`` driven by llama_index.core's
+``MockFunctionCallingLLM`` whose tool waits for the person's approval (llama_index_scripted.py).
+Each test checks what the workflow got back, and what really ran.
+
+Headless with a scripted person and under the policies; then in a real kernel whose requests
+the test answers through the widget's comm, as the browser does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tools.tool_helpers import REPO, Person, approve, pick, reject
+
+import nbask
+
+pytest.importorskip("llama_index.core")
+from workflows.events import HumanResponseEvent, InputRequiredEvent
+
+import nbask.integrations.llama_index as nbask_llama_index
+from integrations.llama_index_scripted import Approves, Asks, Parallel, agent
+from nbask.errors import NoOneCanAnswer
+from nbask.kinds import ApprovalRequest, FormRequest, QuestionRequest
+
+#: How long a test waits for each answer, within its workflows' own 60 s: a response that missed
+#: its waiter ends the run with LlamaIndex's WorkflowTimeoutError instead of hanging the test.
+WAIT = 50
+UNATTENDED = (
+    "Not approved: this run is unattended (policy 'recommended'), and an unattended run does not approve "
+    "actions on its own. Ask again where a person can decide, or replay a recorded decision."
+)
+
+
+def run(workflow: Any, **kwargs: Any) -> Any:
+    """``nbask_llama_index.run`` to the end, waiting ``WAIT`` seconds for each answer unless told."""
+    kwargs.setdefault("timeout", WAIT)
+    return asyncio.run(nbask_llama_index.run(workflow, **kwargs))
+
+
+def run_agent(calls: list[tuple[str, dict[str, Any]]], ran: list[str], message: str) -> Any:
+    """Start the scripted FunctionAgent (its handler needs a running loop) and run it to the end."""
+
+    async def go() -> Any:
+        return await nbask_llama_index.run(agent(calls, ran).run(message), timeout=WAIT)
+
+    return asyncio.run(go())
+
+
+def submit(**values: Any) -> Any:
+    return lambda request: request.decide(values)
+
+
+def decline() -> Any:
+    return lambda request: request.decide(None)
+
+
+def by_kind(**decide: Any) -> Any:
+    """The person decides each request by its kind (approval, question, form)."""
+    kinds = {ApprovalRequest: "approval", QuestionRequest: "question", FormRequest: "form"}
+    return lambda request: decide[kinds[type(request)]](request)
+
+
+# -- what each event asks, and what the workflow gets back ---------------------------------------
+
+
+def test_a_prefix_is_a_text_field_and_the_response_echoes_the_events_fields(person: Person):
+    person.answers(submit(response="Laurie"))
+    got = run(Asks(timeout=60), ask={"prefix": "What's your name? ", "user": "u1"})
+    assert got == {"prefix": "What's your name? ", "user": "u1", "answered_by": "person", "response": "Laurie"}
+    (form,) = person.asked
+    assert isinstance(form, FormRequest)
+    assert form.form.message == "What's your name?"
+    assert [(f.name, f.required) for f in form.form.fields] == [("response", True)]
+
+
+def test_options_are_a_question_with_other(person: Person):
+    person.answers(pick([], other="Lisbon"))
+    got = run(Asks(timeout=60), ask={"prompt": "Which city?", "options": ["Paris", "Rome"], "header": "City"})
+    assert got["response"] == "Lisbon"
+    (asked,) = person.questions
+    assert asked["questions"][0]["question"] == "Which city?"
+    assert [o["label"] for o in asked["questions"][0]["options"]] == ["Paris", "Rome"]
+    assert asked["questions"][0]["header"] == "City"
+
+
+def test_questions_are_asked_together_and_answered_by_question(person: Person):
+    questions = [
+        {"question": "Which database?", "options": [{"label": "PostgreSQL"}, {"label": "SQLite"}]},
+        {"question": "Which cloud?", "options": [{"label": "AWS"}, {"label": "GCP"}]},
+    ]
+    person.answers(pick("SQLite", "GCP", notes={1: "cheaper"}))
+    got = run(Asks(timeout=60), ask={"questions": questions})
+    assert got["response"] == {"Which database?": "SQLite", "Which cloud?": "GCP"}
+    assert got["notes"] == {"Which cloud?": "cheaper"}
+    assert len(person.asked) == 1
+
+
+def test_a_schema_is_a_typed_form(person: Person):
+    schema = {"type": "object", "properties": {"days": {"type": "integer", "minimum": 1}}, "required": ["days"]}
+    person.answers(submit(days=3))
+    got = run(Asks(timeout=60), ask={"message": "How many days off?", "schema": schema})
+    assert got["response"] == {"days": 3}
+    assert isinstance(got["response"]["days"], int)
+
+
+@pytest.mark.parametrize(
+    ("decide", "ran", "result"),
+    [
+        (approve(), ["events_2023"], "dropped events_2023"),
+        (reject("keep it for the audit"), [], "kept events_2023: keep it for the audit"),
+    ],
+    ids=["approve", "reject"],
+)
+def test_an_approval_decides_whether_the_dangerous_step_runs(person: Person, decide: Any, ran: list[str], result: str):
+    person.answers(decide)
+    workflow = Approves(timeout=60)
+    assert run(workflow, table="events_2023") == result
+    assert workflow.ran == ran  # a rejected step never dropped the table
+    (asked,) = person.approvals
+    assert asked.approval.action == "Drop table events_2023"
+    assert json.loads(asked.approval.details) == {"table": "events_2023"}
+    assert asked.approval.risk == "high"
+
+
+def test_a_declined_text_stops_the_run_and_says_why(person: Person):
+    person.answers(decline())
+    with pytest.raises(nbask_llama_index.InputNotAnswered, match=r"'Name\?' was not answered \(declined\)"):
+        run(Asks(timeout=60), ask={"prefix": "Name?"})
+
+
+# -- several waiting at once: one batch --------------------------------------------------------
+
+
+def test_parallel_waiters_are_asked_together_and_each_answer_meets_its_requirement(person: Person):
+    person.answers(by_kind(approval=reject("not now"), question=pick("B"), form=submit(response="seven")))
+    asks = {
+        "deploy": {"action": "Deploy to production"},
+        "flavour": {"prefix": "Which flavour?", "options": ["A", "B"]},
+        "count": {"prefix": "How many?"},
+    }
+    got = run(Parallel(timeout=60), asks=asks, timeout=WAIT)
+    assert got == {"deploy": "reject", "flavour": "B", "count": "seven"}
+    entries = nbask.history()
+    assert len(entries) == 3
+    assert len({e.outcome.batch_id for e in entries}) == 1
+    assert entries[0].outcome.batch_id is not None
+
+
+def test_a_function_agents_parallel_tool_calls_wait_together(person: Person):
+    def decide(request: Any) -> Any:
+        keep = request.approval.action.endswith("events_2022")
+        return reject("keep it for the audit")(request) if keep else approve()(request)
+
+    person.answers(decide)
+    ran: list[str] = []
+    calls = [("drop_table", {"name": "events_2022"}), ("drop_table", {"name": "events_2023"})]
+    output = run_agent(calls, ran, "Clean up.")
+    assert ran == ["events_2023"]  # the rejected call's table was never dropped
+    assert str(output) == "not dropped events_2022: keep it for the audit\ndropped events_2023"
+    assert sorted(a.approval.action for a in person.approvals) == ["Drop table events_2022", "Drop table events_2023"]
+    assert len({e.outcome.batch_id for e in nbask.history()}) == 1
+
+
+def test_a_function_agents_tool_asks_the_person_a_question_in_text(person: Person):
+    person.answers(submit(response="ship on Friday"))
+    output = run_agent([("ask_person", {"question": "When should we ship?"})], [], "Plan.")
+    assert str(output) == "the person said ship on Friday"
+    (form,) = person.asked
+    assert isinstance(form, FormRequest)
+    assert form.form.message == "When should we ship?"
+
+
+def test_resolve_sync_answers_events_the_caller_streams_itself(person: Person):
+    person.answers(pick("Rome"))
+    asked = InputRequiredEvent(prefix="Which city?", options=["Paris", "Rome"], ticket=7)
+    (reply,) = nbask_llama_index.resolve_sync([asked])
+    assert isinstance(reply, HumanResponseEvent)
+    assert (reply.response, reply.ticket, reply.answered_by) == ("Rome", 7, "person")
+
+
+# -- unattended, no one to ask, replay ------------------------------------------------------------
+
+
+def test_headless_under_the_recommended_policy_never_hangs():
+    nbask.configure(policy="recommended")
+    workflow = Approves(timeout=60)
+    assert run(workflow, table="events_2023") == f"kept events_2023: {UNATTENDED}"
+    assert workflow.ran == []
+    asks = {"flavour": {"prefix": "Which flavour?", "options": ["A", "B (Recommended)"]}, "go": {"action": "Go"}}
+    assert run(Parallel(timeout=60), asks=asks, timeout=WAIT) == {"flavour": "B (Recommended)", "go": "reject"}
+    with pytest.raises(nbask_llama_index.InputNotAnswered, match="the required field 'response' has no default"):
+        run(Asks(timeout=60), ask={"prefix": "Name?"})
+    assert [e.answered_by for e in nbask.history()] == ["policy"] * 4
+
+
+def test_no_one_to_ask_is_a_rejection_with_nbasks_reason(person: Person):
+    person.unavailable = NoOneCanAnswer("no front end here")
+    workflow = Approves(timeout=60)
+    assert run(workflow, table="t") == "kept t: No one could be asked: no front end here"
+    assert workflow.ran == []
+    (entry,) = nbask.history()
+    assert (entry.answered_by, entry.outcome.decision) == ("policy", "reject")
+
+
+def test_a_replay_miss_raises_and_stops_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    with monkeypatch.context() as patched:
+        person = Person().answers(approve())
+        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        run(Approves(timeout=60), table="recorded")
+    nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
+    workflow = Approves(timeout=60)
+
+    async def go() -> Any:
+        handler = workflow.run(table="another")
+        with pytest.raises(nbask.ReplayMissing, match="Drop table another"):
+            await nbask_llama_index.run(handler, timeout=WAIT)
+        return handler
+
+    handler = asyncio.run(go())
+    assert handler.is_done()  # stopped, not left waiting
+    assert workflow.ran == []
+
+
+# -- the workflow's own timeout ------------------------------------------------------------------
+
+TOO_SHORT = (
+    "Asks's timeout (45 s) is shorter than the wait for an answer (up to 600 s): LlamaIndex ends the whole run "
+    "after 45 s (WorkflowTimeoutError), waiting included, even while the person is still answering. Give the "
+    "workflow more time (Asks(timeout=660), or timeout=None for no limit), or wait less for each answer "
+    "(run(..., timeout=...) under 45 s)."
+)
+
+
+def test_a_workflow_timeout_shorter_than_the_wait_is_explained_before_asking(person: Person):
+    with pytest.raises(nbask_llama_index.WorkflowTimeoutTooShort) as raised:
+        asyncio.run(nbask_llama_index.run(Asks(), ask={"prefix": "Name?"}))  # 45 s against nbask's 600 s
+    assert str(raised.value) == TOO_SHORT
+    with pytest.raises(nbask_llama_index.WorkflowTimeoutTooShort, match=r"\(no time limit\).*Asks\(timeout=None\)"):
+        run(Asks(timeout=100), ask={"prefix": "Name?"}, timeout=None)
+    assert person.asked == []
+
+
+def test_a_started_handler_with_too_short_a_timeout_is_stopped(person: Person):
+    async def go() -> Any:
+        handler = Asks().run(ask={"prefix": "Name?"})
+        with pytest.raises(nbask_llama_index.WorkflowTimeoutTooShort):
+            await nbask_llama_index.run(handler)  # nbask's default wait: 600 s
+        return handler
+
+    assert asyncio.run(go()).is_done()
+    assert person.asked == []
+
+
+def test_a_wait_within_the_workflows_timeout_is_asked(person: Person):
+    person.answers(submit(response="Laurie"))
+    assert run(Asks(), ask={"prefix": "Name?"}, timeout=30)["response"] == "Laurie"
+    assert person.asked[0].timeout == 30
+
+
+# -- a real kernel, answered through the widget ------------------------------------------------
+
+sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from harness import CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+
+SETUP = f"""
+import json, sys, nbask
+sys.path.insert(0, {str(REPO / "tests" / "integrations")!r})
+from llama_index_scripted import agent
+import nbask.integrations.llama_index as nbask_llama_index
+"""
+
+RUN = """\
+ran = []
+calls = [("drop_table", {"name": "events_2022"}), ("drop_table", {"name": "events_2023"})]
+output = await nbask_llama_index.run(agent(calls, ran, timeout=None).run("Clean up."))
+print(json.dumps({"ran": ran, "output": str(output), "batch": [e.outcome.batch_id for e in nbask.history()[-2:]]}))
+"""
+
+k = kernel_fixture(SETUP)
+
+
+def response(action: str, reason: str = "") -> dict[str, Any]:
+    return {"action": action, "edited_details": None, "reason": reason, "view_id": "t", "sent_at_ms": 0}
+
+
+def next_approval(k: KernelHarness, shown: set[str]) -> CommInfo:
+    return k.wait_for_comm_open(
+        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in shown, timeout=30
+    )
+
+
+@pytest.mark.kernel
+def test_in_a_kernel_both_tool_approvals_wait_together_and_are_answered_out_of_order(k: KernelHarness):
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(RUN)
+    first = next_approval(k, set())
+    second = next_approval(k, {first.comm_id})
+    for widget in (first, second):  # both waiting before either is answered
+        k.wait_until_waiting(widget)
+    by_title = {widget.state["title"]: widget for widget in (first, second)}
+    assert sorted(by_title) == ["Drop table events_2022", "Drop table events_2023"]
+    k.update_widget(by_title["Drop table events_2023"].comm_id, {"response": response("approve")})
+    k.update_widget(by_title["Drop table events_2022"].comm_id, {"response": response("reject", "keep it")})
+    result = k.result(cell, 60)
+    assert result.ok, f"{result.error_text}\n{result.stderr}"
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["ran"] == ["events_2023"]
+    assert out["output"] == "not dropped events_2022: keep it\ndropped events_2023"
+    first_id, second_id = out["batch"]
+    assert first_id is not None
+    assert first_id == second_id
