@@ -370,10 +370,12 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     assert warehouse.ran == [DROP]
 
 
-def test_run_refuses_stream_true():
+def test_run_refuses_stream_true_and_takes_stream_false(person: Person):
     agent, _ = agent_for([[DROP]], Warehouse())
     with pytest.raises(TypeError, match="stream=True"):
         asyncio.run(nbask_agno.run(agent, "Clean up.", stream=True))
+    person.answers(approve())
+    assert asyncio.run(nbask_agno.run(agent, "Clean up.", stream=False, user_id="u")).content == "done"
 
 
 # -- a real kernel, answered through the widget -------------------------------------------------------

@@ -95,6 +95,7 @@ async def run(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     resume = _resume_kwargs(run_kwargs)
+    run_kwargs.pop("stream", None)
     result = await agent.arun(input, stream=False, **run_kwargs)
     schemas = _schemas(agent)
     while result.is_paused:
@@ -114,6 +115,7 @@ def run_sync(
     """The blocking twin of ``run``: ``agent.run`` and ``agent.continue_run``, the same requests."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     resume = _resume_kwargs(run_kwargs)
+    run_kwargs.pop("stream", None)
     result = agent.run(input, stream=False, **run_kwargs)
     schemas = _schemas(agent)
     while result.is_paused:
