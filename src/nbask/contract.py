@@ -50,7 +50,8 @@ GENERIC_USERNAMES: Final[frozenset[str]] = frozenset(_CONTRACT["generic_username
 
 def is_recommended(label: str) -> bool:
     """A label ending in "(Recommended)" marks the option the model suggests."""
-    return bool(RECOMMENDED.search(label))
+    # Most labels have no ")" at all: that answer needs no pattern (asked on every request).
+    return ")" in label and bool(RECOMMENDED.search(label))
 
 
 def agent_text(ending: str, **fill: Any) -> str:

@@ -12,6 +12,7 @@ through ``nbask.waiting``) or ``wait_blocking``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import math
 import os
@@ -32,8 +33,21 @@ OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 
 def new_request_id() -> str:
-    """A fresh random id; logs name requests by it, never by what was asked."""
-    return os.urandom(16).hex()
+    """A fresh id, unique across processes: this process's random prefix and a count (logs name
+    requests by it, never by what was asked). A random id per request would cost a system call
+    on every request.
+    """
+    return f"{_ID_PREFIX[0]}{next(_ID_COUNT):016x}"
+
+
+def _new_id_prefix() -> None:
+    _ID_PREFIX[0] = os.urandom(8).hex()
+
+
+_ID_PREFIX = [""]
+_ID_COUNT = itertools.count()
+_new_id_prefix()
+os.register_at_fork(after_in_child=_new_id_prefix)  # a forked child counts under its own prefix
 
 
 def timeout_note(timeout: float | None) -> str:

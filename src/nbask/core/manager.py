@@ -234,6 +234,10 @@ class InteractionManager:
 
     def _claim_or_raise(self, resolution: Resolution[Any], *, queue: bool) -> None:
         with self._lock:
+            if not self._waiting:  # the usual case, on every request: nothing else waits
+                self._waiting = [resolution]
+                self._batch = None
+                return
             waiting = [r for r in self._waiting if not r.done and r is not resolution]
             if waiting and not queue:
                 raise self._busy_error(waiting[0])
@@ -262,7 +266,10 @@ class InteractionManager:
 
     def _release(self, resolution: Resolution[Any]) -> None:
         with self._lock:
-            self._waiting = [r for r in self._waiting if r is not resolution and not r.done]
+            if len(self._waiting) == 1 and self._waiting[0] is resolution:
+                self._waiting = []
+            else:
+                self._waiting = [r for r in self._waiting if r is not resolution and not r.done]
             outcome = resolution.outcome
             record = outcome is not None and not resolution.recorded
             resolution.recorded = resolution.recorded or record
