@@ -11,6 +11,12 @@ works after a plain ``import nbask``).
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
   ``resume`` / ``resume_sync`` build the ``Command`` for one batch.
 - ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events.
+- ``agno``: ``run`` / ``run_sync(agent, input)`` answer every paused run's requirements;
+  ``resolve(paused)`` / ``resolve_sync`` answer one pause.
+- ``autogen``: ``input_func`` for ``UserProxyAgent``, ``approval_func`` for ``CodeExecutorAgent``
+  (and factories taking ``timeout=``); ``run`` / ``run_sync(team, task)`` resume handoffs to the user.
+- ``llama_index``: ``run(workflow_or_handler)`` answers every ``InputRequiredEvent``;
+  ``resolve(events)`` / ``resolve_sync`` build the responses for events streamed by the caller.
 
 They map the framework's pause onto nbask's questions, approvals and forms through one seam
 (``_seam``), so history, ``answered_by`` and the headless policies apply unchanged. The
@@ -32,7 +38,16 @@ import importlib
 from types import ModuleType
 
 #: The framework modules, each loaded on first use (importing one imports its framework).
-FRAMEWORKS = ("claude_agent_sdk", "google_adk", "langgraph", "openai_agents", "pydantic_ai")
+FRAMEWORKS = (
+    "agno",
+    "autogen",
+    "claude_agent_sdk",
+    "google_adk",
+    "langgraph",
+    "llama_index",
+    "openai_agents",
+    "pydantic_ai",
+)
 
 __all__ = list(FRAMEWORKS)
 
