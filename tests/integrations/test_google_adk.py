@@ -26,6 +26,10 @@ from tools import adk_scripted
 from tools.adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+from google.adk.agents import LlmAgent
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.genai import types
 from harness import CommInfo, KernelHarness, kernel_fixture, printed_json
 
 from nbask.integrations import google_adk
@@ -312,3 +316,39 @@ def test_kernel_request_input_through_the_form_widget(k: KernelHarness):
     out = printed_json(k.result(cell, 60))
     assert sent(out) == [("adk_request_input", {"region": "eu-west", "replicas": 5})]
     assert read(out) == [{"region": "eu-west", "replicas": 5}]
+
+
+def test_two_confirmations_of_one_pause_are_asked_together(person: Person):
+    """The model calls a confirmation-gated tool twice at once: both approvals wait together (one
+    batch), each decided on its own, and the ADK is sent both answers in one message.
+    """
+
+    class TwoCalls(adk_scripted.ScriptedLlm):
+        async def generate_content_async(self, llm_request, stream=False):
+            if not any(p.function_response for p in llm_request.contents[-1].parts or []):
+                calls = [
+                    types.Part(function_call=types.FunctionCall(name="drop_table", args={"name": t}, id=f"call_{t}"))
+                    for t in ("t1", "t2")
+                ]
+                yield LlmResponse(content=types.Content(role="model", parts=calls))
+                return
+            async for response in super().generate_content_async(llm_request, stream):
+                yield response
+
+    async def main() -> None:
+        tool, _ = adk_scripted.TOOLS["drop_table"]
+        model = TwoCalls(call_name="drop_table", call_args={})
+        runner = InMemoryRunner(agent=LlmAgent(name="agent", model=model, tools=[tool]), app_name="nbask-test")
+        session = await runner.session_service.create_session(app_name="nbask-test", user_id="u")
+        message = types.Content(role="user", parts=[types.Part(text="Drop both.")])
+        async for _ in google_adk.run(runner, user_id="u", session_id=session.id, new_message=message):
+            pass
+
+    adk_scripted.RAN.clear()
+    person.answers(reject("keep t1"), approve())
+    asyncio.run(main())
+    assert [json.loads(a.approval.details) for a in person.approvals] == [{"name": "t1"}, {"name": "t2"}]
+    assert adk_scripted.RAN == [{"tool": "drop_table", "name": "t2"}]
+    batches = {entry.outcome.batch_id for entry in nbask.history() if entry.kind == "approval"}
+    assert len(batches) == 1
+    assert None not in batches

@@ -48,9 +48,18 @@ from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..forms import FormSchemaError
 from ..kinds import FormRequest
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
-from ._seam import Asking, EditNotUsable, approval, drive, edited_arguments
+from ._seam import Asking, EditNotUsable, approval, drive, edited_arguments, together
 
-__all__ = ["CONFIRMATION", "INPUT", "answer", "confirmation_response", "input_response", "requests_of", "run"]
+__all__ = [
+    "CONFIRMATION",
+    "INPUT",
+    "answer",
+    "answer_all",
+    "confirmation_response",
+    "input_response",
+    "requests_of",
+    "run",
+]
 
 log = logging.getLogger("nbask.integrations")
 
@@ -99,8 +108,7 @@ async def run(
             async for event in events:
                 yield event
                 pending.extend(requests_of(event))
-        answered = [await answer(call, timeout=timeout) for call in pending]
-        parts = [part for part in answered if part is not None]
+        parts = await answer_all(pending, timeout=timeout)
         if not parts:
             return
         message = types.Content(role="user", parts=parts)
@@ -126,6 +134,19 @@ async def answer(call: types.FunctionCall, *, timeout: float | None = DEFAULT_TI
     if response is None:
         return None
     return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
+
+
+async def answer_all(calls: list[types.FunctionCall], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[types.Part]:
+    """The FunctionResponse parts answering ``calls``, asked together (a pause's parallel
+    confirmations and input requests are shown at once and answered in any order).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    responses = await drive(together([answering(call, timeout=timeout) for call in calls]))
+    return [
+        types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
+        for call, response in zip(calls, responses, strict=True)
+        if response is not None
+    ]
 
 
 def answering(call: types.FunctionCall, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[dict[str, Any] | None]:
