@@ -126,3 +126,21 @@ def test_escape_with_a_draft_asks_before_it_discards(open_host):
     assert result["status"] == "dismissed"
     ask.expect_resolved("dismissed")
     assert _forwarded_since(host, before) == [], "Escape is the widget's, not the workbench's"
+
+
+def test_run_and_save_keys_reach_vscode_and_the_widgets_own_keys_do_not(open_host):
+    """With focus in the widget, Shift+Enter (run the cell), Ctrl+Enter and Ctrl+S (save) bubble
+    to the window, where VS Code runs its keybindings; a digit and an arrow key stay the widget's.
+    """
+    host, _cell, ask = open_asking(open_host, CALL)
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    before = len(host.forwarded_keys())
+    host.page.keyboard.press("ArrowDown")
+    host.page.keyboard.press("1")
+    assert _forwarded_since(host, before) == []
+    expect(ask.option(PICK, "Small")).to_be_checked()
+    for key, seen in (("Shift+Enter", "Enter"), ("Control+Enter", "Enter"), ("Control+s", "s")):
+        before = len(host.forwarded_keys())
+        host.page.keyboard.press(key)
+        assert seen in _forwarded_since(host, before), key
+    ask.expect_pending()  # none of them answered the question
