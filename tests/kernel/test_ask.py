@@ -224,3 +224,22 @@ def test_malformed_submit_is_refused_and_the_question_stays_answerable(k: Kernel
     assert not k.has_reply(cell), "the cell still waits"
     submit(k, comm, (["us-east"], None))
     assert printed(k.result(cell, 20))["answers"] == {"Which region?": "us-east"}
+
+
+def test_made_up_names_are_shown_only_once_a_second_identity_answers(k: KernelHarness) -> None:
+    """A one-person server's made-up name ("Anonymous Io") is not shown; once a second identity
+    answers in this kernel, the resolved block names who answered.
+    """
+    k.run_ok("from nbask.core.manager import manager\nmanager().clear_history()")
+    first = k.execute("a = await nbask.ask('Who answers first?', ['A', 'B'])\nshow(a)")
+    one = nbask_widget(k, "Who answers first?")
+    submit(k, one, (["A"], None), username="Anonymous Io")
+    k.result(first, 20)
+    assert all(not state.get("show_names") for state in k.widget_states(one.comm_id))
+    second = k.execute("b = await nbask.ask('Who answers second?', ['A', 'B'])\nshow(b)")
+    two = nbask_widget(k, "Who answers second?")
+    submit(k, two, (["B"], None), username="Anonymous Ananke")
+    k.result(second, 20)
+    shown = k.wait_for_state(two.comm_id, lambda state: "show_names" in state and "result" in state)
+    assert shown["show_names"] is True
+    assert shown["result"]["answered_by_user"] == "Anonymous Ananke"
