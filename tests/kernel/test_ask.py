@@ -151,7 +151,7 @@ def test_a_late_answer_arrives_while_another_question_waits(k: KernelHarness) ->
     assert k.run_ok("print(early.status)").stdout.strip() == "timeout"
 
 
-def test_a_second_concurrent_ask_is_refused_or_queued(k: KernelHarness) -> None:
+def test_a_second_concurrent_ask_is_refused_or_shown_beside_with_queue(k: KernelHarness) -> None:
     cell = k.execute(
         "first = asyncio.ensure_future(nbask.ask('First?', ['A', 'B']))\n"
         "await asyncio.sleep(0)\n"
@@ -164,9 +164,10 @@ def test_a_second_concurrent_ask_is_refused_or_queued(k: KernelHarness) -> None:
         "show(await queued)\n"
     )
     first = nbask_widget(k, "First?")
+    third = nbask_widget(k, "Third?")  # shown at once, beside the first
+    k.wait_until_waiting(third)
+    submit(k, third, (["C"], None))  # answered before the first
     submit(k, first, (["B"], None))
-    third = nbask_widget(k, "Third?")  # shown only once the first one ended
-    submit(k, third, (["C"], None))
     result = k.result(cell, 20)
     lines = result.stdout.strip().splitlines()
     assert lines[0].startswith("refused: another question")
