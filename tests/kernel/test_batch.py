@@ -134,3 +134,26 @@ def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness)
     reject = {"action": "reject", "edited_details": None, "reason": "no", "view_id": "t", "sent_at_ms": 0}
     k.update_widget(comms[2].comm_id, {"response": reject})
     assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
+
+
+def test_a_thread_asks_beside_the_cells_own_question(k: KernelHarness) -> None:
+    cell = k.execute(
+        "import threading\n"
+        "got = {}\n"
+        "worker = threading.Thread(target=lambda: got.update(t=nbask.ask_sync('Thread?', ['A', 'B'], queue=True)))\n"
+        "main = asyncio.ensure_future(nbask.ask('Cell?', ['A', 'B'], queue=True))\n"
+        "await asyncio.sleep(0)\n"
+        "worker.start()\n"
+        "ans = await main\n"
+        "await asyncio.to_thread(worker.join)\n"
+        "print('BATCH ' + json.dumps([[ans.answers, ans.batch_id], [got['t'].answers, got['t'].batch_id]]))"
+    )
+    in_cell, in_thread = widget_asking(k, "Cell?"), widget_asking(k, "Thread?")
+    for comm in (in_cell, in_thread):
+        k.wait_until_waiting(comm)
+    choose(k, in_thread, "B")
+    choose(k, in_cell, "A")
+    (cell_answers, cell_batch), (thread_answers, thread_batch) = batch_line(k, cell)
+    assert (cell_answers, thread_answers) == ({"Cell?": "A"}, {"Thread?": "B"})
+    assert cell_batch is not None
+    assert cell_batch == thread_batch
