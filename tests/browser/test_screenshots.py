@@ -109,13 +109,16 @@ def test_light_and_dark_screenshots(open_notebook, page):
 @pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_approval_light_and_dark_screenshots(open_notebook, page):
     details = "python train.py \\\n  --epochs 40 \\\n  --output s3://team-models/churn/"
-    nb = open_notebook(["import nbask", f"d = await nbask.approve('Run shell command', {details!r}, timeout=None)"])
+    nb = open_notebook(
+        ["import nbask", f"d = await nbask.approve('Run shell command', {details!r}, risk='medium', timeout=None)"]
+    )
     nb.run_cell(0)
     nb.run_cell(1, wait=False)
     view = AskWidget(nb.widget(1))
     view.expect_status("pending")
     title = view.root.get_by_text("Run shell command", exact=True)
     assert title.evaluate(LUMINANCE) < 0.5, "the title is not dark in the light theme"
+    expect(view.root).to_contain_text("Medium risk")  # the picture shows the risk tag
     _shoot(nb, view, DOCS / "approval-light.png")
     try:
         _set_theme(page, "JupyterLab Dark", light=False)
