@@ -36,6 +36,20 @@ export interface FieldControls {
   write: (value: RawValue) => void;
 }
 
+/** What every field builder is given: the field, its index, and the parts buildField made. */
+interface FieldParts {
+  ctx: FieldContext;
+  field: FormField;
+  fi: number;
+  wrap: HTMLElement;
+  title: HTMLElement;
+  description: HTMLElement | null;
+  describedBy: string[];
+}
+
+/** What a field builder gives back. */
+type Built = Pick<FieldControls, "described" | "focusTarget" | "read" | "write">;
+
 export function buildField(ctx: FieldContext, field: FormField, fi: number): FieldControls {
   const wrap = el("div", "nbask-field");
   wrap.dataset.type = field.type;
@@ -54,13 +68,14 @@ export function buildField(ctx: FieldContext, field: FormField, fi: number): Fie
   error.dir = "auto";
   error.hidden = true;
 
-  let built: Pick<FieldControls, "described" | "focusTarget" | "read" | "write">;
+  const parts: FieldParts = { ctx, field, fi, wrap, title, description, describedBy };
+  let built: Built;
   if (field.type === "boolean") {
-    built = buildCheckbox(ctx, field, wrap, title, description);
+    built = buildCheckbox(parts);
   } else if (field.type === "choice" || field.type === "multi_choice") {
-    built = buildGroup(ctx, field, fi, wrap, title, description, describedBy);
+    built = buildGroup(parts);
   } else {
-    built = buildInput(ctx, field, fi, wrap, title, description, describedBy);
+    built = buildInput(parts);
   }
   // A choice's message sits inside its group, under the options.
   (built.described instanceof HTMLFieldSetElement ? built.described : wrap).append(error);
@@ -76,15 +91,7 @@ function requiredMark(): HTMLElement {
 }
 
 /** Text, email, url, date, date-time, number and integer fields: one labelled input. */
-function buildInput(
-  ctx: FieldContext,
-  field: FormField,
-  fi: number,
-  wrap: HTMLElement,
-  title: HTMLElement,
-  description: HTMLElement | null,
-  describedBy: string[],
-): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
+function buildInput({ ctx, field, fi, wrap, title, description, describedBy }: FieldParts): Built {
   const input = el("input", "nbask-field-input");
   input.id = ctx.id(`f${fi}`);
   input.autocomplete = "off";
@@ -143,13 +150,7 @@ function buildInput(
 }
 
 /** A yes/no field: one checkbox named by the title. */
-function buildCheckbox(
-  ctx: FieldContext,
-  field: FormField,
-  wrap: HTMLElement,
-  title: HTMLElement,
-  description: HTMLElement | null,
-): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
+function buildCheckbox({ ctx, field, wrap, title, description }: FieldParts): Built {
   const input = el("input", "nbask-input");
   input.type = "checkbox";
   input.checked = ctx.value(field.name) === true;
@@ -170,15 +171,7 @@ function buildCheckbox(
 }
 
 /** A choice (radios) or a multi choice (checkboxes) in a fieldset named by the title. */
-function buildGroup(
-  ctx: FieldContext,
-  field: FormField,
-  fi: number,
-  wrap: HTMLElement,
-  title: HTMLElement,
-  description: HTMLElement | null,
-  describedBy: string[],
-): Pick<FieldControls, "described" | "focusTarget" | "read" | "write"> {
+function buildGroup({ ctx, field, fi, wrap, title, description, describedBy }: FieldParts): Built {
   const multi = field.type === "multi_choice";
   // A group (as the question kind's), named by the title alone, not the star.
   const fieldset = el("fieldset", "nbask-field-group");
