@@ -104,6 +104,19 @@ describe("DraftSync", () => {
     drafts.destroy();
   });
 
+  it("sends the last draft once more as a message of its own when the page is left", () => {
+    // A save right after another may still be held by the widget library when the page unloads.
+    const model = pendingModel([DB]);
+    const drafts = sync(model);
+    drafts.save(target, { editing: true });
+    drafts.flush();
+    drafts.save(target, { editing: true, details: "new" });
+    leavePage();
+    const draft = { ...target, view_id: "view-a", data: { editing: true, details: "new" } };
+    expect(model.send).toHaveBeenLastCalledWith({ draft });
+    drafts.destroy();
+  });
+
   it("does not write a draft over the size the kernel keeps, and says so", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const model = pendingModel([DB]);

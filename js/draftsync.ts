@@ -58,16 +58,16 @@ export class DraftSync {
     private readonly onRemote: (draft: SavedDraft) => void,
   ) {
     this.model.on("change:draft", this.onChange);
-    window.addEventListener("pagehide", this.flush);
-    window.addEventListener("beforeunload", this.flush);
+    window.addEventListener("pagehide", this.leave);
+    window.addEventListener("beforeunload", this.leave);
     document.addEventListener("visibilitychange", this.onVisibility);
   }
 
   destroy(): void {
     this.flush();
     this.model.off("change:draft", this.onChange);
-    window.removeEventListener("pagehide", this.flush);
-    window.removeEventListener("beforeunload", this.flush);
+    window.removeEventListener("pagehide", this.leave);
+    window.removeEventListener("beforeunload", this.leave);
     document.removeEventListener("visibilitychange", this.onVisibility);
   }
 
@@ -125,6 +125,15 @@ export class DraftSync {
     this.lastWritten = text;
     this.model.set("draft", draft);
     this.model.save_changes();
+  };
+
+  /** The page is being left (a reload): write the draft, and send it once more as a message of
+   *  its own. The ipywidgets front end holds a model's next update until the kernel has taken the
+   *  previous one, so a draft saved right after another (Edit, then the new details) could still
+   *  be held in the page when it unloads; a custom message is sent at once. */
+  private readonly leave = (): void => {
+    this.flush();
+    if (this.lastWritten !== "") this.model.send({ draft: JSON.parse(this.lastWritten) as unknown });
   };
 
   private readonly onVisibility = (): void => {

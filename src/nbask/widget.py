@@ -128,6 +128,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         # Resolution is thread-safe, and the first outcome wins.
         self.observe(self._on_response, names="response")
         resolution.on_settled(self._show_outcome)
+        self.on_msg(self._on_draft_message)
         follow_batch(self)
 
     # -- state -----------------------------------------------------------------
@@ -227,6 +228,12 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         """The username in the header of the comm message being handled, if it names one."""
         name = getattr(_message, "username", None)
         return name if isinstance(name, str) else None
+
+    def _on_draft_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        # A page being left sends its last draft as a message of its own (js/draftsync.ts): the
+        # trait's update could still be held in that page. Checked as any draft is.
+        if isinstance(content, dict) and isinstance(content.get("draft"), dict):
+            self.draft = content["draft"]
 
     def _on_response(self, change: dict[str, Any]) -> None:
         raw = change["new"]

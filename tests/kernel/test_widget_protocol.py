@@ -107,3 +107,18 @@ def test_form_values_arrive_typed_and_a_bad_value_is_refused(k: KernelHarness, c
     k.update_widget(comm.comm_id, {"response": {"action": "submit", "values": values}})
     out = printed_json(k.result(cell, 20))
     assert out == {"status": "answered", "action": "accept", "values": values, "by": "person"}
+
+
+def test_a_draft_sent_as_a_message_of_its_own_is_kept(k: KernelHarness) -> None:
+    """A page being left sends its last draft as a custom message (the trait's update may still
+    be held in the page): the kernel keeps it as the draft, echoing it to every view."""
+    cell = k.execute("ans = await nbask.approve('Draft by message', 'DROP TABLE t', timeout=60)")
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("title") == "Draft by message", timeout=20)
+    k.wait_until_waiting(comm)
+    draft = {"request_id": comm.state["request_id"], "key": "k", "view_id": "v", "data": {"details": "new"}}
+    k.send_comm_msg(comm.comm_id, {"method": "custom", "content": {"draft": draft}})
+    kept = k.wait_for_state(comm.comm_id, lambda state: state.get("draft", {}).get("data") == {"details": "new"})
+    assert kept["draft"]["view_id"] == "v"
+    response = {"action": "reject", "edited_details": None, "reason": "", "view_id": "v", "sent_at_ms": 0}
+    k.update_widget(comm.comm_id, {"response": response})
+    k.result(cell, 20)
