@@ -111,7 +111,8 @@ def test_form_values_arrive_typed_and_a_bad_value_is_refused(k: KernelHarness, c
 
 def test_a_draft_sent_as_a_message_of_its_own_is_kept(k: KernelHarness) -> None:
     """A page being left sends its last draft as a custom message (the trait's update may still
-    be held in the page): the kernel keeps it as the draft, echoing it to every view."""
+    be held in the page): the kernel keeps it as the draft, echoing it to every view.
+    """
     cell = k.execute("ans = await nbask.approve('Draft by message', 'DROP TABLE t', timeout=60)")
     comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("title") == "Draft by message", timeout=20)
     k.wait_until_waiting(comm)
