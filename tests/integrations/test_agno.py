@@ -381,7 +381,7 @@ def test_run_refuses_stream_true_and_takes_stream_false(person: Person):
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys
@@ -416,23 +416,6 @@ RUN = {
 k = kernel_fixture(SETUP)
 
 
-def next_approval(k: KernelHarness, answered: set[str]) -> CommInfo:
-    return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in answered,
-        timeout=30,
-    )
-
-
-def printed(result: CellResult) -> dict[str, Any]:
-    assert result.ok, f"{result.error_text}\n{result.stderr}"
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def response(action: str, edited: dict[str, Any] | None = None, reason: str = "") -> dict[str, Any]:
-    details = json.dumps(edited) if edited is not None else None
-    return {"action": action, "edited_details": details, "reason": reason, "view_id": "t", "sent_at_ms": 0}
-
-
 @pytest.mark.kernel
 @pytest.mark.parametrize("style", RUN)
 def test_in_a_kernel_both_approvals_wait_together_and_are_answered_through_the_widget(k: KernelHarness, style: str):
@@ -448,9 +431,9 @@ def test_in_a_kernel_both_approvals_wait_together_and_are_answered_through_the_w
         k.wait_until_waiting(widget)
     by_table = {json.loads(w.state["details"])["name"]: w for w in (first, second)}
     assert {w.state["title"] for w in by_table.values()} == {"Call drop_table"}
-    k.update_widget(by_table["tmp_scratch"].comm_id, {"response": response("approve", {"name": "tmp_old"})})
-    k.update_widget(by_table["events_2023"].comm_id, {"response": response("reject", reason="keep it")})
-    out = printed(k.result(cell, 60))
+    k.update_widget(by_table["tmp_scratch"].comm_id, {"response": approval_response("approve", {"name": "tmp_old"})})
+    k.update_widget(by_table["events_2023"].comm_id, {"response": approval_response("reject", reason="keep it")})
+    out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["drop_table", "tmp_old"]]  # what the tool received: the edit
     assert out["seen"] == [
         ["drop_table", rejected("drop_table", "keep it"), True],

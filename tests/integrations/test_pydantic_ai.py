@@ -361,7 +361,7 @@ def test_approval_result_maps_each_decision():
 # -- a real kernel, answered through the widget ------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 
@@ -429,29 +429,11 @@ print(json.dumps({"ran": ran, "seen": seen, "output": result.output, "by": resul
 k = kernel_fixture(SETUP)
 
 
-def next_approval(k: KernelHarness, answered: set[str]) -> CommInfo:
-    """The next approval widget the cell shows (the approvals are asked one after another)."""
-    return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in answered,
-        timeout=30,
-    )
-
-
-def printed(result: CellResult) -> dict[str, Any]:
-    assert result.ok, f"{result.error_text}\n{result.stderr}"
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def response(action: str, edited: dict[str, Any] | None = None, reason: str = "") -> dict[str, Any]:
-    details = json.dumps(edited) if edited is not None else None
-    return {"action": action, "edited_details": details, "reason": reason, "view_id": "t", "sent_at_ms": 0}
-
-
 KERNEL_CASES = [
     pytest.param(
         (
-            response("approve"),
-            response("approve"),
+            approval_response("approve"),
+            approval_response("approve"),
             [["drop_table", {"name": "events_2023"}], ["refund", {"order": "A-1", "amount": 500}]],
             [["drop_table", "dropped events_2023", "success"], ["refund", "refunded 500 on A-1", "success"]],
         ),
@@ -459,8 +441,8 @@ KERNEL_CASES = [
     ),
     pytest.param(
         (
-            response("approve", {"name": "events_2022"}),
-            response("approve", {"order": "A-1", "amount": 120}),
+            approval_response("approve", {"name": "events_2022"}),
+            approval_response("approve", {"order": "A-1", "amount": 120}),
             [["drop_table", {"name": "events_2022"}], ["refund", {"order": "A-1", "amount": 120}]],
             [["drop_table", "dropped events_2022", "success"], ["refund", "refunded 120 on A-1", "success"]],
         ),
@@ -468,8 +450,8 @@ KERNEL_CASES = [
     ),
     pytest.param(
         (
-            response("reject", reason="keep it for the audit"),
-            response("reject", reason="too much"),
+            approval_response("reject", reason="keep it for the audit"),
+            approval_response("reject", reason="too much"),
             [],
             [
                 ["drop_table", rejected("drop_table", "keep it for the audit"), "denied"],
@@ -500,7 +482,7 @@ def test_in_a_kernel_through_the_widget(k: KernelHarness, style: str, case: Any)
         "Call drop_table": {"name": "events_2023"},
         "Call refund": {"order": "A-1", "amount": 500},
     }
-    out = printed(k.result(cell, 60))
+    out = printed_json(k.result(cell, 60))
     assert sorted(out["ran"]) == ran  # what each tool really ran with (none when rejected)
     assert out["seen"] == seen  # what the model read back, in its calls' order
     assert out["output"] == "done"
@@ -523,9 +505,9 @@ def test_both_deferred_approvals_are_shown_together_and_answered_in_any_order(k:
         k.wait_until_waiting(widget)
     by_title = {widget.state["title"]: widget for widget in (first, second)}
     drop, refund = by_title["Call drop_table"], by_title["Call refund"]
-    k.update_widget(refund.comm_id, {"response": response("approve")})
-    k.update_widget(drop.comm_id, {"response": response("reject", reason="keep it")})
-    out = printed(k.result(cell, 60))
+    k.update_widget(refund.comm_id, {"response": approval_response("approve")})
+    k.update_widget(drop.comm_id, {"response": approval_response("reject", reason="keep it")})
+    out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["refund", {"order": "A-1", "amount": 500}]]
     assert [status for _, _, status in out["seen"]] == ["denied", "success"]
     batch_ids = k.run_ok("print(json.dumps([e.outcome.batch_id for e in nbask.history()[-2:]]))").stdout

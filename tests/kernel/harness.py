@@ -547,3 +547,19 @@ def printed_json(result: CellResult) -> dict[str, Any]:
     """The JSON object a cell printed on its last line (the cell must have succeeded)."""
     assert result.ok, f"{result.error_text}\n{result.stderr}"
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def next_approval(k: KernelHarness, answered: set[str], timeout: float = 30) -> CommInfo:
+    """The next approval widget the kernel opens whose comm is not in ``answered``."""
+    return k.wait_for_comm_open(
+        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in answered,
+        timeout=timeout,
+    )
+
+
+def approval_response(action: str, edited: dict[str, Any] | None = None, reason: str = "") -> dict[str, Any]:
+    """The ``response`` an approval view sends (js/approval.ts): ``edited``, when given, is the
+    person's edited arguments, sent as JSON text.
+    """
+    details = json.dumps(edited) if edited is not None else None
+    return {"action": action, "edited_details": details, "reason": reason, "view_id": "t", "sent_at_ms": 0}
