@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from harness import CommInfo, KernelHarness, kernel_fixture
+from harness import CellResult, CommInfo, KernelHarness, approval_response, kernel_fixture
 
 from nbask.waiting._waits import INTERRUPTED_LINE
 
@@ -83,35 +83,34 @@ def test_one_times_out_while_the_others_wait(k: KernelHarness) -> None:
     assert [a[0] for a in batch_line(k, cell)] == ["answered", "timeout", "answered"]
 
 
-def test_an_interrupt_cancels_every_waiting_request_and_raises_once(k: KernelHarness) -> None:
-    cell = k.execute("await run_requests(asks('Interrupt', (3600, 3600, 3600)))")
-    comms = [widget_asking(k, f"Interrupt {i}?") for i in range(3)]
+def interrupt_three_waiting(k: KernelHarness, code: str, tag: str) -> CellResult:
+    """Run ``code`` (three asks ``"<tag> i?"``), interrupt once all three wait; check every one
+    ends Cancelled and nothing waits afterwards; return the interrupted cell's result.
+    """
+    cell = k.execute(code)
+    comms = [widget_asking(k, f"{tag} {i}?") for i in range(3)]
     for comm in comms:
         k.wait_until_waiting(comm)
     k.interrupt()
     result = k.result(cell, 20)
-    assert result.ename == "KeyboardInterrupt"
-    assert [m["content"]["traceback"] for m in result.iopub if m["msg_type"] == "error"] == [[INTERRUPTED_LINE]]
     for comm in comms:
         k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "cancelled")
     after = k.execute("print(nbask.core.manager.manager().pending is None)")
     assert k.result(after, 20).stdout.strip() == "True"
+    return result
+
+
+def test_an_interrupt_cancels_every_waiting_request_and_raises_once(k: KernelHarness) -> None:
+    result = interrupt_three_waiting(k, "await run_requests(asks('Interrupt', (3600, 3600, 3600)))", "Interrupt")
+    assert result.ename == "KeyboardInterrupt"
+    assert [m["content"]["traceback"] for m in result.iopub if m["msg_type"] == "error"] == [[INTERRUPTED_LINE]]
 
 
 def test_an_interrupt_cancels_the_asks_a_cell_gathered_itself(k: KernelHarness) -> None:
     # The cell's own asyncio.gather sees each task's wait end with CancelledError, as asyncio
     # ends a task it cancels; every request is marked Cancelled and nothing waits afterwards.
-    cell = k.execute("await three('Gathered', (3600, 3600, 3600))")
-    comms = [widget_asking(k, f"Gathered {i}?") for i in range(3)]
-    for comm in comms:
-        k.wait_until_waiting(comm)
-    k.interrupt()
-    result = k.result(cell, 20)
+    result = interrupt_three_waiting(k, "await three('Gathered', (3600, 3600, 3600))", "Gathered")
     assert result.ename in ("CancelledError", "KeyboardInterrupt")
-    for comm in comms:
-        k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "cancelled")
-    after = k.execute("print(nbask.core.manager.manager().pending is None)")
-    assert k.result(after, 20).stdout.strip() == "True"
 
 
 def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness) -> None:
@@ -131,8 +130,7 @@ def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness)
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
     k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "answered")
     k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][2]])
-    reject = {"action": "reject", "edited_details": None, "reason": "no", "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comms[2].comm_id, {"response": reject})
+    k.update_widget(comms[2].comm_id, {"response": approval_response("reject", reason="no")})
     assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
 
 
