@@ -232,17 +232,20 @@ def test_url_mode_open_accepts_and_decline_declines(k: KernelHarness, mode: str,
 
 def test_input_required_rounds_are_answered_through_the_widget(k: KernelHarness):
     """The environment and the window come in one round: the client dispatches both at once and
-    nbask shows them one after the other; the go-ahead comes in the next round.
+    nbask shows them together (one batch), answered in any order; the go-ahead comes in the next
+    round.
     """
     cell = k.execute(SDK_CELL.format(mode="auto", tool="confirm_with_rounds"))
     answers = {
         "Which environment?": {"environment": "production"},
         "How long may the deployment window stay open?": {"hours": 4},
     }
-    first = k.wait_for_comm_open(predicate=lambda c: c.state.get("message") in answers, timeout=30)
-    reply(k, first, "submit", answers[first.state["message"]])
-    (other,) = set(answers) - {first.state["message"]}
-    reply(k, form_widget(k, other), "submit", answers[other])
+    window = form_widget(k, "How long may the deployment window stay open?")
+    environment = form_widget(k, "Which environment?")
+    for comm in (window, environment):  # both wait before either is answered
+        k.wait_until_waiting(comm)
+    reply(k, window, "submit", answers["How long may the deployment window stay open?"])
+    reply(k, environment, "submit", answers["Which environment?"])
     confirm = form_widget(k, "Deploy to production now?")
     assert [field["name"] for field in confirm.state["fields"]] == ["confirm", "reason"]
     reply(k, confirm, "submit", {"confirm": True, "reason": "ship it"})
