@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Dialog, Locator, Page, expect
 
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
@@ -197,12 +197,22 @@ def run_axe_serious(page: Page, root: Locator) -> list[dict[str, Any]]:
     return [v for v in violations if v["impact"] in ("serious", "critical")]
 
 
+def read_line(nb: NotebookPage, cell: int, prefix: str, timeout: float = RUN_TIMEOUT_MS) -> dict[str, Any]:
+    """Wait for the one `PREFIX {...}` line cell `cell` printed and parse it."""
+    nb.wait_output(cell, re.compile(re.escape(prefix) + r" \{"), timeout=timeout)
+    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith(prefix + " ")]
+    assert len(lines) == 1, f"expected exactly one {prefix} line in cell {cell}, got {lines}"
+    return dict(json.loads(lines[0][len(prefix) + 1 :]))
+
+
 def read_result(nb: NotebookPage, cell: int, timeout: float = RUN_TIMEOUT_MS) -> dict[str, Any]:
-    """Wait for the `RESULT {...}` line printed by PRINT_RESULT in cell `cell` and parse it."""
-    nb.wait_output(cell, re.compile(r"RESULT \{"), timeout=timeout)
-    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("RESULT ")]
-    assert len(lines) == 1, f"expected exactly one RESULT line in cell {cell}, got {lines}"
-    return json.loads(lines[0][len("RESULT ") :])
+    """The answer PRINT_RESULT printed in cell `cell`."""
+    return read_line(nb, cell, "RESULT", timeout)
+
+
+def read_decision(nb: NotebookPage, cell: int, timeout: float = RUN_TIMEOUT_MS) -> dict[str, Any]:
+    """The decision PRINT_DECISION printed in cell `cell`."""
+    return read_line(nb, cell, "DECISION", timeout)
 
 
 def open_asking(open_notebook: Callable[..., NotebookPage], call: str) -> tuple[NotebookPage, AskWidget]:
@@ -216,3 +226,27 @@ def open_asking(open_notebook: Callable[..., NotebookPage], call: str) -> tuple[
     ask = AskWidget.in_cell(nb, 1)
     ask.expect_pending()
     return nb, ask
+
+
+# -- a reload with unsaved changes, and the "Waiting requests" panel it can bring ----------------------
+
+WAITING_REGION = "Waiting requests"  # js/orphanpanel.ts PANEL_TEXT.region
+
+
+def waiting_panel(page: Page) -> Locator:
+    """The page-level panel of waiting requests no cell shows (js/orphanpanel.ts)."""
+    return page.get_by_role("region", name=WAITING_REGION, exact=True)
+
+
+def reload_unsaved(nb: NotebookPage) -> None:
+    """Reload a notebook with unsaved changes: the page asks whether to leave; the person does."""
+
+    def leave(dialog: Dialog) -> None:
+        if dialog.type == "beforeunload":
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    nb.page.on("dialog", leave)
+    nb.reload()
+    nb.wait_kernel_connected()

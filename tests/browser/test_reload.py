@@ -11,12 +11,20 @@ shown there; the next cell reads the answer the waiting cell received.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from .ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, PRINT_DECISION, PRINT_RESULT, ApprovalView, AskWidget, read_result
+from .ask_widget import (
+    ANSWER_ANYWAY,
+    ANSWERED_LATE,
+    PRINT_DECISION,
+    PRINT_RESULT,
+    ApprovalView,
+    AskWidget,
+    read_decision,
+    read_result,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -104,9 +112,7 @@ def test_an_approvals_edited_details_and_reason_survive_a_reload(open_notebook):
     view.expect_status("answered")
 
     nb.run_cell(2, wait=False)
-    nb.wait_output(2, re.compile(r"DECISION \{"))
-    line = next(ln for ln in nb.stream_text(2).splitlines() if ln.startswith("DECISION "))
-    decision = json.loads(line[len("DECISION ") :])
+    decision = read_decision(nb, 2)
     assert decision["decision"] == "edit"
     assert decision["edited"] == '{"replicas": 3}'
     assert decision["reason"] == "traffic doubles tonight"

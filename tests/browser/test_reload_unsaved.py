@@ -10,19 +10,26 @@ for a widget shown in its cell as usual.
 
 from __future__ import annotations
 
-import json
-import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Dialog, Locator, Page, expect
+from playwright.sync_api import Page, expect
 
-from .ask_widget import PRINT_DECISION, PRINT_RESULT, ApprovalView, AskWidget, read_result
+from .ask_widget import (
+    PRINT_DECISION,
+    PRINT_RESULT,
+    ApprovalView,
+    AskWidget,
+    read_decision,
+    read_result,
+    reload_unsaved,
+    waiting_panel,
+)
 from .notebook_page import NotebookPage
 
 pytestmark = pytest.mark.browser
 
 QUESTION = "Retrain the model on the new data?"
-REGION = "Waiting requests"  # js/orphanpanel.ts PANEL_TEXT.region
 HEADING = "A request is still waiting"
 NOTE = "Its cell's output was not saved, so it is shown here."
 # js/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
@@ -37,29 +44,11 @@ new MutationObserver(() => {
 """
 
 
-def panel(page: Page) -> Locator:
-    return page.get_by_role("region", name=REGION, exact=True)
-
-
-def reload_unsaved(nb: NotebookPage) -> None:
-    """Reload a notebook with unsaved changes: the page asks whether to leave; the person does."""
-
-    def leave(dialog: Dialog) -> None:
-        if dialog.type == "beforeunload":
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    nb.page.on("dialog", leave)
-    nb.reload()
-    nb.wait_kernel_connected()
-
-
 def expect_no_panel_once_its_moment_passed(page: Page) -> None:
     """The panel never appeared, checked once the page has lived past the panel's delay."""
     page.wait_for_function(f"() => performance.now() > window.__nbaskSince + {ORPHAN_DELAY_MS + 1000}")
     assert page.evaluate("() => window.__nbaskPanelSeen") is False
-    expect(panel(page)).to_have_count(0)
+    expect(waiting_panel(page)).to_have_count(0)
 
 
 def mark_now(page: Page) -> None:
@@ -70,25 +59,29 @@ def assert_output_not_saved(nb: NotebookPage, cell: int) -> None:
     assert nb.disk_notebook()["cells"][cell]["outputs"] == []
 
 
-def test_a_question_waiting_in_an_unsaved_notebook_comes_back_in_the_panel_after_a_reload(open_notebook, page):
+def ask_watching_the_panel(open_notebook: Callable[..., NotebookPage], page: Page, options: list[str]) -> NotebookPage:
+    """Watch for the panel in every document the page loads; run QUESTION (cell 1, PRINT_RESULT in
+    cell 2) until its widget waits in its cell.
+    """
     page.add_init_script(WATCH_PANEL)
     nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No', 'Only the last week'], timeout=None)",
-            PRINT_RESULT,
-        ]
+        ["import json, nbask", f"ans = await nbask.ask({QUESTION!r}, {options!r}, timeout=None)", PRINT_RESULT]
     )
     nb.run_cell(0)
     nb.run_cell(1, wait=False)
     AskWidget.in_cell(nb, 1).expect_pending()
+    return nb
+
+
+def test_a_question_waiting_in_an_unsaved_notebook_comes_back_in_the_panel_after_a_reload(open_notebook, page):
+    nb = ask_watching_the_panel(open_notebook, page, ["Yes", "No", "Only the last week"])
     mark_now(page)
     expect_no_panel_once_its_moment_passed(page)  # shown in its cell: no panel
     assert_output_not_saved(nb, 1)
 
     reload_unsaved(nb)
     expect(nb.output_area(1).locator(".nbask")).to_have_count(0)  # the file never had it
-    region = panel(page)
+    region = waiting_panel(page)
     expect(region).to_be_visible()
     expect(region.get_by_role("heading", name=HEADING)).to_be_visible()
     expect(region).to_contain_text(NOTE)
@@ -106,7 +99,7 @@ def test_a_question_waiting_in_an_unsaved_notebook_comes_back_in_the_panel_after
 
     expect(region.get_by_role("heading", name="Nothing is waiting any more")).to_be_visible()
     region.get_by_role("button", name="Close").click()
-    expect(panel(page)).to_have_count(0)
+    expect(waiting_panel(page)).to_have_count(0)
 
 
 def test_an_approval_waiting_in_an_unsaved_notebook_is_decided_in_the_panel(open_notebook, page):
@@ -123,7 +116,7 @@ def test_an_approval_waiting_in_an_unsaved_notebook_is_decided_in_the_panel(open
     assert_output_not_saved(nb, 1)
 
     reload_unsaved(nb)
-    region = panel(page)
+    region = waiting_panel(page)
     expect(region.get_by_role("heading", name=HEADING)).to_be_visible()
     view = ApprovalView(region.locator(".nbask"))
     view.expect_status("pending")
@@ -133,25 +126,13 @@ def test_an_approval_waiting_in_an_unsaved_notebook_is_decided_in_the_panel(open
     view.expect_status("answered")
 
     nb.run_cell(2, wait=False)
-    nb.wait_output(2, re.compile(r"DECISION \{"))
-    line = next(ln for ln in nb.stream_text(2).splitlines() if ln.startswith("DECISION "))
-    decision = json.loads(line[len("DECISION ") :])
+    decision = read_decision(nb, 2)
     assert (decision["decision"], decision["status"]) == ("approve", "answered")
     assert decision["reason"] == "approved after the reload"
 
 
 def test_a_saved_notebook_shows_the_question_in_its_cell_and_no_panel(open_notebook, page):
-    page.add_init_script(WATCH_PANEL)
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=None)",
-            PRINT_RESULT,
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    AskWidget.in_cell(nb, 1).expect_pending()
+    nb = ask_watching_the_panel(open_notebook, page, ["Yes", "No"])
     nb.save()
     nb.reload()
     nb.wait_kernel_connected()
