@@ -7,28 +7,27 @@ keyboard-usable in reading order, and axe finds nothing serious pending or resol
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .ask_widget import ApprovalView, run_axe_serious
+from .batch_helpers import (
+    PRINT_DECISIONS,
+    SETUP,
+    approve_all_confirmed,
+    approve_last_reject_lead,
+    expect_three_pending,
+    read_decisions,
+    run_three,
+)
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
-SETUP = "import json, nbask\nfrom nbask.api import approval_request, run_requests"
 # The cell prints each decision, in request order, once all of them are decided.
-RUN_THREE = (
-    'ds = await run_requests([approval_request(f"Drop table t{i}", f"DROP TABLE t{i}", timeout=600) '
-    "for i in range(3)])\n"
-    "for i, d in enumerate(ds):\n"
-    '    print("DECISION " + json.dumps({"i": i, "decision": d.decision, "status": d.status, '
-    '"reason": d.reason, "answered_by": d.answered_by, "batch": bool(d.batch_id)}), flush=True)'
-)
+RUN_THREE = run_three(timeout=600) + "\n" + PRINT_DECISIONS
 
 
 def open_batch(open_notebook: Callable[..., NotebookPage]) -> tuple[NotebookPage, list[ApprovalView], Locator]:
@@ -36,40 +35,19 @@ def open_batch(open_notebook: Callable[..., NotebookPage]) -> tuple[NotebookPage
     nb = open_notebook([SETUP, RUN_THREE])
     nb.run_cell(0)
     nb.run_cell(1, wait=False)
-    cards = [ApprovalView(nb.widget(1, i)) for i in range(3)]
-    for i, card in enumerate(cards):
-        expect(card.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
-        card.expect_status("pending")
-        expect(card.root).to_contain_text(f"DROP TABLE t{i}")
-    heading = cards[0].root.get_by_role("group", name=re.compile(r"requests? waiting$"))
+    cards, heading = expect_three_pending([nb.widget(1, i) for i in range(3)])
     expect(heading).to_have_accessible_name("3 requests waiting", timeout=RUN_TIMEOUT_MS)
-    # Only the lead card carries the heading.
-    for card in cards[1:]:
-        expect(card.root.locator(".nbask-batch")).to_have_count(0)
     return nb, cards, heading
-
-
-def decisions(nb: NotebookPage) -> list[dict[str, Any]]:
-    nb.wait_output(1, re.compile(r'DECISION \{"i": 2'), timeout=RUN_TIMEOUT_MS)
-    lines = [line for line in nb.stream_text(1).splitlines() if line.startswith("DECISION ")]
-    return [json.loads(line[len("DECISION ") :]) for line in lines]
 
 
 def test_each_card_answered_in_any_order(open_notebook):
     nb, cards, heading = open_batch(open_notebook)
     expect(heading.get_by_role("button", name="Approve all (3)", exact=True)).to_be_visible()
-    cards[2].button("Approve").click()
-    cards[2].expect_status("answered")
-    expect(heading).to_have_accessible_name("2 requests waiting")
-    cards[0].button("Reject").click()
-    cards[0].expect_status("answered")
-    # The lead's own request ended; its heading stays while the batch waits.
-    expect(heading).to_have_accessible_name("1 request waiting")
-    expect(heading.get_by_role("button")).to_have_count(0)  # one approval left: no "all" button
+    approve_last_reject_lead(cards, heading)
     assert "DECISION" not in nb.stream_text(1)
     cards[1].button("Approve").click()
     cards[1].expect_status("answered")
-    got = decisions(nb)
+    got = read_decisions(nb, 1)
     assert [(d["i"], d["decision"], d["status"], d["answered_by"]) for d in got] == [
         (0, "reject", "answered", "person"),
         (1, "approve", "answered", "person"),
@@ -98,13 +76,8 @@ def test_approve_all_asks_first_then_decides_all_three(open_notebook, page):
         card.expect_status("pending")
     expect(cards[0].root.locator(".nbask-escape-note")).to_be_empty()
 
-    approve_all.click()
-    expect(keep).to_be_focused()
-    heading.get_by_role("button", name="Approve 3", exact=True).click()
-    for card in cards:
-        card.expect_status("answered")
-        expect(card.root).to_contain_text("Approved")
-    got = decisions(nb)
+    approve_all_confirmed(cards, heading)
+    got = read_decisions(nb, 1)
     assert [(d["i"], d["decision"], d["status"], d["answered_by"]) for d in got] == [
         (0, "approve", "answered", "person"),
         (1, "approve", "answered", "person"),
@@ -163,7 +136,7 @@ def test_keyboard_only_reaches_every_control_in_reading_order(open_notebook, pag
     page.keyboard.press("Shift+Tab")
     expect(heading.get_by_role("button", name="Reject 3", exact=True)).to_be_focused()
     page.keyboard.press("Enter")
-    got = decisions(nb)
+    got = read_decisions(nb, 1)
     assert [(d["decision"], d["status"]) for d in got] == [("reject", "answered")] * 3
 
 
@@ -181,7 +154,7 @@ def test_axe_with_the_batch_pending_confirming_and_resolved(open_notebook, page,
     assert run_axe_serious(page, area) == []
     heading.get_by_role("button", name="Approve all (2)", exact=True).click()
     heading.get_by_role("button", name="Approve 2", exact=True).click()
-    decisions(nb)
+    read_decisions(nb, 1)
     for card in cards:
         card.expect_status("answered")
     assert run_axe_serious(page, area) == []

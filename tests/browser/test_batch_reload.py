@@ -9,73 +9,36 @@ longer owns the waiting cell's output stream, so a follow-up cell prints the dec
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Dialog, Locator, Page, expect
+from playwright.sync_api import Page, expect
 
-from .ask_widget import ApprovalView
+from .ask_widget import ApprovalView, reload_unsaved, waiting_panel
+from .batch_helpers import PRINT_DECISIONS, SETUP, expect_three_pending, read_decisions, run_three
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
-REGION = "Waiting requests"  # js/orphanpanel.ts PANEL_TEXT.region
-
-SETUP = "import json, nbask\nfrom nbask.api import approval_request, run_requests"
-RUN_THREE = (
-    'ds = await run_requests([approval_request(f"Drop table t{i}", f"DROP TABLE t{i}", timeout=None) '
-    "for i in range(3)])"
-)
-# The follow-up cell: runs once the batch's cell ended, and prints each decision in request order.
-PRINT_ALL = (
-    "for i, d in enumerate(ds):\n"
-    '    print("DECISION " + json.dumps({"i": i, "decision": d.decision, "status": d.status, '
-    '"reason": d.reason, "batch": bool(d.batch_id)}), flush=True)'
-)
-
-
-def panel(page: Page) -> Locator:
-    return page.get_by_role("region", name=REGION, exact=True)
-
-
-def reload_unsaved(nb: NotebookPage) -> None:
-    """Reload a notebook with unsaved changes: the page asks whether to leave; the person does."""
-
-    def leave(dialog: Dialog) -> None:
-        if dialog.type == "beforeunload":
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    nb.page.on("dialog", leave)
-    nb.reload()
-    nb.wait_kernel_connected()
+RUN_THREE = run_three(timeout=None)
 
 
 def start_batch(nb: NotebookPage) -> list[ApprovalView]:
     nb.run_cell(0)
     nb.run_cell(1, wait=False)
-    cards = [ApprovalView(nb.widget(1, i)) for i in range(3)]
-    for i, card in enumerate(cards):
-        expect(card.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
-        card.expect_status("pending")
-        expect(card.root).to_contain_text(f"DROP TABLE t{i}")
-    heading = cards[0].root.get_by_role("group", name=re.compile(r"requests? waiting$"))
+    cards, heading = expect_three_pending([nb.widget(1, i) for i in range(3)])
     expect(heading).to_have_accessible_name("3 requests waiting")
     return cards
 
 
 def decisions(nb: NotebookPage, cell: int) -> list[dict[str, Any]]:
+    """Run the follow-up cell (PRINT_DECISIONS) once the batch's cell ended; read what it printed."""
     nb.run_cell(cell, wait=False)
-    nb.wait_output(cell, re.compile(r'DECISION \{"i": 2'), timeout=RUN_TIMEOUT_MS)
-    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("DECISION ")]
-    return [json.loads(line[len("DECISION ") :]) for line in lines]
+    return read_decisions(nb, cell)
 
 
 def test_a_saved_batch_comes_back_in_its_cell_with_every_draft(open_notebook):
-    nb = open_notebook([SETUP, RUN_THREE, PRINT_ALL])
+    nb = open_notebook([SETUP, RUN_THREE, PRINT_DECISIONS])
     cards = start_batch(nb)
     nb.save()
 
@@ -86,17 +49,11 @@ def test_a_saved_batch_comes_back_in_its_cell_with_every_draft(open_notebook):
     nb.reload()
     nb.wait_kernel_connected()
 
-    cards = [ApprovalView(nb.widget(1, i)) for i in range(3)]
-    for card in cards:
-        expect(card.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
-        card.expect_status("pending")
+    cards, heading = expect_three_pending([nb.widget(1, i) for i in range(3)])
     expect(cards[0].textbox("Reason")).to_have_value("t0 is still read nightly")
     expect(cards[1].textbox("Reason")).to_have_value("t1 moved to the archive")
     expect(cards[2].textbox("Reason")).to_have_value("t2 is a scratch table")
-    heading = cards[0].root.get_by_role("group", name=re.compile(r"requests? waiting$"))
     expect(heading).to_have_accessible_name("3 requests waiting")
-    for card in cards[1:]:
-        expect(card.root.locator(".nbask-batch")).to_have_count(0)
 
     # Answered in any order after the reload.
     cards[1].button("Approve").click()
@@ -117,14 +74,14 @@ def test_a_saved_batch_comes_back_in_its_cell_with_every_draft(open_notebook):
 
 
 def test_an_unsaved_batch_comes_back_in_the_waiting_requests_panel(open_notebook, page: Page):
-    nb = open_notebook([SETUP, RUN_THREE, PRINT_ALL])
+    nb = open_notebook([SETUP, RUN_THREE, PRINT_DECISIONS])
     cards = start_batch(nb)
     cards[2].textbox("Reason").fill("t2 is a scratch table")
     assert nb.disk_notebook()["cells"][1]["outputs"] == []
 
     reload_unsaved(nb)
     expect(nb.output_area(1).locator(".nbask")).to_have_count(0)  # the file never had it
-    region = panel(page)
+    region = waiting_panel(page)
     expect(region).to_be_visible(timeout=RUN_TIMEOUT_MS)
     expect(region.get_by_role("heading", name="3 requests are still waiting")).to_be_visible()
     shown = region.locator(".nbask")
@@ -154,4 +111,4 @@ def test_an_unsaved_batch_comes_back_in_the_waiting_requests_panel(open_notebook
     ]
     assert all(d["batch"] for d in got)
     region.get_by_role("button", name="Close").click()
-    expect(panel(page)).to_have_count(0)
+    expect(waiting_panel(page)).to_have_count(0)
