@@ -130,6 +130,11 @@ def test_a_synchronous_gated_tool_run_in_a_worker_thread(k: KernelHarness):
     answer = {"action": "submit", "answers": [{"selected": [], "other": "DuckDB"}], "view_id": "t", "sent_at_ms": 0}
     k.update_widget(question.comm_id, {"response": answer})
     approval = approval_widget(k)
+    # Answer once the widget waits, as a front end can: it draws the widget only from the
+    # display_data that follows the comm_open. An answer sent at the comm_open itself races the
+    # worker thread still building the widget (ipywidgets registers its message handler after
+    # the comm_open is sent), and a message that arrives then is dropped by the comm.
+    k.wait_until_waiting(approval)
     response = {"action": "approve", "edited_details": None, "reason": "", "view_id": "t", "sent_at_ms": 0}
     k.update_widget(approval.comm_id, {"response": response})
     out = printed(k.result(cell, 60))
