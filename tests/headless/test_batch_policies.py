@@ -75,3 +75,13 @@ def test_without_queue_a_second_request_is_still_refused():
             nbask.approve_sync("Drop table t2", "DROP TABLE t2")
     finally:
         manager()._release(pending)
+
+
+def test_each_batch_has_an_id_of_its_own():
+    nbask.configure(policy="recommended")
+    run_requests_sync(batch())
+    run_requests_sync(batch())
+    ids = [entry.outcome.batch_id for entry in nbask.history()]
+    assert ids[:3] == [ids[0]] * 3
+    assert ids[3:] == [ids[3]] * 3
+    assert ids[0] != ids[3]

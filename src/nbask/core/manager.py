@@ -246,7 +246,7 @@ class InteractionManager:
                 self._batch = None
                 return  # alone: no batch (and no id to make, on every headless request)
             if self._batch is None:  # the first to wait learns here that it heads a batch
-                self._batch = Batch(new_request_id()[:12], waiting[0].request.request_id)
+                self._batch = Batch(new_request_id(), waiting[0].request.request_id)
             batch = self._batch
             joined = [member for member in self._waiting if member.request.batch_id != batch.id]
             for member in joined:
