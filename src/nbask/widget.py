@@ -55,8 +55,10 @@ def who(outcome: Outcome) -> dict[str, Any]:
 
 def several_answered(*more: str | None) -> bool:
     """Whether more than one identity has answered in this kernel (the history, and ``more``)."""
-    users = {entry.outcome.answered_by_user for entry in manager().history()} | set(more)
-    return len(users - {None}) > 1
+    # The manager keeps the set as records are added: reading the history back would parse
+    # every record, on every widget made.
+    users = manager().answering_users() | {user for user in more if user is not None}
+    return len(users) > 1
 
 
 def _require_bundle() -> None:

@@ -58,6 +58,8 @@ class InteractionManager:
         # the agent tools have passed on to the model.
         self._late: list[CompactRecord] = []
         self._late_delivered = 0
+        # Who answered (``answered_by_user``) in the history, kept as records are added.
+        self._users: set[str] = set()
 
     @property
     def pending(self) -> Resolution[Any] | None:
@@ -121,11 +123,21 @@ class InteractionManager:
             self._ended.clear()
             self._late.clear()
             self._late_delivered = 0
+            self._users.clear()
+
+    def answering_users(self) -> frozenset[str]:
+        """Every ``answered_by_user`` in the history (the identities that answered here)."""
+        return frozenset(self._users)
+
+    def _keep(self, record: CompactRecord, outcome: Outcome) -> None:
+        self._ended.append(record)
+        if outcome.answered_by_user is not None:
+            self._users.add(outcome.answered_by_user)
 
     def record(self, request: Request[Any], outcome: Outcome) -> None:
         """Keep an outcome decided without running ``request`` (an integration's refusal)."""
         with self._lock:
-            self._ended.append(compact(request, outcome))
+            self._keep(compact(request, outcome), outcome)
 
     # -- late answers ------------------------------------------------------------
 
@@ -133,7 +145,7 @@ class InteractionManager:
         """Keep an answer given after ``request`` timed out: in the history, and for the agent."""
         record = compact(request, outcome)
         with self._lock:
-            self._ended.append(record)
+            self._keep(record, outcome)
             self._late.append(record)
         log.info("nbask request %s answered late by %s", outcome.request_id, outcome.answered_by)
 
@@ -275,7 +287,7 @@ class InteractionManager:
             resolution.recorded = resolution.recorded or record
         if record:
             assert outcome is not None  # noqa: S101 - checked just above
-            self._ended.append(compact(resolution.request, outcome))
+            self._keep(compact(resolution.request, outcome), outcome)
             # Only the request id is logged: what was asked and answered may be private.
             log.info("nbask request %s ended: %s by %s", outcome.request_id, outcome.status, outcome.answered_by)
 
