@@ -88,7 +88,7 @@ def drive_sync(asking: Asking[T]) -> T:
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     step, result = _step(asking, None, first=True)
     while step is not None:
-        requests = step.requests if isinstance(step, Together) else (step,)
+        requests = _requests_of(step)
         try:
             outcomes = run_requests_sync(requests) if isinstance(step, Together) else [run_request_sync(step)]
         except (NoOneCanAnswer, WaitingUnsupported) as error:
