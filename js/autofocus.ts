@@ -6,13 +6,16 @@ import { isOutOfView, isTextEntry } from "./dom";
 /** Whether the widget may take focus from what has it now: only from nothing (the body), from
  *  the widget's own cell (its node, not its editor), from the widget itself, or from something
  *  no one types in. Never from another cell's editor, a text box, a select, a frame (another
- *  widget's page) or a shadow root's text field. */
+ *  widget's page), a shadow root's text field, or another nbask widget: several requests shown
+ *  at once appear within moments of each other, and the person may already be in the first
+ *  (a later card taking focus from its "Keep reviewing" would turn their Enter into nothing). */
 export function mayTakeFocusFrom(active: Element | null, root: HTMLElement): boolean {
   let element = active;
   // Inside a shadow root (a web component), what has focus is deeper than the host.
   while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
   if (element === null || element === document.body || element === document.documentElement) return true;
   if (root.contains(element)) return true;
+  if (element.closest(".nbask") !== null) return false;
   if (element instanceof HTMLIFrameElement || element instanceof HTMLSelectElement) return false;
   if (isTextEntry(element) || element.closest('[role="textbox"], [role="combobox"], .cm-editor') !== null) return false;
   return true;

@@ -216,12 +216,16 @@ describe("autofocus", () => {
     box.setAttribute("role", "textbox");
     const cell = document.createElement("div");
     cell.className = "jp-Cell";
-    document.body.append(root, area, select, frame, box, cell);
+    const other = document.createElement("div");
+    other.className = "nbask";
+    const otherButton = document.createElement("button");
+    other.append(otherButton);
+    document.body.append(root, area, select, frame, box, cell, other);
     expect(mayTakeFocusFrom(null, root)).toBe(true);
     expect(mayTakeFocusFrom(document.body, root)).toBe(true);
     expect(mayTakeFocusFrom(mine, root)).toBe(true);
     expect(mayTakeFocusFrom(cell, root)).toBe(true);
-    for (const busy of [area, select, frame, box]) expect(mayTakeFocusFrom(busy, root)).toBe(false);
+    for (const busy of [area, select, frame, box, otherButton]) expect(mayTakeFocusFrom(busy, root)).toBe(false);
   });
 });
 
