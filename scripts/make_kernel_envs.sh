@@ -4,6 +4,7 @@
 #   .venvs/ipykernel-7.3   (ipykernel==7.3.0)   -> kernelspec nbask-ipykernel-7.3
 #   the interpreter running this script (ipykernel 7.4.x) -> kernelspec nbask-ipykernel-7.4
 #   .venvs/colab          (Google Colab's kernel-side packages, $COLAB_PINS) -> kernelspec nbask-colab
+#   .venvs/agents-more    (nbask[agents-more], ipykernel 7.4) -> kernelspec nbask-agents-more
 #
 # Usage: scripts/make_kernel_envs.sh [JUPYTER_DATA_DIR]
 #   The kernelspecs go to <dir>/kernels/<name>/kernel.json; <dir> defaults to
@@ -52,7 +53,7 @@ make_venv() {  # make_venv <dir> <pin>...
     log "creating $venv ($pin)"
     nbask_new_venv "$venv" "$PYTHON"
     "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-    quiet_pip "$venv/bin/python" -m pip install -q -e "$REPO" "$@"
+    quiet_pip "$venv/bin/python" -m pip install -q -e "$REPO${EXTRAS:-}" "$@"
     echo "$want" >"$stamp"
 }
 
@@ -89,6 +90,9 @@ mkdir -p "$REPO/.venvs"
 make_venv "$REPO/.venvs/ipykernel-6.29" "ipykernel==6.29.5"
 make_venv "$REPO/.venvs/ipykernel-7.3" "ipykernel==7.3.0"
 make_venv "$REPO/.venvs/colab" "${COLAB_PINS[@]}"
+# The frameworks that cannot share .venv's resolve (pyproject.toml, extra "agents-more"), with
+# what tests/agents_more needs to run there.
+EXTRAS="[agents-more]" make_venv "$REPO/.venvs/agents-more" "ipykernel==7.4.0" "pytest>=8" "jupyter_client>=8"
 
 main_ipk="$("$PYTHON" -c 'import ipykernel; print(ipykernel.__version__)')"
 case "$main_ipk" in
@@ -100,4 +104,5 @@ write_spec nbask-ipykernel-6.29 "$REPO/.venvs/ipykernel-6.29/bin/python" "nbask 
 write_spec nbask-ipykernel-7.3 "$REPO/.venvs/ipykernel-7.3/bin/python" "nbask ipykernel 7.3"
 write_spec nbask-ipykernel-7.4 "$PYTHON" "nbask ipykernel $main_ipk"
 write_spec nbask-colab "$REPO/.venvs/colab/bin/python" "nbask Colab kernel (ipykernel 6.17.1, ipywidgets 7.7.1)"
-log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab"
+write_spec nbask-agents-more "$REPO/.venvs/agents-more/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 7.4)"
+log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab nbask-agents-more"

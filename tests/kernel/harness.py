@@ -499,11 +499,17 @@ PROJECT_KERNEL = "nbask-ipykernel-7.4"
 
 
 def kernel_fixture(
-    setup: str = "", *, every_kernel: bool = False, timeout: float = 60, outside_pytest: bool = False
+    setup: str = "",
+    *,
+    every_kernel: bool = False,
+    timeout: float = 60,
+    outside_pytest: bool = False,
+    kernel: str = PROJECT_KERNEL,
 ) -> Any:
     """A test module's module-scoped kernel fixture ``k`` (assign the result to ``k``).
 
-    By default one PROJECT_KERNEL (kernelspecs made only if missing); with ``every_kernel``, one
+    By default one ``kernel`` (PROJECT_KERNEL unless named, e.g. nbask-agents-more for the
+    frameworks that live in .venvs/agents-more; kernelspecs made only if missing); with ``every_kernel``, one
     kernel of each of KERNEL_NAMES in turn (parametrized by name; kernelspecs brought up to date
     first). Each has run ``setup`` (if any) and is shut down at the end of the module.
 
@@ -538,7 +544,7 @@ def kernel_fixture(
 
     @pytest.fixture(scope="module", name="k")
     def k_project() -> Iterator[KernelHarness]:
-        yield from started(PROJECT_KERNEL)
+        yield from started(kernel)
 
     return k_project
 
