@@ -149,12 +149,15 @@ fi
 # anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
 COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_scenarios.py tests/browser/test_approval.py
   tests/browser/test_forms.py)
-SUITES=(unit headless tools integrations elicitation docs kernel colab browser colab-web vscode lite)
+SUITES=(unit headless tools integrations agents-more elicitation docs kernel colab browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 for suite in "${SUITES[@]}"; do
   step "$suite tests (pytest)"
   case "$suite" in
     colab) NBASK_KERNELS=nbask-colab "$PY" -m pytest tests/kernel -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
+    # CrewAI, Semantic Kernel and Strands, in the environment of their own extra (agents-more)
+    agents-more) "$ROOT/.venvs/agents-more/bin/python" -m pytest tests/agents_more -p no:cacheprovider \
+      --junitxml="$ARTIFACTS/$suite.xml" -q ;;
     colab-web)
       NBASK_BROWSER_PYTHON="$ROOT/.venvs/colab/bin/python" NBASK_BROWSER_FRONTENDS=lab \
         "$PY" -m pytest "${COLAB_WEB_TESTS[@]}" -k "not mcp_server" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
