@@ -96,6 +96,7 @@ log = logging.getLogger("nbask.integrations")
 ASK_USER_QUESTION: Final = "AskUserQuestion"
 #: The options of the follow-up question that offers Claude Code's suggested permission rules.
 JUST_ONCE: Final = "Just this once (Recommended)"
+#: The option that returns the suggested rules as ``updated_permissions``.
 REMEMBER: Final = "Don't ask again"
 #: The longest note Claude Code accepts in an AskUserQuestion annotation.
 MAX_NOTES_CHARS: Final = 8192

@@ -65,6 +65,7 @@ log = logging.getLogger("nbask.integrations")
 
 #: The ADK's names for its client-answered function calls.
 CONFIRMATION = "adk_request_confirmation"
+#: The ADK's name for a request for input (``request_input``), answered with a typed form.
 INPUT = "adk_request_input"
 #: How the ADK's own hint for a ``require_confirmation=True`` tool starts (written for developers,
 #: not for the person, so nbask shows "Call <tool>" instead).
@@ -93,10 +94,11 @@ async def run(
     ``run_async`` (``run_config`` and the other options are passed again; ``invocation_id`` and
     ``state_delta`` only the first time), until a run ends without asking. Other long-running
     calls, and input the person declined, are left unanswered: the run ends paused on them, as the
-    ADK leaves it for a client that has not answered. ``timeout`` (seconds) applies to each ask.
+    ADK leaves it for a client that has not answered. ``timeout`` (seconds) applies to each ask::
 
-        async for event in nbask.integrations.google_adk.run(runner, user_id="u", session_id=s.id,
-                                                             new_message=message):
+        async for event in nbask.integrations.google_adk.run(
+            runner, user_id="u", session_id=s.id, new_message=message
+        ):
             ...
     """
     options = dict(kwargs)

@@ -81,6 +81,7 @@ __all__ = [
 EDIT_NOTICE: Final = "(edits are sent back to the model as a request to retry)"
 #: The options of the question asked after a tool's second approval; only ALWAYS approves it for the run.
 JUST_ONCE: Final = "Just this call (Recommended)"
+#: The option that approves the tool for the rest of the run (``always_approve=True``).
 ALWAYS: Final = "Always in this run"
 
 #: The caller's own text for a rejection: a string, or a function of the call and nbask's

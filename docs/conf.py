@@ -1,0 +1,62 @@
+"""Sphinx configuration of nbask's documentation site (built by scripts/docs.sh).
+
+Pages are MyST Markdown; the example notebooks come in already executed (scripts/docs.sh runs
+them headless under the ``recommended`` policy first), so the build itself executes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+sys.path.insert(0, str(HERE.parent / "src"))
+
+project = "nbask"
+author = "the nbask authors"
+copyright = "2026, the nbask authors"  # noqa: A001 - Sphinx's own name for it
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "public_names",
+]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "_ext", "examples/_executed/.ipynb_checkpoints"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+# The notebooks are executed before the build (scripts/docs.sh), with their outputs kept.
+nb_execution_mode = "off"
+nb_output_stderr = "remove"
+suppress_warnings = ["myst.header"]
+
+autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
+autodoc_typehints = "description"
+autodoc_member_order = "bysource"
+autodoc_pydantic_model_show_json = False
+# pydantic models document their fields from the class; their many inherited members would not help.
+autodoc_inherit_docstrings = False
+
+html_theme = "pydata_sphinx_theme"
+html_title = "nbask"
+html_static_path = ["_static"]
+html_css_files = ["nbask-docs.css"]
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+    "footer_end": [],
+}
+html_sidebars = {"**": ["sidebar-nav-bs"]}
+html_show_sourcelink = False
+
+# The integrations import their frameworks; imported here, before the build starts, they load
+# as they do in a notebook (one framework, agno, fails to build its pydantic models when first
+# imported in the middle of autodoc's run). One not installed is documented from its source.
+for _framework in ("nbask.integrations." + name for name in __import__("nbask.integrations").integrations.FRAMEWORKS):
+    try:
+        __import__(_framework)
+    except ImportError:
+        pass
