@@ -1,0 +1,51 @@
+"""An event loop in a worker thread, for the blocking twins of nbask.integrations.agent_framework:
+the framework is async only, and a cell's own loop is already running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class WorkerLoop:
+    """Runs coroutines to their end on a loop of its own; an interrupt of the caller's wait
+    cancels the coroutine there and waits for it to end before re-raising.
+    """
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="nbask-agent-framework", daemon=True)
+        self._thread.start()
+
+    def run(self, start: Callable[[], Awaitable[T]]) -> T:
+        ended = threading.Event()
+        outcome: dict[str, Any] = {}
+
+        async def running() -> None:
+            try:
+                outcome["value"] = await start()
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+                outcome["error"] = error
+            finally:
+                ended.set()
+
+        self._loop.call_soon_threadsafe(lambda: outcome.setdefault("task", self._loop.create_task(running())))
+        try:
+            ended.wait()
+        except BaseException:
+            self._loop.call_soon_threadsafe(lambda: outcome["task"].cancel() if "task" in outcome else None)
+            ended.wait()
+            raise
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
