@@ -39,6 +39,7 @@ from types import ModuleType
 
 #: The framework modules, each loaded on first use (importing one imports its framework).
 FRAMEWORKS = (
+    "acp",
     "agno",
     "autogen",
     "claude_agent_sdk",
