@@ -48,6 +48,7 @@ FRAMEWORKS = (
     "llama_index",
     "openai_agents",
     "pydantic_ai",
+    "semantic_kernel",
 )
 
 __all__ = list(FRAMEWORKS)
