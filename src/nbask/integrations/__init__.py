@@ -43,6 +43,7 @@ FRAMEWORKS = (
     "agno",
     "autogen",
     "claude_agent_sdk",
+    "crewai",
     "google_adk",
     "langgraph",
     "llama_index",
