@@ -38,6 +38,9 @@ class ScriptedChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelem
         self.turns = list(turns)
         self.calls = 0
         self.seen: list[tuple[str, str]] = []
+        self._answered: set[str] = set()
+        #: How many messages the model was sent, call by call.
+        self.history: list[int] = []
 
     def _inner_get_response(
         self, *, messages: MutableSequence[Message], stream: bool, **_: Any
@@ -57,6 +60,7 @@ class ScriptedChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelem
         return ResponseStream(_stream(), finalizer=ChatResponse.from_updates)
 
     def _play(self, messages: Sequence[Message]) -> ChatResponse:
+        self.history.append(len(messages))
         self._note(messages)
         turn = self.turns[min(self.calls, len(self.turns) - 1)]
         self.calls += 1
@@ -69,17 +73,10 @@ class ScriptedChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, ChatTelem
         return ChatResponse(messages=Message(role="assistant", contents=calls))
 
     def _note(self, messages: Sequence[Message]) -> None:
-        """What the model reads this turn: everything after its last assistant message."""
-        names = {
-            content.call_id: content.name
-            for message in messages
-            for content in message.contents
-            if content.type == "function_call"
-        }
-        last = max((i for i, m in enumerate(messages) if m.role == "assistant" and m.text == ""), default=-1)
-        for message in messages[last + 1 :]:
+        """What the model reads this turn that it had not read before: each function result, once per call id."""
+        names = {c.call_id: c.name for m in messages for c in m.contents if c.type == "function_call"}
+        for message in messages:
             for content in message.contents:
-                if content.type == "function_result":
+                if content.type == "function_result" and content.call_id not in self._answered:
+                    self._answered.add(str(content.call_id))
                     self.seen.append((str(names.get(content.call_id, "?")), str(content.result)))
-                elif content.type == "text" and message.role == "user" and self.calls:
-                    self.seen.append(("user", content.text or ""))
