@@ -40,6 +40,7 @@ from types import ModuleType
 #: The framework modules, each loaded on first use (importing one imports its framework).
 FRAMEWORKS = (
     "acp",
+    "agent_framework",
     "agno",
     "autogen",
     "claude_agent_sdk",
