@@ -57,7 +57,7 @@ class Setting:
     read: Callable[[str, str], Any]
 
 
-#: Every setting, in the order the README's table lists them (tests/docs checks the table).
+#: Every setting, in the order docs/reference/settings.md lists them (tests/unit/test_settings.py checks the table).
 SETTINGS: Final = (
     Setting(
         name="policy",

@@ -1,4 +1,5 @@
-"""Every Python snippet of README.md (and docs/*.md) runs as written, in a fresh interpreter.
+"""Every Python snippet of README.md and of the docs site's pages (docs/**/*.md) runs as written,
+in a fresh interpreter.
 
 Collected anew from the files at every run: each ```python block, and each one-liner in the
 README's framework table ("the one line to add" column, in backticks), is one test named by its
@@ -68,7 +69,8 @@ class Snippet:
 
 
 def _documents() -> list[pathlib.Path]:
-    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    pages = sorted(p for p in (REPO / "docs").rglob("*.md") if "_build" not in p.parts)
+    return [REPO / "README.md", REPO / "DEVELOP.md", *pages]
 
 
 def fenced_blocks(path: pathlib.Path) -> list[Snippet]:

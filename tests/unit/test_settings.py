@@ -1,5 +1,5 @@
 """The one table of settings: every setting has a configure keyword, an NBASK_* variable that
-works, and a row in the README's table saying the same.
+works, and a row in docs/reference/settings.md saying the same.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import nbask
 from nbask import config
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+SETTINGS_PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "reference" / "settings.md"
 
 
 def test_every_configure_keyword_is_a_setting_and_every_setting_a_keyword():
@@ -21,10 +21,10 @@ def test_every_configure_keyword_is_a_setting_and_every_setting_a_keyword():
 
 
 @pytest.mark.parametrize("setting", config.SETTINGS, ids=lambda setting: setting.name)
-def test_every_setting_has_its_nbask_variable_and_a_readme_row(setting):
+def test_every_setting_has_its_nbask_variable_and_a_row_on_the_settings_page(setting):
     assert setting.env == f"NBASK_{setting.name.upper()}"
     row = f"| `{setting.name}` | `{setting.env}` | `{setting.default!r}` | {setting.meaning} |"
-    assert row in README.read_text(encoding="utf-8").splitlines()
+    assert row in SETTINGS_PAGE.read_text(encoding="utf-8").splitlines()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build the documentation site into docs/_build/html, strictly: Sphinx warnings are errors, and a
+# public name missing from the API reference fails the build. First every example notebook runs
+# headless under the "recommended" policy (scripts/run_notebooks.py) into docs/examples/, so the
+# gallery shows real outputs; then the JupyterLite site of the "Try it" page is built into the
+# site (scripts/lite.sh, every package inside: the page fetches nothing from elsewhere).
+# Usage: bash scripts/docs.sh [--no-lite] [--serve [PORT]]
+#   --no-lite   leave the live page's JupyterLite site out (the page then says how to build it)
+#   --serve     then serve the site on http://127.0.0.1:PORT (default 8001) until Ctrl-C
+# The last line printed is the path of the built index.html.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/_env.sh
+. scripts/_env.sh
+
+SERVE=""
+LITE=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-lite) LITE=0; shift ;;
+    --serve)
+      SERVE=8001
+      if [[ "${2:-}" =~ ^[0-9]+$ ]]; then SERVE="$2"; shift; fi
+      shift ;;
+    -h|--help) sed -n '2,10p' "$0" | cut -c3-; exit 0 ;;
+    *) _nbask_die "unknown option $1 (use --no-lite and/or --serve [PORT])" ;;
+  esac
+done
+
+OUT="$NBASK_ROOT/docs/_build/html"
+nbask_venv test   # sets PY; the test extra holds the docs tools and what the notebooks run
+# The gallery: each example notebook, executed headless, with its outputs.
+"$PY" scripts/run_notebooks.py --out docs/examples >&2
+rm -rf "$OUT"
+"$PY" -m sphinx -W --keep-going -n -q -b html docs "$OUT" >&2
+if [ "$LITE" = 1 ]; then
+  bash scripts/lite.sh --out "$OUT/lite" notebooks/01_quickstart.ipynb >&2
+fi
+if [ -n "$SERVE" ]; then
+  printf 'Serving %s on http://127.0.0.1:%s/ (Ctrl-C stops)\n' "$OUT" "$SERVE" >&2
+  printf '%s\n' "$OUT/index.html"
+  exec "$PY" -m http.server --bind 127.0.0.1 --directory "$OUT" "$SERVE"
+fi
+printf '%s\n' "$OUT/index.html"
