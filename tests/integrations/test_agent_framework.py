@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from tools.tool_helpers import REPO, Person, approve, edit, reject
+from tools.tool_helpers import REPO, Person, approve, edit, raises, reject
 
 import nbask
 
@@ -275,6 +275,17 @@ def test_no_one_to_ask_is_the_frameworks_rejection_with_nbasks_reason(person: Pe
     assert "No one could be asked: no front end here" in text
     (entry,) = nbask.history()
     assert (entry.answered_by, entry.outcome.reason) == ("policy", "No one could be asked: no front end here")
+
+
+@pytest.mark.parametrize("style", ["run", "run_sync"])
+def test_an_interrupt_while_asking_stops_the_run_and_the_tool_never_runs(person: Person, style: str):
+    person.answers(raises(KeyboardInterrupt()))
+    warehouse = Warehouse()
+    agent, client = agent_for([[DROP]], warehouse)
+    with pytest.raises(KeyboardInterrupt):
+        STYLES[style](agent)
+    assert warehouse.ran == []
+    assert client.calls == 1  # the agent was not run again
 
 
 def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
