@@ -51,6 +51,7 @@ FRAMEWORKS = (
     "openai_agents",
     "pydantic_ai",
     "semantic_kernel",
+    "strands",
 )
 
 __all__ = list(FRAMEWORKS)
