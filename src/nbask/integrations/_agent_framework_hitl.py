@@ -129,7 +129,9 @@ def approving(
             return _rejected(request, occurrence, _seam.not_run_text(decision, title, why))
         if not edits:
             shown = json.dumps(edited, ensure_ascii=False, default=repr)
-            unused = _seam.EditNotUsable(f"an edited call cannot run here (no nbask middleware); they asked for {shown}")
+            unused = _seam.EditNotUsable(
+                f"an edited call cannot run here (no nbask middleware); they asked for {shown}"
+            )
             return _rejected(request, occurrence, _seam.not_run_text(decision, title, unused))
         _EDITS[occurrence] = [edited, False]
     return request.to_function_approval_response(approved=True)
