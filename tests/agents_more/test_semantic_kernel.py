@@ -372,6 +372,25 @@ def agent(*calls):
     a.kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, nbask_sk.approval_filter)
     return a, model
 
+async def handoff():
+    from semantic_kernel.agents import HandoffOrchestration, OrchestrationHandoffs
+    from semantic_kernel.agents.runtime import InProcessRuntime
+    model = ScriptedChat("Which order do you mean?", [("Handoff-complete_task", {{"task_summary": "asked"}})])
+    triage = ChatCompletionAgent(service=model, name="Triage", description="triage")
+    refunds = ChatCompletionAgent(service=ScriptedChat("Refunded."), name="Refunds", description="refunds")
+    handoffs = OrchestrationHandoffs().add(source_agent="Triage", target_agent="Refunds", description="refunds")
+    orchestration = HandoffOrchestration(
+        members=[triage, refunds], handoffs=handoffs, human_response_function=nbask_sk.human_response_function
+    )
+    runtime = InProcessRuntime()
+    runtime.start()
+    try:
+        result = await orchestration.invoke(task="Refund please.", runtime=runtime)
+        value = await result.get(timeout=60)
+    finally:
+        await runtime.stop_when_idle()
+    print(json.dumps({{"read": model.user_texts, "result": str(value)}}))
+
 async def run(*calls):
     ran.clear()
     a, model = agent(*calls)
@@ -451,3 +470,26 @@ def test_in_a_kernel_an_interrupt_stops_the_run_and_nothing_runs(k: KernelHarnes
     assert nbask_sk.INTERRUPTED in result.error_text
     after = k.run_ok("print(json.dumps({'ran': ran, 'status': [e.outcome.status for e in nbask.history()[-2:]]}))")
     assert json.loads(after.stdout.strip().splitlines()[-1]) == {"ran": [], "status": ["cancelled", "cancelled"]}
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("how", ["reply", "interrupt"])
+def test_in_a_kernel_a_handoffs_human_response_is_a_form_widget(k: KernelHarness, how: str):
+    """The agent's response is the form's message; the reply reaches the agent. An interrupt
+    ends the orchestration's result with Interrupted (SK would otherwise wait for it forever).
+    """
+    fresh(k)
+    cell = k.execute("await handoff()")
+    form = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("kind") == "form", timeout=30)
+    assert form.state["message"] == "Which order do you mean?"
+    if how == "reply":
+        reply = {"action": "submit", "values": {"reply": "Order 42."}, "view_id": "t", "sent_at_ms": 0}
+        k.update_widget(form.comm_id, {"response": reply})
+        out = printed_json(k.result(cell, 60))
+        assert out == {"read": ["Refund please.", "Order 42."], "result": "Task is completed with summary: asked"}
+        return
+    k.wait_until_waiting(form)
+    k.interrupt()
+    result = k.result(cell, 60)
+    assert not result.ok
+    assert nbask_sk.INTERRUPTED in result.error_text
