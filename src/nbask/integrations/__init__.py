@@ -39,6 +39,7 @@ from types import ModuleType
 
 #: The framework modules, each loaded on first use (importing one imports its framework).
 FRAMEWORKS = (
+    "a2a",
     "acp",
     "agent_framework",
     "agno",
