@@ -34,9 +34,10 @@ What maps to what:
   with the reason. ``files=False`` advertises neither and refuses both.
 - ``terminal/*``: not advertised, refused (nbask runs no terminal for the agent).
 
-The agent runs as a subprocess over stdio (``acp.spawn_agent_process``) with the ACP SDK's
-trimmed environment (HOME, PATH, ...) plus ``env``; closing the session, or the end of
-``prompt``, closes its stdin and terminates it if it does not exit.
+The agent runs as a subprocess over stdio, in a process group of its own (a kernel interrupt
+reaches nbask, which cancels the turn over ACP), with the ACP SDK's trimmed environment (HOME,
+PATH, ...) plus ``env``; closing the session, or the end of ``prompt``, closes its stdin, then
+terminates its process group if it does not exit.
 """
 
 from __future__ import annotations
@@ -52,15 +53,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
+from acp import PROTOCOL_VERSION, text_block
 from acp.client.connection import ClientSideConnection
-from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
 from acp.interfaces import Client
 from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation, PlanEntry
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..waiting import interruption
 from ._acp_client import NbaskClient, Permission
+from ._acp_process import agent_process
 from ._acp_text import ToolCallView
 
 __all__ = ["AgentExited", "Permission", "Reply", "Session", "prompt"]
@@ -134,14 +135,7 @@ class Session:
         stack = AsyncExitStack()
         try:
             conn, process = await stack.enter_async_context(
-                spawn_agent_process(
-                    cast("Client", self.client),  # the methods nbask answers; the rest are refused
-                    self.command[0],
-                    *self.command[1:],
-                    env=self.env,
-                    cwd=self.cwd,
-                    transport_kwargs={"limit": DEFAULT_STDIO_BUFFER_LIMIT_BYTES},
-                )
+                agent_process(cast("Client", self.client), self.command, cwd=self.cwd, env=self.env)
             )
             self._stack, self._conn, self._process, self.pid = stack, conn, process, process.pid
             drain = asyncio.ensure_future(self._drain_stderr(process))
