@@ -47,6 +47,7 @@ FRAMEWORKS = (
     "claude_agent_sdk",
     "crewai",
     "google_adk",
+    "haystack",
     "langgraph",
     "llama_index",
     "openai_agents",
