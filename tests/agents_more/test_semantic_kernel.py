@@ -319,6 +319,19 @@ def test_a_handoff_asks_with_the_agents_response_and_the_agent_reads_the_reply(p
     assert model.user_texts == ["Refund please.", "Order 42."]
 
 
+def test_in_a_handoff_the_agents_own_calls_are_approved_while_it_streams(person: Person):
+    """HandoffOrchestration streams its agents (SK's streaming function calling loop): the filter
+    on the agent's kernel asks about the plugin's call, never about SK's complete_task.
+    """
+    person.answers(approve(), submit(reply="Order 42."))
+    orchestration, model, files = handoff([DELETE], "Which order do you mean?", COMPLETE)
+    assert asyncio.run(orchestrate(orchestration, "Refund please.")) == "Task is completed with summary: asked"
+    assert [a.approval.action for a in person.approvals] == ["Call Files-delete_file"]
+    assert files.ran == [("delete_file", {"path": "a.txt", "force": False})]
+    assert model.results == [("Files-delete_file", "deleted a.txt")]
+    assert model.user_texts == ["Refund please.", "Order 42."]
+
+
 @pytest.mark.parametrize("unanswered", ["policy", "no one"])
 def test_unanswered_the_agent_reads_that_the_person_did_not_reply(request: pytest.FixtureRequest, unanswered: str):
     if unanswered == "policy":
