@@ -9,8 +9,13 @@ result).
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures.thread as executor
+import contextlib
 import json
 import re
+import sys
+import threading
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -150,3 +155,42 @@ def _free_text(interrupt: Any, timeout: float | None) -> _seam.Asking[tuple[bool
 
 def _cut(text: str) -> str:
     return text if len(text) <= MAX_DETAILS_CHARS else text[: MAX_DETAILS_CHARS - 1] + "…"
+
+
+# -- Strands' blocking call: its loop in a worker thread while the caller waits -------------------
+
+#: How often a wait in the worker of a blocking ``agent(...)`` checks that its caller still waits.
+_CALLER_CHECK_SECONDS = 0.2
+
+
+async def waited(asking: _seam.Asking[Any]) -> Any:
+    """``_seam.drive(asking)``; in the worker thread of a blocking ``agent(...)`` (Strands'
+    ``run_async`` bridge), the wait ends, cancelled, once the calling thread stops waiting for
+    the worker (a kernel interrupt there): the caller then joins the worker, which would
+    otherwise wait for the answer or its timeout. No thread is left behind.
+    """
+    from strands._async import is_run_async_bridge  # noqa: PLC0415 - imported when used
+
+    if not is_run_async_bridge() or threading.current_thread() is threading.main_thread():
+        return await _seam.drive(asking)
+    task = asyncio.ensure_future(_seam.drive(asking))
+    while not (await asyncio.wait({task}, timeout=_CALLER_CHECK_SECONDS))[0]:
+        if _caller_gave_up():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise asyncio.CancelledError
+    return task.result()
+
+
+def _caller_gave_up() -> bool:
+    """Whether the main thread, which started Strands' worker, has stopped waiting for its
+    result and is shutting the worker's executor down (an interrupt left ``future.result()``).
+    """
+    frame = sys._current_frames().get(threading.main_thread().ident or 0)  # noqa: SLF001 - no public way
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "shutdown" and code.co_filename == executor.__file__:
+            return True
+        frame = frame.f_back
+    return False

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from . import _seam
-from ._strands_asking import APPROVAL, HITL, answering, apply, approval_reason, approving, hitl_confirming
+from ._strands_asking import APPROVAL, HITL, answering, apply, approval_reason, approving, hitl_confirming, waited
 
 if TYPE_CHECKING:
     from strands import Agent
@@ -96,7 +96,7 @@ class Approvals:
             return
         reason = approval_reason(event)
         asking = approving(reason["tool"], reason["input"], reason["toolUseId"], self.timeout, reason["schema"])
-        apply(event, await _seam.drive(asking))
+        apply(event, await waited(asking))
 
 
 async def ask(prompt: str, *, timeout: float | None = DEFAULT_TIMEOUT, **kwargs: Any) -> Any:
@@ -105,7 +105,7 @@ async def ask(prompt: str, *, timeout: float | None = DEFAULT_TIMEOUT, **kwargs:
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     del kwargs
-    return await _seam.drive(hitl_confirming(prompt, timeout))
+    return await waited(hitl_confirming(prompt, timeout))
 
 
 async def run(
