@@ -19,6 +19,7 @@ import sys
 import time
 
 import nbformat
+from jupyter_client.kernelspec import NoSuchKernel
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
@@ -50,14 +51,24 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     failed = 0
+    # A notebook whose frameworks cannot share .venv (CrewAI, Semantic Kernel, Strands) names the
+    # kernel of their own environment in its metadata ("nbask": {"kernel": ...}); its kernelspec is
+    # made by scripts/make_kernel_envs.sh into .venvs/jupyter-data.
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(REPO / ".venvs" / "jupyter-data"), os.environ.get("JUPYTER_PATH", "")) if p
+    )
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
-        extra = {"kernel_name": args.kernel} if args.kernel else {}
+        kernel = args.kernel or nb.metadata.get("nbask", {}).get("kernel")
+        extra = {"kernel_name": kernel} if kernel else {}
         client = NotebookClient(nb, timeout=args.timeout, resources={"metadata": {"path": str(path.parent)}}, **extra)
         start = time.monotonic()
         try:
             client.execute()
             verdict = "ok"
+        except NoSuchKernel:
+            failed += 1
+            verdict = f"FAILED: no kernel {kernel!r} (bash scripts/make_kernel_envs.sh .venvs/jupyter-data makes it)"
         except (CellExecutionError, CellTimeoutError, DeadKernelError) as error:
             failed += 1
             last = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
