@@ -26,17 +26,16 @@ import nbask
 
 pytest.importorskip("strands")
 sys.path.insert(0, str(Path(__file__).parent))
-from strands_scripted import ScriptedModel, Turn  # noqa: E402
+from strands import Agent, tool
+from strands.agent import AgentResult
+from strands.hooks import BeforeToolCallEvent
+from strands.types.exceptions import EventLoopException
+from strands.vended_interventions.hitl import HumanInTheLoop
+from strands_scripted import ScriptedModel, Turn
 
-from strands import Agent, tool  # noqa: E402
-from strands.agent import AgentResult  # noqa: E402
-from strands.hooks import BeforeToolCallEvent  # noqa: E402
-from strands.types.exceptions import EventLoopException  # noqa: E402
-from strands.vended_interventions.hitl import HumanInTheLoop  # noqa: E402
-
-import nbask.integrations.strands as nbask_strands  # noqa: E402
-from nbask.errors import NoOneCanAnswer  # noqa: E402
-from nbask.kinds import ApprovalRequest, FormRequest  # noqa: E402
+import nbask.integrations.strands as nbask_strands
+from nbask.errors import NoOneCanAnswer
+from nbask.kinds import FormRequest
 
 DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
 POLICY_REJECTION = (
@@ -64,6 +63,7 @@ class Warehouse:
 
             Args:
                 name: The table to drop.
+
             """
             self.ran.append(("drop_table", name))
             return f"dropped {name}"
@@ -150,7 +150,7 @@ def test_parallel_calls_are_each_asked_and_each_decided(person: Person):
 
 def test_tools_names_the_calls_asked_about(person: Person):
     person.answers(reject("no"))
-    _, model, warehouse = inline([("list_tables", {}), DROP_A], tools=["drop_table"])
+    _, _, warehouse = inline([("list_tables", {}), DROP_A], tools=["drop_table"])
     assert [a.approval.action for a in person.approvals] == ["Call drop_table"]
     assert warehouse.ran == [("list_tables", "")]
     with pytest.raises(TypeError, match="tools must be a list of tool names"):
@@ -159,7 +159,7 @@ def test_tools_names_the_calls_asked_about(person: Person):
 
 def test_invoke_async_asks_the_same(person: Person):
     person.answers(approve())
-    agent, model, warehouse = agent_for([DROP_A], hooks=[nbask_strands.Approvals()])
+    agent, _, warehouse = agent_for([DROP_A], hooks=[nbask_strands.Approvals()])
     result = asyncio.run(agent.invoke_async("Clean up."))
     assert str(result).strip() == "done"
     assert warehouse.ran == [("drop_table", "events_2023")]
@@ -202,7 +202,9 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(EventLoopException) as raised:  # Strands wraps what a hook raises
         inline([("drop_table", {"name": "users"})])
     assert isinstance(raised.value.__cause__, nbask.ReplayMissing)
-    agent, _, warehouse = agent_for([("drop_table", {"name": "users"})], hooks=[nbask_strands.Approvals(interrupt=True)])
+    agent, _, warehouse = agent_for(
+        [("drop_table", {"name": "users"})], hooks=[nbask_strands.Approvals(interrupt=True)]
+    )
     with pytest.raises(nbask.ReplayMissing):  # asked by run, between Strands' calls: raised as it is
         by_run_sync(agent)
     assert warehouse.ran == []
@@ -246,7 +248,10 @@ def test_two_interrupts_are_one_batch_and_one_resume(person: Person, style: str)
     result = STYLES[style](agent)
     assert str(result).strip() == "done"
     assert warehouse.ran == [("drop_table", "tmp_old")]
-    assert sorted(model.seen) == [("call_1_1", "error", rejected("keep it")), ("call_1_2", "success", "dropped tmp_old")]
+    assert sorted(model.seen) == [
+        ("call_1_1", "error", rejected("keep it")),
+        ("call_1_2", "success", "dropped tmp_old"),
+    ]
     assert model.calls == 2  # the tool calls' turn, then the final answer: the model was not asked again
     batches = {entry.outcome.batch_id for entry in nbask.history()}
     assert len(nbask.history()) == 2
@@ -259,7 +264,9 @@ def test_recommended_policy_rejects_an_interrupted_call():
     agent, model, warehouse = agent_for([DROP_A], hooks=[nbask_strands.Approvals(interrupt=True)])
     assert str(by_run_sync(agent)).strip() == "done"
     assert warehouse.ran == []
-    assert model.seen == [("call_1_1", "error", f"Not approved: Call drop_table did not run. {POLICY_REJECTION} {DO_NOT_RETRY}")]
+    assert model.seen == [
+        ("call_1_1", "error", f"Not approved: Call drop_table did not run. {POLICY_REJECTION} {DO_NOT_RETRY}")
+    ]
 
 
 def test_human_in_the_loop_interrupts_are_approvals(person: Person):
@@ -277,9 +284,16 @@ def test_human_in_the_loop_ask_is_answered_inline(person: Person):
     person.answers(edit({"name": "other"}), approve())
     agent, model, warehouse = agent_for([DROP_A], [DROP_B], interventions=[HumanInTheLoop(ask=nbask_strands.ask)])
     assert str(agent("Clean up.")).strip() == "done"
-    assert [json.loads(a.approval.details) for a in person.approvals] == [{"name": "events_2023"}, {"name": "tmp_scratch"}]
+    assert [json.loads(a.approval.details) for a in person.approvals] == [
+        {"name": "events_2023"},
+        {"name": "tmp_scratch"},
+    ]
     assert warehouse.ran == [("drop_table", "tmp_scratch")]  # an edit cannot be applied there: not run
-    assert model.seen[0] == ("call_1_1", "error", 'CONFIRMATION_FAILED: Approve "drop_table"?\n  Input: {"name": "events_2023"}')
+    assert model.seen[0] == (
+        "call_1_1",
+        "error",
+        'CONFIRMATION_FAILED: Approve "drop_table"?\n  Input: {"name": "events_2023"}',
+    )
     assert nbask.history()[0].outcome.decision == "edit"
 
 
@@ -290,6 +304,7 @@ class Budget:
         self.responses: list[Any] = []
 
     def register_hooks(self, registry: Any, **kwargs: Any) -> None:
+        del kwargs
         registry.add_callback(BeforeToolCallEvent, self.check)
 
     def check(self, event: BeforeToolCallEvent) -> None:
@@ -302,7 +317,7 @@ class Budget:
 def test_a_hooks_own_interrupt_is_a_text_form_and_its_text_the_response(person: Person):
     person.answers(lambda request: request.decide({"response": "A"}))
     budget = Budget()
-    agent, model, warehouse = agent_for([DROP_A], hooks=[budget])
+    agent, _, warehouse = agent_for([DROP_A], hooks=[budget])
     assert str(by_run_sync(agent)).strip() == "done"
     (asked,) = person.asked
     assert isinstance(asked, FormRequest)
@@ -331,8 +346,9 @@ def test_an_interrupt_left_open_returns_the_interrupted_result_for_the_caller():
 # -- a real kernel, answered through the widget ----------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from agents_more.conftest import AGENTS_MORE_KERNEL  # noqa: E402
 from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+
+from agents_more.conftest import AGENTS_MORE_KERNEL  # noqa: E402
 
 SETUP = rf"""
 import json, sys, threading
@@ -357,7 +373,8 @@ def drop_table(name: str) -> str:
 def agent(interrupt=False):
     global model
     ran.clear()
-    model = ScriptedModel([("drop_table", {{"name": "events_2023"}}), ("drop_table", {{"name": "tmp_scratch"}})], "done")
+    calls = [("drop_table", {{"name": "events_2023"}}), ("drop_table", {{"name": "tmp_scratch"}})]
+    model = ScriptedModel(calls, "done")
     return Agent(model=model, tools=[drop_table], callback_handler=None,
                  hooks=[nbask_strands.Approvals(timeout=60, interrupt=interrupt)])
 
