@@ -41,6 +41,7 @@ from types import ModuleType
 FRAMEWORKS = (
     "a2a",
     "acp",
+    "ag2",
     "agent_framework",
     "agno",
     "autogen",
