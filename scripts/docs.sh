@@ -4,8 +4,9 @@
 # headless under the "recommended" policy (scripts/run_notebooks.py) into docs/examples/, so the
 # gallery shows real outputs; then the JupyterLite site of the "Try it" page is built into the
 # site (scripts/lite.sh, every package inside: the page fetches nothing from elsewhere).
-# Usage: bash scripts/docs.sh [--no-lite] [--serve [PORT]]
+# Usage: bash scripts/docs.sh [--no-lite] [--executed DIR] [--serve [PORT]]
 #   --no-lite   leave the live page's JupyterLite site out (the page then says how to build it)
+#   --executed  take the executed notebooks from DIR (scripts/run_notebooks.py --out DIR ran them)
 #   --serve     then serve the site on http://127.0.0.1:PORT (default 8001) until Ctrl-C
 # The last line printed is the path of the built index.html.
 set -euo pipefail
@@ -15,14 +16,16 @@ cd "$(dirname "$0")/.."
 
 SERVE=""
 LITE=1
+EXECUTED=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-lite) LITE=0; shift ;;
+    --executed) EXECUTED="$2"; shift 2 ;;
     --serve)
       SERVE=8001
       if [[ "${2:-}" =~ ^[0-9]+$ ]]; then SERVE="$2"; shift; fi
       shift ;;
-    -h|--help) sed -n '2,10p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0" | cut -c3-; exit 0 ;;
     *) _nbask_die "unknown option $1 (use --no-lite and/or --serve [PORT])" ;;
   esac
 done
@@ -30,7 +33,13 @@ done
 OUT="$NBASK_ROOT/docs/_build/html"
 nbask_venv test   # sets PY; the test extra holds the docs tools and what the notebooks run
 # The gallery: each example notebook, executed headless, with its outputs.
-"$PY" scripts/run_notebooks.py --out docs/examples >&2
+if [ -n "$EXECUTED" ]; then
+  for notebook in notebooks/*.ipynb; do
+    cp "$EXECUTED/$(basename "$notebook")" docs/examples/ || _nbask_die "no executed $(basename "$notebook") in $EXECUTED"
+  done
+else
+  "$PY" scripts/run_notebooks.py --out docs/examples >&2
+fi
 rm -rf "$OUT"
 "$PY" -m sphinx -W --keep-going -n -q -b html docs "$OUT" >&2
 if [ "$LITE" = 1 ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every suite: lint, types, Python 3.10 calls, example
-# notebooks, front end, unit, headless, agent tools, framework integrations, the README's snippets,
+# notebooks, the docs site, front end, unit, headless, agent tools, framework integrations, the docs' snippets,
 # real kernels, real browsers, the VS Code host, and JupyterLite (a site built offline by
 # scripts/lite.sh, driven in Chromium). Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install] [--quick]
@@ -141,6 +141,13 @@ if [ "$QUICK" = 0 ]; then
   "$PY" scripts/run_notebooks.py --out "$ARTIFACTS/notebooks" 2>&1 | tee "$ARTIFACTS/notebooks.log"
   code=${PIPESTATUS[0]}
   record notebooks $code "$(tail -1 "$ARTIFACTS/notebooks.log")"
+
+  step "docs-site: scripts/docs.sh (Sphinx, warnings as errors, every public name in the reference, the live page)"
+  bash scripts/docs.sh --executed "$ARTIFACTS/notebooks" >"$ARTIFACTS/docs-site.out" 2>"$ARTIFACTS/docs-site.log"
+  code=$?
+  tail -5 "$ARTIFACTS/docs-site.log"
+  pages=$(find docs/_build/html -name '*.html' -not -path '*/lite/*' 2>/dev/null | wc -l)
+  record docs-site $code "$( [ $code = 0 ] && echo "$pages pages built strictly: $(tail -1 "$ARTIFACTS/docs-site.out")" || echo 'failed: see test-artifacts/docs-site.log')"
 fi
 
 # "colab" is the real-kernel suite again, against Google Colab's kernel-side packages
