@@ -54,6 +54,7 @@ FRAMEWORKS = (
     "openai_agents",
     "pydantic_ai",
     "semantic_kernel",
+    "smolagents",
     "strands",
 )
 

@@ -1,0 +1,250 @@
+"""smolagents' tools answered in the cell: ``UserInputTool`` asks the model's question in the cell
+(a drop-in for smolagents' own, which reads stdin), and ``approving`` puts an nbask approval in
+front of the tools you name (smolagents has no approval of its own).
+
+    from nbask.integrations.smolagents import UserInputTool, approving
+
+    agent = ToolCallingAgent(tools=approving([drop_table, search, UserInputTool()], "drop_table"), model=model)
+    agent.run("Clean up the warehouse.")  # blocking: the cell waits, the widget answers
+
+What each becomes:
+
+- ``user_input(question)``: a form of one text field, the question as its message; the tool
+  returns the answer as typed. Not answered (declined, a timeout, a headless policy, no one to
+  ask) -> the tool returns "No answer: ..." saying why, which the model reads.
+- A call of a named tool: an approval titled "Call <tool>", its details the call's arguments as
+  JSON, an edit checked against the tool's ``inputs`` (in the widget, and by smolagents'
+  ``validate_tool_arguments``). Approve -> the tool runs as the model called it; Edit -> it runs
+  with the edited arguments; Reject (and a dismiss, a timeout, a headless policy, no one to ask)
+  -> the tool does not run and returns the text the model reads as its observation: why, and who
+  decided. An edit that is not a JSON object of the tool's inputs is a rejection saying so.
+
+Both work in ``ToolCallingAgent`` and ``CodeAgent`` (the code calls the tool). A kernel interrupt
+ends the run. smolagents turns every ``Exception`` a tool raises into an observation the model
+reads, and goes on; so a replay miss inside these tools is raised as ``ReplayMissed`` (a
+``BaseException``, as ``KeyboardInterrupt`` is), which ends ``agent.run``, carrying the
+``nbask.ReplayMissing`` as ``.miss``; ``run(agent, task)`` is ``agent.run(task)`` raising that
+``nbask.ReplayMissing`` itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[import-untyped]
+
+from ..api import form_request
+from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..errors import ReplayMissing
+from ..models import Decision, FormAnswer
+from ..tools.function import DO_NOT_RETRY
+from . import _seam
+
+__all__ = [
+    "ANSWER",
+    "ApprovalGate",
+    "ReplayMissed",
+    "UserInputTool",
+    "answering",
+    "approving",
+    "gating",
+    "inputs_schema",
+    "run",
+]
+
+#: The user_input form's one field.
+ANSWER = "answer"
+_ENDINGS = {"dismissed": "declined", "timeout": "timed out", "cancelled": "cancelled"}
+#: Output types smolagents decodes by type: a gate declares "any" so a refusal stays text.
+_DECODED = ("image", "audio")
+
+
+class ReplayMissed(BaseException):
+    """A replay miss inside a tool, raised past smolagents (which keeps a tool's ``Exception``
+    for the model): it ends ``agent.run``; ``miss`` is the ``nbask.ReplayMissing``.
+    """
+
+    def __init__(self, miss: ReplayMissing) -> None:
+        super().__init__(str(miss))
+        self.miss = miss
+
+
+def run(agent: Any, task: str, **run_kwargs: Any) -> Any:
+    """``agent.run(task, **run_kwargs)``; a replay miss in one of nbask's tools raises
+    ``nbask.ReplayMissing``.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    try:
+        return agent.run(task, **run_kwargs)
+    except ReplayMissed as stop:
+        raise stop.miss from None
+
+
+def _asked(asking: _seam.Asking[Any]) -> Any:
+    """``drive_sync(asking)``, a replay miss raised as ``ReplayMissed``."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    try:
+        return _seam.drive_sync(asking)
+    except ReplayMissing as miss:
+        raise ReplayMissed(miss) from miss
+
+
+class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
+    """smolagents' ``user_input`` tool, answered in the cell (see the module docstring)."""
+
+    name = "user_input"
+    description = "Asks for user's input on a specific question"
+    inputs = {"question": {"type": "string", "description": "The question to ask the user"}}  # noqa: RUF012
+    output_type = "string"
+
+    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+        super().__init__()
+        self.timeout = timeout
+
+    def forward(self, question: str) -> str:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return cast("str", _asked(answering(question, timeout=self.timeout, tool_call_id=_tool_call_id())))
+
+
+def answering(
+    question: str, *, timeout: float | None = DEFAULT_TIMEOUT, tool_call_id: str | None = None
+) -> _seam.Asking[str]:
+    """The Asking of one ``user_input`` question: the text the tool returns."""
+    schema = {
+        "type": "object",
+        "properties": {ANSWER: {"type": "string", "title": "Your answer"}},
+        "required": [ANSWER],
+    }
+    answer = cast(
+        "FormAnswer",
+        (
+            yield form_request(
+                question or "The agent asks for your input.", schema, timeout=timeout, tool_call_id=tool_call_id
+            )
+        ),
+    )
+    if answer.status == "answered":
+        return str(answer.values.get(ANSWER, ""))
+    why = answer.note.strip().rstrip(".")
+    who = "a policy" if answer.answered_by == "policy" else "the person"
+    ending = _ENDINGS.get(answer.status, answer.status)
+    return (
+        f"No answer: the question was not answered ({ending}, by {who}){': ' + why if why else ''}. "
+        "Go on without it if you can, or stop and say what you need."
+    )
+
+
+def approving(tools: Iterable[Tool], *names: str, timeout: float | None = DEFAULT_TIMEOUT) -> list[Tool]:
+    """``tools`` with each tool named in ``names`` behind an nbask approval (``ApprovalGate``),
+    the others as they are; ValueError names any name that is not among the tools.
+    """
+    listed = list(tools)
+    unknown = sorted(set(names) - {tool.name for tool in listed})
+    if unknown:
+        msg = f"approving(...): no tool named {', '.join(map(repr, unknown))} among {[tool.name for tool in listed]}"
+        raise ValueError(msg)
+    return [ApprovalGate(tool, timeout=timeout) if tool.name in names else tool for tool in listed]
+
+
+class ApprovalGate(Tool):  # type: ignore[misc]  # smolagents is untyped
+    """``tool`` behind an nbask approval: the same name, description and inputs; each call is
+    asked first (see the module docstring). ``gate.tool`` is the tool itself.
+    """
+
+    skip_forward_signature_validation = True
+
+    def __init__(self, tool: Tool, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+        self.name = tool.name
+        self.description = tool.description
+        self.inputs = tool.inputs
+        self.output_type = "any" if tool.output_type in _DECODED else tool.output_type
+        self.output_schema = getattr(tool, "output_schema", None)
+        super().__init__()
+        self.tool = tool
+        self.timeout = timeout
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        arguments = dict(kwargs)
+        if args:  # smolagents passes a one-input tool's value alone
+            arguments.update(zip(self.inputs, args, strict=False))
+        decided = _asked(gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_tool_call_id()))
+        if isinstance(decided, str):
+            return decided
+        return self.tool(**decided)
+
+
+def gating(
+    tool: Tool,
+    arguments: Mapping[str, Any],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+) -> _seam.Asking[dict[str, Any] | str]:
+    """The Asking of one call of ``tool``: the arguments it runs with, or the text the model
+    reads when it does not run.
+    """
+    title = _seam.call_title(tool.name)
+    try:
+        request = _seam.approval(
+            title,
+            _seam.arguments_text(dict(arguments)),
+            timeout=timeout,
+            tool_call_id=tool_call_id,
+            schema=inputs_schema(tool),
+        )
+    except ValueError as error:  # it cannot be shown (e.g. arguments over the size limit)
+        return f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
+    decision = cast("Decision", (yield request))
+    if decision.decision == "reject":
+        return _seam.not_run_text(decision, title)
+    if decision.decision == "edit" and decision.edited is not None:
+        try:
+            edited = _seam.edited_arguments(decision)
+            _check(tool, edited)
+        except _seam.EditNotUsable as why:
+            return _seam.not_run_text(decision, title, why)
+        return edited
+    return dict(arguments)
+
+
+def _check(tool: Tool, edited: dict[str, Any]) -> None:
+    """The call's arguments checked by smolagents' own ``validate_tool_arguments``; its complaint as EditNotUsable."""
+    try:
+        validate_tool_arguments(tool, edited)
+    except (ValueError, TypeError) as error:
+        msg = f"they do not fit the tool's inputs: {error}"
+        raise _seam.EditNotUsable(msg) from None
+
+
+def inputs_schema(tool: Tool) -> dict[str, Any]:
+    """A tool's ``inputs`` as the JSON Schema an edit is checked against: each input's type
+    ("any", "image" and "audio" unchecked), a nullable one may be null or left out.
+    """
+    properties: dict[str, Any] = {}
+    for key, spec in tool.inputs.items():
+        types = [spec["type"]] if isinstance(spec["type"], str) else list(spec["type"])
+        prop: dict[str, Any] = {"description": str(spec.get("description", ""))}
+        if not any(kind in ("any", *_DECODED) for kind in types):
+            if spec.get("nullable"):
+                types.append("null")
+            prop["type"] = types[0] if len(types) == 1 else types
+        properties[key] = prop
+    required = [key for key, spec in tool.inputs.items() if not spec.get("nullable")]
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def _tool_call_id() -> str | None:
+    """The id of the call smolagents is running (its ``process_single_tool_call``'s ``tool_call``)."""
+    frame = sys._getframe(1)  # noqa: SLF001 - smolagents passes a tool no call id
+    while frame is not None:
+        if (
+            frame.f_code.co_name == "process_single_tool_call"
+            and frame.f_globals.get("__name__") == "smolagents.agents"
+        ):
+            call_id = getattr(frame.f_locals.get("tool_call"), "id", None)
+            return str(call_id) if call_id else None
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
