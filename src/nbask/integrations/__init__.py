@@ -17,6 +17,23 @@ works after a plain ``import nbask``).
   (and factories taking ``timeout=``); ``run`` / ``run_sync(team, task)`` resume handoffs to the user.
 - ``llama_index``: ``run(workflow_or_handler)`` answers every ``InputRequiredEvent``;
   ``resolve(events)`` / ``resolve_sync`` build the responses for events streamed by the caller.
+- ``semantic_kernel``: ``approval_filter`` (or ``approval_filter_with(timeout=..., functions=...)``)
+  for ``kernel.add_filter``; ``human_response_function`` for the orchestrations.
+- ``strands``: the ``Approvals()`` hook provider; ``run`` / ``run_sync(agent, prompt)`` answer a
+  result's interrupts together; ``resolve`` / ``resolve_sync``; ``ask`` for ``HumanInTheLoop``.
+- ``crewai``: flows' human feedback and ``Flow.ask``, ``Task(human_input=True)`` and tool calls.
+- ``agent_framework``: ``run`` / ``run_sync(agent_or_workflow, input)`` answer function approvals
+  and ``request_info``; ``middleware()`` carries edits; ``resolve`` / ``resolve_sync``.
+- ``ag2``: ``hitl_hook`` for ``Agent(hitl_hook=...)``; ``requires_approval(fn)`` and
+  ``approval_required()`` gate tools; ``run`` / ``run_sync(agent, message)``.
+- ``haystack``: ``confirmation_hook(*tools)`` for ``Agent(hooks=...)``; ``AskInCell`` (a
+  confirmation strategy) and ``CellConfirmationUI`` (a confirmation UI).
+- ``smolagents``: ``approving(tools, *names)`` gates named tools; ``UserInputTool()`` answers
+  ``user_input``; ``run(agent, task)``.
+- ``acp``: ``prompt(command, text)`` / ``Session(command)`` start and prompt any Agent Client
+  Protocol agent, its permission requests asked with its own options.
+- ``a2a``: ``send`` / ``send_sync(client_or_url, text)`` talk to an A2A agent, answering each
+  ``input-required`` turn; ``resolve`` / ``resolve_sync`` for a stream read by the caller.
 
 They map the framework's pause onto nbask's questions, approvals and forms through one seam
 (``_seam``), so history, ``answered_by`` and the headless policies apply unchanged. The
