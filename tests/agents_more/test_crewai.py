@@ -354,6 +354,11 @@ def crew():
     agent = Agent(role="Writer", goal="Write files", backstory="Careful.", llm=llm, tools=[files.tool])
     return Crew(agents=[agent], tasks=[Task(description="Write", expected_output="ok", agent=agent)])
 
+class Writing(Flow):
+    @start()
+    def write(self):  # CrewAI's own pattern: a crew kicked off inside a flow's step
+        return crew().kickoff().raw
+
 class Review(Flow):
     @start()
     @human_feedback(message="Publish?", emit=["approved", "rejected"], llm=ScriptedLLM("approved"))
@@ -378,16 +383,19 @@ def _fresh(k: KernelHarness) -> None:
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("call", ["crew().kickoff()", "await crew().kickoff_async()"])
+@pytest.mark.parametrize(
+    "call", ["Writing().kickoff()", "await Writing().kickoff_async()", "(await crew().kickoff_async()).raw"]
+)
 def test_in_a_kernel_the_install_of_one_cell_answers_the_next_cells_tool_call(k: KernelHarness, call: str):
     """install() in one cell, kickoff in the next (a sync kickoff blocks its cell): the approval
     widget shows, the person's edit goes through its comm, and the tool runs with it.
     """
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=60)")
-    cell = k.execute(f"r = {call}\nprint(json.dumps({{'ran': files.written, 'read': observation(llm), 'raw': r.raw}}))")
+    cell = k.execute(f"r = {call}\nprint(json.dumps({{'ran': files.written, 'read': observation(llm), 'raw': r}}))")
     comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
     assert comm.state["title"] == "Call write_file"
+    k.wait_until_waiting(comm)  # a front end draws the widget from the display that follows
     k.update_widget(comm.comm_id, {"response": approval_response("approve", {"path": "x.txt", "text": "edited"})})
     out = printed_json(k.result(cell, 90))
     assert out == {"ran": [["x.txt", "edited"]], "read": "wrote 6 characters to x.txt", "raw": "done"}
@@ -400,18 +408,23 @@ def test_in_a_kernel_a_feedback_question_routes_the_flow(k: KernelHarness, call:
     k.run_ok("nbask_crewai.install(timeout=60)")
     cell = k.execute(f"print(json.dumps({{'result': {call}}}))")
     comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "question", timeout=60)
-    question = comm.state["question_set"]["questions"][0] if "question_set" in comm.state else None
-    assert question is None or [o["label"] for o in question["options"]] == ["approved", "rejected"]
-    reply = {"action": "submit", "replies": [{"selected": ["approved"], "other": None, "note": ""}]}
+    (question,) = comm.state["questions"]
+    assert question["question"] == "Publish?\n\nThe draft."
+    assert [o["label"] for o in question["options"]] == ["approved", "rejected"]
+    k.wait_until_waiting(comm)
+    reply = {"action": "submit", "answers": [{"selected": ["approved"], "other": None}]}
     k.update_widget(comm.comm_id, {"response": {**reply, "view_id": "t", "sent_at_ms": 0}})
     assert printed_json(k.result(cell, 90)) == {"result": "published"}
 
 
 @pytest.mark.kernel
-def test_in_a_kernel_an_interrupt_stops_a_sync_kickoff(k: KernelHarness):
+def test_in_a_kernel_an_interrupt_stops_an_awaited_run(k: KernelHarness):
+    """The hook waits in CrewAI's worker thread while the cell awaits: the interrupt cancels the
+    wait at once, the tool never runs, and the run ends with KeyboardInterrupt.
+    """
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=60)")
-    cell = k.execute("c = crew()\nc.kickoff()")
+    cell = k.execute("await crew().kickoff_async()")
     comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
     k.wait_until_waiting(comm)
     k.interrupt()
@@ -420,3 +433,22 @@ def test_in_a_kernel_an_interrupt_stops_a_sync_kickoff(k: KernelHarness):
     assert "KeyboardInterrupt" in (result.ename or "") + result.error_text
     after = k.run_ok("print(json.dumps({'ran': files.written, 'status': nbask.history()[-1].outcome.status}))")
     assert printed_json(after) == {"ran": [], "status": "cancelled"}
+
+
+@pytest.mark.kernel
+def test_in_a_kernel_an_interrupt_of_a_sync_flow_kickoff_ends_at_the_time_limit(k: KernelHarness):
+    """A sync Flow.kickoff() in a cell blocks the main thread in CrewAI's own thread pool, where
+    no interrupt reaches the worker's wait: the interrupt ends the cell once the wait's time limit
+    is up (never a hang), the call rejected as unanswered, the tool never run.
+    """
+    _fresh(k)
+    k.run_ok("nbask_crewai.install(timeout=3)")
+    cell = k.execute("Writing().kickoff()")
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
+    k.wait_until_waiting(comm)
+    k.interrupt()
+    result = k.result(cell, 60)
+    assert not result.ok
+    assert "KeyboardInterrupt" in (result.ename or "") + result.error_text
+    after = k.run_ok("print(json.dumps({'ran': files.written, 'status': nbask.history()[-1].outcome.status}))")
+    assert printed_json(after) == {"ran": [], "status": "timeout"}
