@@ -5,7 +5,8 @@ Collected anew from the files at every run: each ```python block, and each one-l
 README's framework table ("the one line to add" column, in backticks), is one test named by its
 file and line. Blocks in other languages (bash) are skipped by their language.
 
-Each runs in a subprocess of this Python (``run_snippet.py``), in a temporary folder, with
+Each runs in a subprocess of this Python (``run_snippet.py``; a snippet of a framework in
+``INTERPRETERS``: of the Python of that framework's own environment), in a temporary folder, with
 ``NBASK_POLICY=recommended`` so nothing waits for a person, and with a prelude that gives only
 the names the snippet takes as given: ``import nbask``, then each name the snippet uses without
 defining it, from ``givens/`` (the framework's own objects with offline scripted models, per
@@ -44,6 +45,11 @@ REPO = HERE.parent.parent
 GIVENS = HERE / "givens"
 #: Files a snippet may name as its own, and where the prelude takes them from.
 FILES = {"server.py": REPO / "notebooks" / "deploy_server.py"}
+#: The frameworks whose snippets run in another interpreter: CrewAI, Semantic Kernel and Strands pin
+#: older mcp / openai / pydantic than this Python's packages, so they live in their own environment
+#: (pyproject's extra "agents-more", made by scripts/make_kernel_envs.sh). Any other: this Python.
+AGENTS_MORE = REPO / ".venvs" / "agents-more" / "bin" / "python"
+INTERPRETERS = {"crewai": AGENTS_MORE, "semantic_kernel": AGENTS_MORE, "strands": AGENTS_MORE}
 TABLE_COLUMN = "the one line to add"
 FENCE = re.compile(r"^```(\S*)\s*$")
 FRAMEWORK = re.compile(r"nbask\.integrations\.(\w+)")
@@ -213,12 +219,14 @@ def test_snippet_runs_as_written(snippet: Snippet, tmp_path: pathlib.Path):
         "raises": RAISES.findall(snippet.source),
     }
     (tmp_path / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    python = INTERPRETERS.get(snippet.framework or "", pathlib.Path(sys.executable))
+    assert python.exists(), f"{snippet.id} runs in {python}, which is missing: run scripts/make_kernel_envs.sh"
     env = {k: v for k, v in os.environ.items() if not k.startswith("NBASK_")}
     env["NBASK_POLICY"] = "recommended"
-    # "python" in a snippet (an MCP server's command) is this Python, with the same packages
-    env["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    # "python" in a snippet (an MCP server's command) is the snippet's Python, with the same packages
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(
-        [sys.executable, str(HERE / "run_snippet.py"), str(tmp_path / "spec.json")],
+        [str(python), str(HERE / "run_snippet.py"), str(tmp_path / "spec.json")],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -1,0 +1,45 @@
+"""Strands' names the README's Strands lines use (``Agent``, ``HumanInTheLoop``), and ``agent``,
+``prompt`` and ``result``: a Strands ``Agent`` on the tests' offline scripted ``Model``
+(tests/agents_more/strands_scripted.py) that calls a tool once, then answers, with Strands' own
+``HumanInTheLoop()`` intervention, which interrupts before the call; ``result`` is a run of
+another such agent, stopped on that interrupt.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from strands import Agent, tool
+from strands.vended_interventions.hitl import HumanInTheLoop
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "agents_more"))
+from strands_scripted import ScriptedModel
+
+__all__ = ["DROPPED", "Agent", "HumanInTheLoop", "agent", "prompt", "result"]
+
+#: Tables the tool really dropped.
+DROPPED: list[str] = []
+
+
+@tool
+def drop_table(name: str) -> str:
+    """Drop a table from the warehouse (irreversible).
+
+    Args:
+        name: The table to drop.
+
+    """
+    DROPPED.append(name)
+    return f"dropped {name}"
+
+
+def _agent() -> Agent:
+    model = ScriptedModel([("drop_table", {"name": "events_2023"})], "done")
+    return Agent(model=model, tools=[drop_table], interventions=[HumanInTheLoop()], callback_handler=None)
+
+
+agent = _agent()
+prompt = "Clean up the warehouse."
+result = _agent()(prompt)
+assert result.stop_reason == "interrupt", result.stop_reason
