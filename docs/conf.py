@@ -6,6 +6,8 @@ them headless under the ``recommended`` policy first), so the build itself execu
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import sys
 from pathlib import Path
 
@@ -55,11 +57,9 @@ html_show_sourcelink = False
 # The integrations import their frameworks; imported here, before the build starts, they load
 # as they do in a notebook (one framework, agno, fails to build its pydantic models when first
 # imported in the middle of autodoc's run). One not installed is documented from its source.
-for _framework in ("nbask.integrations." + name for name in __import__("nbask.integrations").integrations.FRAMEWORKS):
-    try:
-        __import__(_framework)
-    except ImportError:
-        pass
+for _framework in __import__("nbask.integrations").integrations.FRAMEWORKS:
+    with contextlib.suppress(ImportError):
+        importlib.import_module(f"nbask.integrations.{_framework}")
 
 # Nitpicky (-n): a reference to nbask's public API that does not resolve fails the build. Type
 # hints also name third-party classes (pydantic, the frameworks, the standard library) and nbask's

@@ -66,7 +66,7 @@ count_by_dir() {
   grep -oE '^[^ :]+:[0-9]+:[0-9]+: ' "$1" | cut -d/ -f1 | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1}'
 }
 
-LINT_PATHS=(src tests benchmarks scripts)
+LINT_PATHS=(src tests benchmarks scripts docs)
 step "lint: ruff check and ruff format --check over ${LINT_PATHS[*]}"
 "$PY" -m ruff check --output-format concise "${LINT_PATHS[@]}" 2>&1 | tee "$ARTIFACTS/lint.log"
 check=${PIPESTATUS[0]}

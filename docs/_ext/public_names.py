@@ -45,6 +45,7 @@ def _all_of(path: Path) -> list[str]:
 
 
 def check(app: Sphinx, env: BuildEnvironment) -> None:
+    """Raise, naming them, when public names have no entry in the reference."""
     del app
     documented: set[str] = set(env.get_domain("py").objects) | set(env.get_domain("py").modules)
     missing = [name for name in public_names() if name not in documented]
@@ -55,5 +56,6 @@ def check(app: Sphinx, env: BuildEnvironment) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    """Sphinx's entry point: check once the whole site is read."""
     app.connect("env-check-consistency", check)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

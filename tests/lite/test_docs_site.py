@@ -32,7 +32,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SITE = ROOT / "docs" / "_build" / "html"
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 QUICKSTART = "01_quickstart.ipynb"
-MAIN_PAGES = ["index.html", "get-started.html", "how-to/frameworks/index.html", "how-to/headless.html", "reference/api.html"]
+MAIN_PAGES = [
+    "index.html",
+    "get-started.html",
+    "how-to/frameworks/index.html",
+    "how-to/headless.html",
+    "reference/api.html",
+]
 
 
 @pytest.fixture(scope="module")

@@ -87,8 +87,10 @@ async def run(
     timeout: float | None = DEFAULT_TIMEOUT,
     **kwargs: Any,
 ) -> AsyncIterator[Event]:
-    """Yield the events of ``runner.run_async(user_id=..., session_id=..., new_message=..., **kwargs)``,
-    answering the ADK's pauses in the cell: each ``adk_request_confirmation`` maps to an nbask
+    """Yield the events of ``runner.run_async(...)``, answering the ADK's pauses in the cell.
+
+    ``runner.run_async(user_id=..., session_id=..., new_message=..., **kwargs)`` runs; each
+    ``adk_request_confirmation`` maps to an nbask
     approval or form (``confirmation_response``), each ``adk_request_input`` to a typed form
     (``input_response``). The answers go back as one user message of FunctionResponses to a new
     ``run_async`` (``run_config`` and the other options are passed again; ``invocation_id`` and
