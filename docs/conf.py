@@ -67,4 +67,6 @@ for _framework in __import__("nbask.integrations").integrations.FRAMEWORKS:
 nitpick_ignore_regex = [
     (r"py:.*", r"(?!nbask\.).*"),
     (r"py:.*", r"nbask\.(models|widget|config|approvals|tools\.function|responses|core|kinds|forms)\..*"),
+    (r"py:.*", r"nbask\.integrations\._.*"),  # the integrations' private modules (the seam, helpers)
+    (r"py:.*", r"nbask\.integrations\.ag2\.ApprovalRequired"),  # the type approval_required() returns
 ]
