@@ -10,7 +10,6 @@ scripts/test.sh runs it before this one); if there is none yet it is built here.
 from __future__ import annotations
 
 import pathlib
-import re
 import shutil
 import subprocess
 import sys

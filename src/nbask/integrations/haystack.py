@@ -1,6 +1,8 @@
 """Haystack's tool confirmation answered in the cell: an ``Agent``'s pending tool calls become
 nbask approvals, all the calls of one step shown together (answered in any order), before any of
-them runs::
+them runs.
+
+In a cell::
 
     from nbask.integrations.haystack import confirmation_hook
 
