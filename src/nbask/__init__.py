@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -121,6 +122,21 @@ __all__ = [
 
 # A library never configures logging; applications decide where records go.
 logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+
+def _chain_kernel_interrupts() -> None:
+    """Inside a running ipykernel, imported on its main thread: an interrupt also reaches a
+    thread that waits for an answer while the cell blocks the main thread on it
+    (nbask.waiting._blocked_main). Outside a kernel this does nothing and imports nothing.
+    """
+    kernelbase = sys.modules.get("ipykernel.kernelbase")
+    if kernelbase is not None and kernelbase.Kernel.initialized():
+        from .waiting import _blocked_main  # noqa: PLC0415 - only inside a kernel
+
+        _blocked_main.install(kernelbase.Kernel.instance())
+
+
+_chain_kernel_interrupts()
 
 
 def __getattr__(name: str) -> Any:

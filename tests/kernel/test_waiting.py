@@ -445,6 +445,31 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
         assert res.stdout.strip() == "(True, ['Shell channel'])"
 
 
+def test_an_interrupt_ends_a_workers_wait_while_the_main_thread_is_blocked(k: KernelHarness) -> None:
+    if k.generation == "6":
+        pytest.skip("ipykernel 6 refuses this wait before it begins (the test above)")
+    cell = k.execute(
+        "p = make_probe('worker-blocked-int')\n"
+        "out = []\n"
+        "def work():\n"
+        "    try:\n"
+        "        out.append(waiting.wait_blocking(p.evt, 600, p.began))\n"
+        "    except KeyboardInterrupt:\n"
+        "        out.append('interrupted')\n"
+        "t = threading.Thread(target=work)\n"
+        "t.start()\n"
+        "t.join()"
+    )
+    k.wait_until_waiting(probe(k, "worker-blocked-int"))
+    k.interrupt()
+    res = k.result(cell, 30)
+    assert res.ename == "KeyboardInterrupt", res.error_text  # the main thread's, out of join()
+    # The worker's wait heard it too (nbask chains the kernel's SIGINT handler): it ended long
+    # before its 600 s, so no thread is left waiting for an answer no one will give.
+    after = k.run_ok("t.join(10)\nprint(t.is_alive(), out)")
+    assert after.stdout.strip() == "False ['interrupted']"
+
+
 def test_wait_blocking_in_a_worker_ends_on_interrupt(k: KernelHarness) -> None:
     cell = k.execute(
         "p = make_probe('worker-int')\nawait asyncio.to_thread(waiting.wait_blocking, p.evt, None, p.began)"

@@ -54,8 +54,9 @@ Threads:
   thread is blocked (e.g. ``thread.join()``): ipykernel 7 then receives on its always-free
   shell-channel thread (zmq sockets are only ever touched by the thread that owns them);
   ipykernel 6 has no such thread and only the blocked main thread may read its shell
-  socket, so it raises ``WaitingUnsupported``. In that mode an interrupt ends the cell
-  but not the worker's wait (it ends on answer or timeout), and a comm message already
+  socket, so it raises ``WaitingUnsupported``. In that mode an interrupt reaches the
+  worker's wait through the kernel's SIGINT handler, which nbask chains from the main thread
+  (``_blocked_main``: at ``import nbask`` and before every cell), and a comm message already
   forwarded to the main thread before the wait began is handled once that thread is free.
 - While a wait is in progress, ``kernel_info_request`` and ``comm_info_request`` are answered
   at once as well (a front end that reconnects during the wait sends them before it can show
@@ -66,10 +67,11 @@ Threads:
   already read during an *earlier* await of the same cell is handled after the cell.
 
 Modules: this one holds the contract and the choice of strategy and imports neither pyzmq
-nor ipykernel (nor anything Pyodide lacks) (the rest is loaded once a running kernel is found); ``_waits`` the waits
-themselves; ``_threads`` waiting on one thread while another receives; ``_base`` comm
-routing, stream takeover and the blocking pump; ``_interrupt`` SIGINT; ``_strategy_base``
-the strategy interface, then one module per strategy.
+nor ipykernel (nor anything Pyodide lacks; the rest is loaded once a running kernel is found);
+``_waits`` the waits themselves; ``_threads`` waiting on one thread while another receives;
+``_base`` comm routing, stream takeover and the blocking pump; ``_interrupt`` SIGINT during a
+wait; ``_blocked_main`` SIGINT for waits behind a blocked main thread; ``_strategy_base`` the
+strategy interface, then one module per strategy.
 """
 
 from __future__ import annotations
@@ -133,6 +135,12 @@ def _find_kernel() -> Any:
     return kernel
 
 
+def _interrupt_chain() -> Any:
+    from . import _blocked_main as module  # noqa: PLC0415 - with the strategies, inside a kernel
+
+    return module
+
+
 def _strategies() -> tuple[type[Strategy], ...]:
     """The strategies, most specific first: the first whose capability check passes is used."""
     # Imported here, not at the top: they need pyzmq, there whenever a kernel runs.
@@ -151,6 +159,8 @@ def _strategy() -> Strategy:
     for cls in _strategies():
         if cls.fits(kernel):
             strategy = cls(kernel)
+            # From the main thread (a first wait there): interrupts reach waits behind it.
+            _interrupt_chain().install(kernel)
             _cache.clear()
             _cache[id(kernel)] = strategy
             return strategy

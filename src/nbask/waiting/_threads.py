@@ -18,6 +18,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 
 from ._base import shell_parent, taken_over
+from ._blocked_main import told_of_interrupts
 from ._interrupt import HUB
 from ._strategy_base import Strategy
 from ._unsupported import WaitingUnsupported
@@ -37,14 +38,22 @@ def interrupts(strategy: Strategy, on_interrupt: Callable[[], None]) -> Iterator
 
 
 @contextmanager
-def receiving_off_main(strategy: Strategy, on_interrupt: Callable[[], None]) -> Iterator[None]:
-    """From a thread other than the main one: keep comm messages flowing while we wait."""
+def receiving_off_main(strategy: Strategy, on_interrupt: Callable[[], None]) -> Iterator[bool]:
+    """From a thread other than the main one: keep comm messages flowing while we wait. Yields
+    whether the main thread is blocked (then ``on_interrupt`` comes through _blocked_main, and
+    the main loop runs nothing the waiter schedules on it until the cell ends).
+    """
     parent = shell_parent(strategy.kernel)
-    install = _on_main_loop(strategy, parent, on_interrupt) or _on_shell_channel(strategy, parent)
-    try:
-        yield
-    finally:
-        install.remove()
+    install = _on_main_loop(strategy, parent, on_interrupt)
+    blocked = install is None
+    with ExitStack() as stack:
+        if install is None:
+            install = _on_shell_channel(strategy, parent)
+            stack.enter_context(told_of_interrupts(on_interrupt))
+        try:
+            yield blocked
+        finally:
+            install.remove()
 
 
 def _on_main_loop(strategy: Strategy, parent: Any, on_interrupt: Callable[[], None]) -> LoopInstall | None:

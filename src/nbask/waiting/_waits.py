@@ -135,6 +135,10 @@ def _pump_on_main(
     return done.is_set()
 
 
+#: How often a wait behind a blocked main thread looks for an interrupt (seconds).
+BLOCKED_MAIN_CHECK = 0.2
+
+
 def _wait_off_main(
     strategy: Strategy, done: threading.Event, deadline: float | None, on_waiting: Callable[[], None] | None
 ) -> bool:
@@ -147,13 +151,17 @@ def _wait_off_main(
         # deadlock with a set() in progress, so wake this thread from the main loop instead.
         strategy.main_loop.call_soon_threadsafe(notify, done)
 
-    with receiving_off_main(strategy, on_interrupt):
+    with receiving_off_main(strategy, on_interrupt) as main_blocked:
         if on_waiting is not None:
             on_waiting()
         while not interrupted and not done.is_set():
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 break
+            # Behind a blocked main thread the wake-up above never runs (it goes through the
+            # main loop): the flag an interrupt raises is read a few times a second instead.
+            if main_blocked:
+                left = BLOCKED_MAIN_CHECK if left is None else min(left, BLOCKED_MAIN_CHECK)
             wait_until(done, lambda: interrupted, left)
     if interrupted:
         raise interrupted_error()

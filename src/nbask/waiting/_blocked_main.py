@@ -1,0 +1,74 @@
+"""A kernel interrupt that reaches a thread waiting while the kernel's main thread is blocked.
+
+A cell may block its main thread on a worker that asks (a framework's sync ``kickoff()`` joins
+the thread running the agent). ipykernel 7 then brings the answer on its shell-channel thread,
+but an interrupt is a SIGINT, handled on the main thread only: the kernel's handler
+(``default_int_handler``, set by ``pre_handler_hook`` around each cell) raises KeyboardInterrupt
+there, the cell unwinds into joining the worker, and the worker, still waiting for an answer,
+would hold the cell until its time limit.
+
+So, inside a kernel, nbask chains that handler while cells run: it first tells each thread
+waiting this way, then raises KeyboardInterrupt exactly as before (with no such thread it only
+raises). Python lets only the main thread set a handler, and the blocked main thread runs no
+nbask code, so it is set ahead: by ``install`` when nbask is imported on the main thread, and by
+the kernel's ``pre_handler_hook`` for every later cell.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: The threads waiting behind a blocked main thread: token -> what tells each one.
+_waiting: dict[int, Callable[[], None]] = {}
+_tokens = itertools.count()
+_HOOKED = "_nbask_sigint_chained"
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    for tell in list(_waiting.values()):
+        with contextlib.suppress(Exception):
+            tell()
+    signal.default_int_handler(signum, frame)
+
+
+def _chain() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+
+
+def install(kernel: Any) -> None:
+    """From the kernel's main thread: chain its SIGINT handler now and for every later cell."""
+    if threading.current_thread() is not threading.main_thread() or getattr(kernel, _HOOKED, False):
+        return
+    original = kernel.pre_handler_hook
+
+    def pre_handler_hook() -> None:
+        original()
+        _chain()
+
+    kernel.pre_handler_hook = pre_handler_hook
+    setattr(kernel, _HOOKED, True)
+    _chain()
+
+
+def installed(kernel: Any) -> bool:
+    """Whether an interrupt reaches threads waiting behind this kernel's blocked main thread."""
+    return bool(getattr(kernel, _HOOKED, False))
+
+
+@contextlib.contextmanager
+def told_of_interrupts(tell: Callable[[], None]) -> Iterator[None]:
+    """While inside, a kernel interrupt calls ``tell()`` (on the main thread, in signal context:
+    it must only set a flag or wake a loop) before the cell gets its KeyboardInterrupt.
+    """
+    token = next(_tokens)
+    _waiting[token] = tell
+    try:
+        yield
+    finally:
+        _waiting.pop(token, None)
