@@ -20,9 +20,10 @@ The convention every module in this package follows (see the package docstring):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, Union, cast
 
@@ -32,7 +33,7 @@ from ..core.manager import manager
 from ..errors import ApprovalRejected, NoOneCanAnswer, ReplayMissing
 from ..models import MAX_ACTION_CHARS, Decision, Outcome
 from ..tools.function import DO_NOT_RETRY, rejection_text
-from ..waiting import WaitingUnsupported
+from ..waiting import WaitingUnsupported, cancelled_by_interrupt
 
 __all__ = [
     "Asking",
@@ -43,6 +44,7 @@ __all__ = [
     "ask",
     "call_title",
     "drive",
+    "drive_or_raise",
     "drive_sync",
     "edited_arguments",
     "not_run_text",
@@ -81,6 +83,22 @@ async def drive(asking: Asking[T]) -> T:
             sent = await _one(step)
         step, result = _step(asking, sent)
     return cast("T", result)
+
+
+async def drive_or_raise(asking: Asking[T], interrupted: Callable[[], BaseException]) -> T:
+    """``drive(asking)``, where a kernel interrupt raises ``interrupted()`` instead: for a
+    framework that ends its run on an exception of its own (a bare CancelledError in a task it
+    gathers would read as the cancellation of that one task).
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    try:
+        return await drive(asking)
+    except asyncio.CancelledError:
+        if not cancelled_by_interrupt():
+            raise
+        raise interrupted() from None
+    except KeyboardInterrupt:
+        raise interrupted() from None
 
 
 def drive_sync(asking: Asking[T]) -> T:

@@ -34,7 +34,6 @@ hook raises in ``HumanInputFailedError`` (``.cause`` is the ``nbask.ReplayMissin
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from copy import copy
@@ -54,7 +53,6 @@ from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ReplayMissing
 from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
-from ..waiting import cancelled_by_interrupt
 from . import _seam
 from ._ag2_sync import INTERRUPTED, Interrupted, run_in_thread
 
@@ -123,14 +121,7 @@ async def _asked(asking: _seam.Asking[T]) -> T:
     ``Interrupted``, which ends AG2's turn.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    try:
-        return await _seam.drive(asking)
-    except asyncio.CancelledError:
-        if not cancelled_by_interrupt():
-            raise
-        raise Interrupted from None
-    except KeyboardInterrupt:
-        raise Interrupted from None
+    return await _seam.drive_or_raise(asking, Interrupted)
 
 
 # -- context.input ------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ from agent_framework import AgentResponse, Message, Workflow, WorkflowRunResult
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from . import _agent_framework_hitl as _hitl
 from . import _seam
-from ._agent_framework_loop import WorkerLoop
+from ._worker_loop import WorkerLoop
 
 __all__ = ["middleware", "resolve", "resolve_sync", "run", "run_sync"]
 
@@ -101,7 +101,7 @@ def run_sync(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     steps = _steps(target, input, session, timeout, run_kwargs)
-    loop = WorkerLoop()
+    loop = WorkerLoop("nbask-agent-framework")
     try:
         sent: Any = None
         while True:

@@ -38,9 +38,8 @@ import asyncio
 import functools
 import re
 import sys
-import threading
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from autogen_agentchat.agents import ApprovalRequest, ApprovalResponse, UserProxyAgent
 from autogen_agentchat.base import TaskResult, TaskRunner
@@ -54,6 +53,7 @@ from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
 from ..waiting import cancelled_by_interrupt
 from ._seam import Asking, approval, drive, drive_sync, not_run_text
+from ._worker_loop import WorkerLoop
 
 __all__ = [
     "INTERRUPTED",
@@ -339,47 +339,16 @@ async def _asked(asking: Asking[T], token: CancellationToken | None = None) -> T
 
 
 class _TeamLoop:
-    """An event loop in a worker thread that runs a team's coroutines to their end; an interrupt
-    of the caller's wait cancels the run there, and waits for it to end before re-raising.
+    """A worker thread's event loop that runs a team's coroutines to their end; an interrupt of
+    the caller's wait cancels the run there (AutoGen's token first), and waits for it to end.
     """
 
     def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="nbask-autogen", daemon=True)
-        self._thread.start()
+        self._worker = WorkerLoop("nbask-autogen")
 
     def run(self, start: Callable[[CancellationToken], Awaitable[T]]) -> T:
         token = CancellationToken()
-        ended = threading.Event()
-        outcome: dict[str, Any] = {}
-
-        async def running() -> None:
-            try:
-                outcome["value"] = await start(token)
-            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
-                outcome["error"] = error
-            finally:
-                ended.set()
-
-        self._loop.call_soon_threadsafe(lambda: outcome.setdefault("task", self._loop.create_task(running())))
-        try:
-            ended.wait()
-        except BaseException:
-            self._loop.call_soon_threadsafe(self._cancel, token, outcome)
-            ended.wait()
-            raise
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]  # type: ignore[no-any-return]
-
-    @staticmethod
-    def _cancel(token: CancellationToken, outcome: dict[str, Any]) -> None:
-        token.cancel()
-        task = outcome.get("task")
-        if task is not None:
-            task.cancel()
+        return self._worker.run(lambda: start(token), on_cancel=token.cancel)
 
     def close(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
+        self._worker.close()

@@ -45,7 +45,6 @@ from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..kinds._argcheck import edit_problems
 from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
-from ..waiting import cancelled_by_interrupt
 from . import _seam
 
 if TYPE_CHECKING:
@@ -263,12 +262,7 @@ async def _asked(asking: _seam.Asking[T]) -> T:
     (a bare CancelledError in a task SK gathers would read as a cancellation of that task only).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    try:
-        return await _seam.drive(asking)
-    except asyncio.CancelledError:
-        if not cancelled_by_interrupt():
-            raise
-        raise Interrupted(INTERRUPTED) from None
+    return await _seam.drive_or_raise(asking, lambda: Interrupted(INTERRUPTED))
 
 
 # -- human_response_function of the orchestrations -------------------------------------------------

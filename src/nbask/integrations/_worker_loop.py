@@ -1,5 +1,5 @@
-"""An event loop in a worker thread, for the blocking twins of nbask.integrations.agent_framework:
-the framework is async only, and a cell's own loop is already running.
+"""An event loop in a worker thread, for the blocking twins of integrations whose framework is
+async only (``run_sync`` in a cell, whose own loop is already running).
 """
 
 from __future__ import annotations
@@ -14,15 +14,16 @@ T = TypeVar("T")
 
 class WorkerLoop:
     """Runs coroutines to their end on a loop of its own; an interrupt of the caller's wait
-    cancels the coroutine there and waits for it to end before re-raising.
+    cancels the coroutine there (after ``on_cancel``, run on that loop: a framework's own
+    cancellation token) and waits for it to end before re-raising.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="nbask-agent-framework", daemon=True)
+        self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
         self._thread.start()
 
-    def run(self, start: Callable[[], Awaitable[T]]) -> T:
+    def run(self, start: Callable[[], Awaitable[T]], on_cancel: Callable[[], None] | None = None) -> T:
         ended = threading.Event()
         outcome: dict[str, Any] = {}
 
@@ -34,11 +35,18 @@ class WorkerLoop:
             finally:
                 ended.set()
 
+        def cancel() -> None:
+            if on_cancel is not None:
+                on_cancel()
+            task = outcome.get("task")
+            if task is not None:
+                task.cancel()
+
         self._loop.call_soon_threadsafe(lambda: outcome.setdefault("task", self._loop.create_task(running())))
         try:
             ended.wait()
         except BaseException:
-            self._loop.call_soon_threadsafe(lambda: outcome["task"].cancel() if "task" in outcome else None)
+            self._loop.call_soon_threadsafe(cancel)
             ended.wait()
             raise
         if "error" in outcome:
