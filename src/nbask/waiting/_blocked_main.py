@@ -54,6 +54,10 @@ def install(kernel: Any) -> None:
     kernel.pre_handler_hook = pre_handler_hook
     setattr(kernel, _HOOKED, True)
     _chain()
+    # ipykernel 6: a worker waiting behind the blocked main thread has it pump (_main_pump).
+    from ._main_pump import install_handler  # noqa: PLC0415 - needs pyzmq, there in a kernel
+
+    install_handler()
 
 
 def installed(kernel: Any) -> bool:

@@ -20,6 +20,8 @@ from typing import Any
 from ._base import shell_parent, taken_over
 from ._blocked_main import told_of_interrupts
 from ._interrupt import HUB
+from ._main_pump import MainPump
+from ._main_pump import available as main_pump_available
 from ._strategy_base import Strategy
 from ._unsupported import WaitingUnsupported
 
@@ -44,14 +46,16 @@ def receiving_off_main(strategy: Strategy, on_interrupt: Callable[[], None]) -> 
     the main loop runs nothing the waiter schedules on it until the cell ends).
     """
     parent = shell_parent(strategy.kernel)
-    install = _on_main_loop(strategy, parent, on_interrupt)
-    blocked = install is None
+    on_main = _on_main_loop(strategy, parent, on_interrupt)
     with ExitStack() as stack:
-        if install is None:
+        install: LoopInstall | MainPump
+        if on_main is None:
             install = _on_shell_channel(strategy, parent)
             stack.enter_context(told_of_interrupts(on_interrupt))
+        else:
+            install = on_main
         try:
-            yield blocked
+            yield on_main is None
         finally:
             install.remove()
 
@@ -68,10 +72,14 @@ def _on_main_loop(strategy: Strategy, parent: Any, on_interrupt: Callable[[], No
     return install if install.start(strategy.main_loop_grace) else None
 
 
-def _on_shell_channel(strategy: Strategy, parent: Any) -> LoopInstall:
+def _on_shell_channel(strategy: Strategy, parent: Any) -> LoopInstall | MainPump:
     """The main thread is blocked: a StreamTakeover installed on the thread that owns the stream."""
     off_main = strategy.off_main_stream()
     if off_main is None:
+        # ipykernel 6: only the main thread may read the shell socket; a signal has it pump.
+        pump = MainPump(strategy, parent)
+        if main_pump_available() and pump.start():
+            return pump
         raise WaitingUnsupported(
             "nbask cannot wait from this thread: the kernel's main thread is busy running "
             "code (for example thread.join()), and on ipykernel 6 only that thread may receive "
