@@ -282,8 +282,7 @@ def run_sync(
 ) -> AgentReply[Any, Any]:
     """The blocking twin of ``run``: the turn runs on an event loop of its own in a worker thread
     (so it also works in a cell, whose loop is running) while this thread waits; its questions
-    are asked from there, as nbask asks from any worker thread (in a kernel: ipykernel 7 or
-    later; on ipykernel 6 no one can be asked, so it ends as AG2's refusal: use ``await run``).
+    are asked from there, as nbask asks from any worker thread.
     An interrupt ends the turn, waits for it to end, and is raised.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks

@@ -54,7 +54,9 @@ Threads:
   thread is blocked (e.g. ``thread.join()``): ipykernel 7 then receives on its always-free
   shell-channel thread (zmq sockets are only ever touched by the thread that owns them);
   ipykernel 6 has no such thread and only the blocked main thread may read its shell
-  socket, so it raises ``WaitingUnsupported``. In that mode an interrupt reaches the
+  socket, so a signal has that thread receive from nbask's handler (``_main_pump``) until the
+  wait ends, or the wait is refused (``WaitingUnsupported``) where the main thread runs C code
+  that never checks for signals. In that mode an interrupt reaches the
   worker's wait through the kernel's SIGINT handler, which nbask chains from the main thread
   (``_blocked_main``: at ``import nbask`` and before every cell), and a comm message already
   forwarded to the main thread before the wait began is handled once that thread is free.

@@ -81,11 +81,10 @@ def _on_shell_channel(strategy: Strategy, parent: Any) -> LoopInstall | MainPump
         if main_pump_available() and pump.start():
             return pump
         raise WaitingUnsupported(
-            "nbask cannot wait from this thread: the kernel's main thread is busy running "
-            "code (for example thread.join()), and on ipykernel 6 only that thread may receive "
-            "widget messages. Await the question in the cell (await nbask.ask(...)), or keep "
-            "the main thread free while the worker runs (await asyncio.to_thread(...)), or "
-            "use ipykernel 7"
+            "nbask cannot wait from this thread: the kernel's main thread is busy in code that "
+            "does not let it receive widget messages (on ipykernel 6 only that thread may). "
+            "Await the question in the cell (await nbask.ask(...)), or keep the main thread "
+            "free while the worker runs (await asyncio.to_thread(...)), or use ipykernel 7"
         )
     stream, io_loop, handler_stream = off_main
     install = LoopInstall(
