@@ -5,6 +5,7 @@
 #   the interpreter running this script (ipykernel 7.4.x) -> kernelspec nbask-ipykernel-7.4
 #   .venvs/colab          (Google Colab's kernel-side packages, $COLAB_PINS) -> kernelspec nbask-colab
 #   .venvs/agents-more    (nbask[agents-more], ipykernel 7.4) -> kernelspec nbask-agents-more
+#   .venvs/agents-more-7.3, -6.29 (its packages under ipykernel 7.3 / 6.29) -> nbask-agents-more-7.3, -6.29
 #
 # Usage: scripts/make_kernel_envs.sh [JUPYTER_DATA_DIR]
 #   The kernelspecs go to <dir>/kernels/<name>/kernel.json; <dir> defaults to
@@ -57,6 +58,26 @@ make_venv() {  # make_venv <dir> <pin>...
     echo "$want" >"$stamp"
 }
 
+make_layered_venv() {  # make_layered_venv <dir> <base venv> <pin>: <base venv>'s packages under <pin>
+    # The frameworks of a big environment with another ipykernel, without installing them again:
+    # the base's site-packages come after this venv's own (site.addsitedir in a .pth file), so
+    # the pinned ipykernel installed here shadows the base's.
+    local venv="$1" base="$2" pin="$3"
+    local stamp="$venv/.nbask-env-ok" want
+    want="$pin $(cat "$base/.nbask-env-ok" 2>/dev/null)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
+        return 0
+    fi
+    log "creating $venv ($pin over $base)"
+    nbask_new_venv "$venv" "$PYTHON"
+    local site base_site
+    site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    base_site="$("$base/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    printf 'import site; site.addsitedir(%s)\n' "'$base_site'" >"$site/_nbask_base.pth"
+    quiet_pip "$venv/bin/python" -m pip install -q "$pin"
+    echo "$want" >"$stamp"
+}
+
 write_spec() {  # write_spec <name> <python> <display name>
     local name="$1" python="$2" display="$3"
     mkdir -p "$DATA_DIR/kernels/$name"
@@ -93,6 +114,9 @@ make_venv "$REPO/.venvs/colab" "${COLAB_PINS[@]}"
 # The frameworks that cannot share .venv's resolve (pyproject.toml, extra "agents-more"), with
 # what tests/agents_more needs to run there.
 EXTRAS="[agents-more]" make_venv "$REPO/.venvs/agents-more" "ipykernel==7.4.0" "pytest>=8" "jupyter_client>=8"
+# The same frameworks under ipykernel 7.3 and 6.29, for their blocking calls' kernel tests.
+make_layered_venv "$REPO/.venvs/agents-more-7.3" "$REPO/.venvs/agents-more" "ipykernel==7.3.0"
+make_layered_venv "$REPO/.venvs/agents-more-6.29" "$REPO/.venvs/agents-more" "ipykernel==6.29.5"
 
 main_ipk="$("$PYTHON" -c 'import ipykernel; print(ipykernel.__version__)')"
 case "$main_ipk" in
@@ -105,4 +129,6 @@ write_spec nbask-ipykernel-7.3 "$REPO/.venvs/ipykernel-7.3/bin/python" "nbask ip
 write_spec nbask-ipykernel-7.4 "$PYTHON" "nbask ipykernel $main_ipk"
 write_spec nbask-colab "$REPO/.venvs/colab/bin/python" "nbask Colab kernel (ipykernel 6.17.1, ipywidgets 7.7.1)"
 write_spec nbask-agents-more "$REPO/.venvs/agents-more/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 7.4)"
-log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab nbask-agents-more"
+write_spec nbask-agents-more-7.3 "$REPO/.venvs/agents-more-7.3/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 7.3)"
+write_spec nbask-agents-more-6.29 "$REPO/.venvs/agents-more-6.29/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 6.29)"
+log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab nbask-agents-more nbask-agents-more-7.3 nbask-agents-more-6.29"

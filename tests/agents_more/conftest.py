@@ -9,8 +9,11 @@ from __future__ import annotations
 import pytest
 from tools.tool_helpers import Person
 
-#: The kernelspec scripts/make_kernel_envs.sh makes for .venvs/agents-more.
+#: The kernelspec scripts/make_kernel_envs.sh makes for .venvs/agents-more (ipykernel 7.4).
 AGENTS_MORE_KERNEL = "nbask-agents-more"
+#: The same packages under each ipykernel generation, for the frameworks' blocking calls (their
+#: agent runs in a worker thread while the cell blocks the main thread): 7.4, 7.3 and 6.29.
+AGENTS_MORE_KERNELS = (AGENTS_MORE_KERNEL, "nbask-agents-more-7.3", "nbask-agents-more-6.29")
 
 
 @pytest.fixture

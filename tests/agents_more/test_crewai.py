@@ -334,7 +334,7 @@ def test_uninstall_puts_crewais_providers_back():
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import KernelHarness, approval_response, kernel_fixture, printed_json  # noqa: E402
 
-from agents_more.conftest import AGENTS_MORE_KERNEL  # noqa: E402
+from agents_more.conftest import AGENTS_MORE_KERNELS  # noqa: E402
 
 SETUP = rf"""
 import asyncio, json, sys
@@ -374,7 +374,7 @@ class Review(Flow):
         return "revised"
 """
 
-k = kernel_fixture(SETUP, kernel=AGENTS_MORE_KERNEL)
+k = kernel_fixture(SETUP, kernels=AGENTS_MORE_KERNELS)
 
 
 def _fresh(k: KernelHarness) -> None:

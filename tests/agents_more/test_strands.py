@@ -348,7 +348,7 @@ def test_an_interrupt_left_open_returns_the_interrupted_result_for_the_caller():
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
 from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
-from agents_more.conftest import AGENTS_MORE_KERNEL  # noqa: E402
+from agents_more.conftest import AGENTS_MORE_KERNELS  # noqa: E402
 
 SETUP = rf"""
 import json, sys, threading
@@ -388,7 +388,7 @@ RUN = {
     "run_sync, interrupts": "report(nbask_strands.run_sync(agent(interrupt=True), 'Clean up.', timeout=60))",
 }
 
-k = kernel_fixture(SETUP, kernel=AGENTS_MORE_KERNEL)
+k = kernel_fixture(SETUP, kernels=AGENTS_MORE_KERNELS)
 
 
 @pytest.mark.kernel

@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +52,10 @@ KERNEL_GENERATIONS = {
     "nbask-ipykernel-7.3": "7.0-7.3",
     "nbask-ipykernel-7.4": "7.4",
     "nbask-colab": "6",
+    # CrewAI, Semantic Kernel and Strands (.venvs/agents-more) under each ipykernel
+    "nbask-agents-more": "7.4",
+    "nbask-agents-more-7.3": "7.0-7.3",
+    "nbask-agents-more-6.29": "6",
 }
 #: The kernels the real-kernel tests run against: NBASK_KERNELS (comma-separated names) picks
 #: some (scripts/test.sh runs the Colab set as a suite of its own), else the three ipykernels.
@@ -505,11 +509,13 @@ def kernel_fixture(
     timeout: float = 60,
     outside_pytest: bool = False,
     kernel: str = PROJECT_KERNEL,
+    kernels: Sequence[str] = (),
 ) -> Any:
     """A test module's module-scoped kernel fixture ``k`` (assign the result to ``k``).
 
     By default one ``kernel`` (PROJECT_KERNEL unless named, e.g. nbask-agents-more for the
-    frameworks that live in .venvs/agents-more; kernelspecs made only if missing); with ``every_kernel``, one
+    frameworks that live in .venvs/agents-more; kernelspecs made only if missing); with
+    ``kernels``, one of each of them in turn (parametrized by name); with ``every_kernel``, one
     kernel of each of KERNEL_NAMES in turn (parametrized by name; kernelspecs brought up to date
     first). Each has run ``setup`` (if any) and is shut down at the end of the module.
 
@@ -521,8 +527,8 @@ def kernel_fixture(
     import pytest  # noqa: PLC0415 - the harness itself also runs outside pytest
 
     def kernels_dir(name: str) -> Path:
-        kernels = DEFAULT_DATA_DIR / "kernels"
-        return kernels if not every_kernel and (kernels / name / "kernel.json").exists() else ensure_kernelspecs()
+        specs = DEFAULT_DATA_DIR / "kernels"
+        return specs if not every_kernel and (specs / name / "kernel.json").exists() else ensure_kernelspecs()
 
     def started(name: str) -> Iterator[KernelHarness]:
         with ExitStack() as stack:
@@ -533,6 +539,14 @@ def kernel_fixture(
             if setup:
                 harness.run_ok(setup, timeout=timeout)
             yield harness
+
+    if kernels:  # each of these in turn (kernelspecs made only if missing)
+
+        @pytest.fixture(scope="module", params=list(kernels), name="k")
+        def k_listed(request: pytest.FixtureRequest) -> Iterator[KernelHarness]:
+            yield from started(str(request.param))
+
+        return k_listed
 
     if every_kernel:
 
