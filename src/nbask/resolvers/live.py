@@ -9,7 +9,7 @@ from IPython.display import display
 from .. import waiting
 from ..config import how_to_set_a_policy
 from ..core.history import RECORD_KEY, record_of
-from ..core.lifecycle import OutcomeT, Request, Resolution, wait_all_blocking
+from ..core.lifecycle import INTERRUPTED_NOTE, OutcomeT, Request, Resolution, wait_all_blocking
 from ..errors import NoFrontEnd
 from ..frontend import headless_runner
 from ..kinds import kind_of
@@ -69,13 +69,21 @@ class LiveWidgetResolver:
         except WaitingUnsupported as error:
             raise NoFrontEnd(str(error)) from error
         widgets: list[InteractionWidget[Any]] = [kind_of(r.request).widget(r) for r in resolutions]
-        handles = [_display(widget) for widget in widgets]
-        for widget in widgets:
-            widget.start_clock(widget.request.timeout)
+        handles: list[Any] = []
         try:
+            handles.extend(_display(widget) for widget in widgets)  # one by one: some, if interrupted
+            for widget in widgets:
+                widget.start_clock(widget.request.timeout)
             return wait_all_blocking(resolutions)
+        except KeyboardInterrupt:
+            # An interrupt may come as soon as the first card counts down, before the wait has
+            # begun: every request shown (or about to be) still ends cancelled, and is recorded.
+            for resolution in resolutions:
+                if not resolution.done:
+                    resolution.end("cancelled", INTERRUPTED_NOTE)
+            raise
         finally:
-            for handle, widget in zip(handles, widgets, strict=True):
+            for handle, widget in zip(handles, widgets, strict=False):  # fewer if one never showed
                 _show_summary(handle, widget)
 
 
