@@ -6,6 +6,7 @@
 #   .venvs/colab          (Google Colab's kernel-side packages, $COLAB_PINS) -> kernelspec nbask-colab
 #   .venvs/agents-more    (nbask[agents-more], ipykernel 7.4) -> kernelspec nbask-agents-more
 #   .venvs/agents-more-7.3, -6.29 (its packages under ipykernel 7.3 / 6.29) -> nbask-agents-more-7.3, -6.29
+#   .venvs/frameworks-7.3, -6.29 ($PYTHON's venv, the agents extra, under 7.3 / 6.29) -> nbask-frameworks-7.3, -6.29
 #
 # Usage: scripts/make_kernel_envs.sh [JUPYTER_DATA_DIR]
 #   The kernelspecs go to <dir>/kernels/<name>/kernel.json; <dir> defaults to
@@ -64,7 +65,7 @@ make_layered_venv() {  # make_layered_venv <dir> <base venv> <pin>: <base venv>'
     # the pinned ipykernel installed here shadows the base's.
     local venv="$1" base="$2" pin="$3"
     local stamp="$venv/.nbask-env-ok" want
-    want="$pin $(cat "$base/.nbask-env-ok" 2>/dev/null)"
+    want="$pin $(cat "$base"/.nbask-* 2>/dev/null | sha1sum | cut -c1-12)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
         return 0
     fi
@@ -117,6 +118,12 @@ EXTRAS="[agents-more]" make_venv "$REPO/.venvs/agents-more" "ipykernel==7.4.0" "
 # The same frameworks under ipykernel 7.3 and 6.29, for their blocking calls' kernel tests.
 make_layered_venv "$REPO/.venvs/agents-more-7.3" "$REPO/.venvs/agents-more" "ipykernel==7.3.0"
 make_layered_venv "$REPO/.venvs/agents-more-6.29" "$REPO/.venvs/agents-more" "ipykernel==6.29.5"
+# And the project environment's frameworks (the agents extra), where $PYTHON is a venv's.
+PY_ENV="$(dirname "$(dirname "$PYTHON")")"
+if [ -f "$PY_ENV/pyvenv.cfg" ]; then
+    make_layered_venv "$REPO/.venvs/frameworks-7.3" "$PY_ENV" "ipykernel==7.3.0"
+    make_layered_venv "$REPO/.venvs/frameworks-6.29" "$PY_ENV" "ipykernel==6.29.5"
+fi
 
 main_ipk="$("$PYTHON" -c 'import ipykernel; print(ipykernel.__version__)')"
 case "$main_ipk" in
@@ -131,4 +138,8 @@ write_spec nbask-colab "$REPO/.venvs/colab/bin/python" "nbask Colab kernel (ipyk
 write_spec nbask-agents-more "$REPO/.venvs/agents-more/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 7.4)"
 write_spec nbask-agents-more-7.3 "$REPO/.venvs/agents-more-7.3/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 7.3)"
 write_spec nbask-agents-more-6.29 "$REPO/.venvs/agents-more-6.29/bin/python" "nbask CrewAI, Semantic Kernel, Strands (ipykernel 6.29)"
-log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab nbask-agents-more nbask-agents-more-7.3 nbask-agents-more-6.29"
+if [ -f "$PY_ENV/pyvenv.cfg" ]; then
+    write_spec nbask-frameworks-7.3 "$REPO/.venvs/frameworks-7.3/bin/python" "nbask agent frameworks (ipykernel 7.3)"
+    write_spec nbask-frameworks-6.29 "$REPO/.venvs/frameworks-6.29/bin/python" "nbask agent frameworks (ipykernel 6.29)"
+fi
+log "kernelspecs in $DATA_DIR/kernels: nbask-ipykernel-6.29 nbask-ipykernel-7.3 nbask-ipykernel-7.4 nbask-colab nbask-agents-more nbask-agents-more-7.3 nbask-agents-more-6.29 (and nbask-frameworks-7.3, -6.29)"

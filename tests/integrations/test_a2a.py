@@ -313,7 +313,7 @@ def test_wrong_arguments_name_what_is_wrong():
 # -- a real kernel, answered through the widget ----------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
+from harness import FRAMEWORK_KERNELS, CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys
@@ -335,7 +335,7 @@ RUN = {
     "send_sync": "a = agent(); report(nbask_a2a.send_sync(a.client(), 'Book a table'), a)",
 }
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 def next_form(k: KernelHarness, message: str) -> CommInfo:

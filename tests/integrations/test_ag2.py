@@ -406,7 +406,7 @@ def test_run_sync_interrupted_ends_the_turn_and_no_gated_call_runs(monkeypatch: 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys
@@ -448,7 +448,7 @@ RUN = {
     "run_sync": "ran.clear(); report(nbask_ag2.run_sync(agent(TWO), 'Clean up.'))",
 }
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 @pytest.mark.kernel

@@ -417,7 +417,7 @@ def test_an_agents_approval_inside_a_workflow_is_answered(person: Person):
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys
@@ -448,7 +448,7 @@ RUN = {
     "run_sync": "ran.clear(); a = agent(); report(nbask_af.run_sync(a, 'Clean up.'), a)",
 }
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 @pytest.mark.kernel

@@ -381,7 +381,7 @@ def test_run_refuses_stream_true_and_takes_stream_false(person: Person):
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys
@@ -413,7 +413,7 @@ RUN = {
     "run_sync": "ran.clear(); a = agent(); report(nbask_agno.run_sync(a, 'Clean up.'), a.model)",
 }
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 @pytest.mark.kernel

@@ -299,7 +299,7 @@ def test_a_replay_resumes_with_the_recorded_reply_and_a_miss_raises(tmp_path: Pa
 # -- a real kernel, answered through the widget ------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+from harness import FRAMEWORK_KERNELS, CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 
@@ -336,7 +336,7 @@ def report(result):
 
 TEAM_CELL = "build()\nreport(await team.run(task='What is the weather?'))"
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 def next_widget(k: KernelHarness, kind: str, seen: set[str]) -> CommInfo:

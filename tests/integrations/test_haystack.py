@@ -308,7 +308,7 @@ def test_the_hook_and_strategy_serialize_as_haystack_components(monkeypatch: pyt
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import asyncio, json, sys
@@ -344,7 +344,7 @@ RUN = {
     "run_async": "ran.clear(); a, s = agent(); report(await a.run_async(task), s)",
 }
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 @pytest.mark.kernel

@@ -262,7 +262,7 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys
@@ -297,7 +297,7 @@ RUN = (
     "print(json.dumps({'ran': ran, 'seen': m.seen, 'out': out}))"
 )
 
-k = kernel_fixture(SETUP)
+k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 
 def next_form(k: KernelHarness, answered: set[str]) -> Any:

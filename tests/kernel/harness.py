@@ -56,7 +56,13 @@ KERNEL_GENERATIONS = {
     "nbask-agents-more": "7.4",
     "nbask-agents-more-7.3": "7.0-7.3",
     "nbask-agents-more-6.29": "6",
+    # the project environment's agent frameworks (the agents extra) under 7.3 and 6.29
+    "nbask-frameworks-7.3": "7.0-7.3",
+    "nbask-frameworks-6.29": "6",
 }
+#: The project environment's frameworks under each ipykernel generation (7.4 is the project's
+#: own kernel), for the integrations' blocking calls.
+FRAMEWORK_KERNELS = ("nbask-ipykernel-7.4", "nbask-frameworks-7.3", "nbask-frameworks-6.29")
 #: The kernels the real-kernel tests run against: NBASK_KERNELS (comma-separated names) picks
 #: some (scripts/test.sh runs the Colab set as a suite of its own), else the three ipykernels.
 _DEFAULT_KERNELS = "nbask-ipykernel-6.29,nbask-ipykernel-7.3,nbask-ipykernel-7.4"
