@@ -384,7 +384,13 @@ def _fresh(k: KernelHarness) -> None:
 
 @pytest.mark.kernel
 @pytest.mark.parametrize(
-    "call", ["Writing().kickoff()", "await Writing().kickoff_async()", "(await crew().kickoff_async()).raw"]
+    "call",
+    [
+        "Writing().kickoff()",
+        "await Writing().kickoff_async()",
+        "(await crew().kickoff_async()).raw",
+        "crew().kickoff().raw",  # sync in the cell: CrewAI alone refuses it inside the kernel's loop
+    ],
 )
 def test_in_a_kernel_the_install_of_one_cell_answers_the_next_cells_tool_call(k: KernelHarness, call: str):
     """install() in one cell, kickoff in the next (a sync kickoff blocks its cell): the approval
@@ -436,15 +442,16 @@ def test_in_a_kernel_an_interrupt_stops_an_awaited_run(k: KernelHarness):
 
 
 @pytest.mark.kernel
-def test_in_a_kernel_an_interrupt_of_a_sync_flow_kickoff_stops_it_at_once(k: KernelHarness):
-    """A sync Flow.kickoff() in a cell blocks the main thread in CrewAI's own thread pool while
-    the hook waits in CrewAI's worker: the interrupt still reaches that wait (nbask chains the
-    kernel's SIGINT handler), which ends cancelled long before its time limit; the tool never
-    runs, the worker ends, and the cell ends with KeyboardInterrupt.
+@pytest.mark.parametrize("call", ["Writing().kickoff()", "crew().kickoff()"])
+def test_in_a_kernel_an_interrupt_of_a_sync_kickoff_stops_it_at_once(k: KernelHarness, call: str):
+    """A sync Flow.kickoff() (or crew.kickoff(), run by nbask in a worker) in a cell blocks the
+    main thread on a thread pool while the hook waits in the worker: the interrupt still reaches
+    that wait (nbask chains the kernel's SIGINT handler), which ends cancelled long before its
+    time limit; the tool never runs, the worker ends, and the cell ends with KeyboardInterrupt.
     """
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=600)")
-    cell = k.execute("Writing().kickoff()")
+    cell = k.execute(call)
     comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
     k.wait_until_waiting(comm)
     k.interrupt()

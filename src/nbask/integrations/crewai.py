@@ -26,11 +26,16 @@ raises CrewAI's ``HumanFeedbackPending`` (the flow pauses; ``kickoff`` returns i
 ``nbask.history()``. A kernel interrupt while waiting stops the run (``KeyboardInterrupt``).
 A replay miss raises ``nbask.ReplayMissing`` out of a review or a feedback request; CrewAI keeps
 a hook's and an input provider's errors to itself, so there a miss blocks the call (or is
-``None`` input) and is logged.
+``None`` input) and is logged. A sync ``crew.kickoff()`` in a cell (inside the kernel's running
+event loop, where CrewAI refuses it) runs in a worker thread while nbask is installed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextvars
+import functools
 import logging
 import threading
 from collections.abc import Collection
@@ -86,6 +91,7 @@ def install(*, timeout: float | None = DEFAULT_TIMEOUT, tools: bool | Collection
     reviewer = task_feedback_provider(timeout)
     human_input._provider = ContextVar("human_input_provider", default=reviewer)  # noqa: SLF001
     _state.update(previous=previous, timeout=timeout, tools=tools)
+    _kickoff_in_a_cell(install=True)
     if tools is not False:
         hooks.register_before_tool_call_hook(before_tool_call)
         hooks.register_after_tool_call_hook(after_tool_call)
@@ -99,10 +105,40 @@ def uninstall() -> None:
 
     hooks.unregister_before_tool_call_hook(before_tool_call)
     hooks.unregister_after_tool_call_hook(after_tool_call)
+    _kickoff_in_a_cell(install=False)
     previous = _state.pop("previous", None)
     if previous is not None:
         flow_config.hitl_provider, flow_config.input_provider, human_input._provider = previous  # noqa: SLF001
     _state.clear()
+
+
+def _kickoff_in_a_cell(*, install: bool) -> None:
+    """A cell runs inside the kernel's event loop, where CrewAI refuses a sync ``crew.kickoff()``
+    ("invoked synchronously from within a running event loop"): with nbask installed it runs in
+    a worker thread instead (a copy of the cell's context), the cell blocked on it, its
+    questions answered as from any thread; outside a running loop it is CrewAI's own.
+    """
+    from crewai import Crew  # noqa: PLC0415 - imported when used
+
+    original = getattr(Crew.kickoff, "__wrapped_by_nbask__", None)
+    if original is not None:
+        Crew.kickoff = original
+    if not install:
+        return
+    own = Crew.kickoff
+
+    @functools.wraps(own)
+    def kickoff(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return own(self, *args, **kwargs)
+        context = contextvars.copy_context()
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="nbask-crewai") as pool:
+            return pool.submit(context.run, own, self, *args, **kwargs).result()
+
+    kickoff.__wrapped_by_nbask__ = own  # type: ignore[attr-defined]
+    Crew.kickoff = kickoff
 
 
 # -- tool calls: a before-tool-call hook, and an after one for the model's text -----------------
