@@ -33,11 +33,20 @@ describe("first focus", () => {
   it("goes to the recommended option of the first question, which stays unchosen", () => {
     const { root } = view(pendingModel([FEATURES, DB]));
     expect(document.activeElement).toBe(input(root, "checkbox", "Auth"));
-    document.body.focus();
+    // Focus on nothing: a widget never takes it from another nbask widget (js/autofocus.ts).
+    (document.activeElement as HTMLElement).blur();
     const other = view(pendingModel([DB, FEATURES]));
     const recommended = input(other.root, "radio", "PostgreSQL (Recommended)");
     expect(document.activeElement).toBe(recommended);
     expect(recommended.checked).toBe(false);
+  });
+
+  it("is not taken from another nbask widget: a card shown beside the one the person is in", () => {
+    const { root } = view(pendingModel([FEATURES]));
+    const auth = input(root, "checkbox", "Auth");
+    expect(document.activeElement).toBe(auth);
+    view(pendingModel([DB]));
+    expect(document.activeElement).toBe(auth);
   });
 
   it("is not taken again when the view re-renders", () => {
