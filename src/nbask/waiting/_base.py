@@ -19,9 +19,11 @@ Every strategy is built from three pieces defined here:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import inspect
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -322,3 +324,18 @@ def _give_back(stream: Any, held: list[Any]) -> None:
         # makes the stream check for messages that are still waiting (ipykernel 7.4 notes
         # the same "wedge" in SubshellManager._send_on_shell_channel).
         stream.on_recv(callback, copy=stream._recv_copy)
+
+
+def poke(sock: socket.socket) -> None:
+    """Make ``sock``'s peer readable (never blocks, never raises)."""
+    with contextlib.suppress(OSError):
+        sock.send(b"x")
+
+
+def empty(sock: socket.socket) -> None:
+    """Read whatever is waiting in a non-blocking ``sock``."""
+    try:
+        while sock.recv(4096):
+            pass
+    except OSError:
+        pass

@@ -20,7 +20,7 @@ import socket
 import threading
 from typing import Any
 
-from ._base import pump_socket
+from ._base import empty, poke, pump_socket
 
 #: The signal that asks the main thread to pump (none on Windows, where ipykernel 6 refuses).
 PUMP_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR2", None)
@@ -99,8 +99,6 @@ class MainPump:
                 return
             self.state = "pumping"
         self.started.set()
-        from ._threads import empty  # noqa: PLC0415 - _threads imports this module
-
         try:
             router = self.strategy.router(self.parent)
             for frames in self.strategy.queued_comms():
@@ -120,8 +118,6 @@ class MainPump:
         """From the waiting thread: end the pump and wait until the main thread has left the
         socket (it owns it again from then on).
         """
-        from ._threads import poke  # noqa: PLC0415 - _threads imports this module
-
         self.stopping = True
         poke(self.wake_w)
         self.ended.wait()

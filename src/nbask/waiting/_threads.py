@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
@@ -211,18 +210,3 @@ def notify(event: threading.Event) -> None:
     if cond is not None:
         with cond:
             cond.notify_all()
-
-
-def poke(sock: socket.socket) -> None:
-    """Make ``sock``'s peer readable (never blocks, never raises)."""
-    with contextlib.suppress(OSError):
-        sock.send(b"x")
-
-
-def empty(sock: socket.socket) -> None:
-    """Read whatever is waiting in a non-blocking ``sock``."""
-    try:
-        while sock.recv(4096):
-            pass
-    except OSError:
-        pass

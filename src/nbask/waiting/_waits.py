@@ -19,10 +19,10 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TypeVar
 
-from ._base import pump_socket, shell_parent
+from ._base import empty, poke, pump_socket, shell_parent
 from ._interrupt import HUB
 from ._strategy_base import Strategy
-from ._threads import EventWatcher, empty, interrupts, notify, poke, receiving_off_main, wait_until
+from ._threads import EventWatcher, interrupts, notify, receiving_off_main, wait_until
 from ._unsupported import WaitingUnsupported
 
 T = TypeVar("T")
