@@ -444,6 +444,30 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
         assert res.stdout.strip() == "(True, ['Shell channel'])"
 
 
+def test_two_workers_wait_at_once_while_the_main_thread_is_blocked(k: KernelHarness) -> None:
+    """A framework's parallel tool calls: two threads wait behind the blocked main thread at once
+    and are answered in the other order (on ipykernel 6 they share one pump on the main thread).
+    """
+    cell = k.execute(
+        "ps = [make_probe('pair-a'), make_probe('pair-b')]\n"
+        "out = {}\n"
+        "def work(p):\n"
+        "    out[p.label] = waiting.wait_blocking(p.evt, 60, p.began)\n"
+        "ts = [threading.Thread(target=work, args=(p,)) for p in ps]\n"
+        "for t in ts: t.start()\n"
+        "for t in ts: t.join()\n"
+        "print(sorted(out.items()))"
+    )
+    a, b = probe(k, "pair-a"), probe(k, "pair-b")
+    k.wait_until_waiting(a)
+    k.wait_until_waiting(b)
+    k.update_widget(b.comm_id, {"response": {"w": 2}})
+    k.update_widget(a.comm_id, {"response": {"w": 1}})
+    res = k.result(cell, 40)
+    assert res.ok, res.error_text
+    assert res.stdout.strip() == "[('pair-a', True), ('pair-b', True)]"
+
+
 def test_an_interrupt_ends_a_workers_wait_while_the_main_thread_is_blocked(k: KernelHarness) -> None:
     cell = k.execute(
         "p = make_probe('worker-blocked-int')\n"

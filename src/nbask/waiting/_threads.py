@@ -21,6 +21,7 @@ from ._blocked_main import told_of_interrupts
 from ._interrupt import HUB
 from ._main_pump import MainPump
 from ._main_pump import available as main_pump_available
+from ._main_pump import join as join_main_pump
 from ._strategy_base import Strategy
 from ._unsupported import WaitingUnsupported
 
@@ -76,8 +77,8 @@ def _on_shell_channel(strategy: Strategy, parent: Any) -> LoopInstall | MainPump
     off_main = strategy.off_main_stream()
     if off_main is None:
         # ipykernel 6: only the main thread may read the shell socket; a signal has it pump.
-        pump = MainPump(strategy, parent)
-        if main_pump_available() and pump.start():
+        pump = join_main_pump(strategy, parent) if main_pump_available() else None
+        if pump is not None:
             return pump
         raise WaitingUnsupported(
             "nbask cannot wait from this thread: the kernel's main thread is busy in code that "
