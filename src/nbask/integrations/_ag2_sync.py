@@ -6,12 +6,12 @@ together in one batch, a late one joining it.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from ag2.exceptions import HumanInputError
+
+from ._worker_loop import WorkerLoop
 
 __all__ = ["INTERRUPTED", "Interrupted", "run_in_thread"]
 
@@ -34,36 +34,8 @@ def run_in_thread(start: Callable[[], Awaitable[T]]) -> T:
     end, and is raised again.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    loop = asyncio.new_event_loop()
-
-    async def turn() -> T:
-        return await start()
-
-    task = loop.create_task(turn())
-    ended = threading.Event()
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        asyncio.set_event_loop(loop)
-        try:
-            outcome["value"] = loop.run_until_complete(task)
-        except BaseException as error:  # noqa: BLE001 - raised again in the calling thread
-            outcome["error"] = error
-        finally:
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-            ended.set()
-
-    worker = threading.Thread(target=work, name="nbask-ag2", daemon=True)
-    worker.start()
+    worker = WorkerLoop("nbask-ag2")
     try:
-        ended.wait()
-    except BaseException:  # an interrupt: the turn stops before this thread goes on
-        loop.call_soon_threadsafe(task.cancel)
-        ended.wait()
-        raise
+        return worker.run(start)
     finally:
-        worker.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]  # type: ignore[no-any-return]
+        worker.close()

@@ -1,5 +1,6 @@
 """An event loop in a worker thread, for the blocking twins of integrations whose framework is
-async only (``run_sync`` in a cell, whose own loop is already running).
+async only (``run_sync`` in a cell, whose own loop is already running): Agent Framework,
+AutoGen, AG2 and A2A.
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ class WorkerLoop:
 
     def __init__(self, name: str) -> None:
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)  # for code that asks the thread for its loop
+        self._loop.run_forever()
 
     def run(self, start: Callable[[], Awaitable[T]], on_cancel: Callable[[], None] | None = None) -> T:
         ended = threading.Event()
@@ -54,6 +59,16 @@ class WorkerLoop:
         return outcome["value"]  # type: ignore[no-any-return]
 
     def close(self) -> None:
+        """Cancel what still runs there (a framework's background tasks), then end the loop."""
+
+        async def drained() -> None:
+            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await self._loop.shutdown_asyncgens()
+
+        asyncio.run_coroutine_threadsafe(drained(), self._loop).result()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()

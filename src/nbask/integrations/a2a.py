@@ -47,9 +47,7 @@ itself.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 import uuid
 from collections.abc import Coroutine, Generator
 from dataclasses import dataclass
@@ -73,6 +71,7 @@ from a2a.utils.errors import A2AError
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from . import _seam
 from ._a2a_parts import METADATA_KEY, Reply, Unanswered, answering, check_unanswered, reply_message, text_of
+from ._worker_loop import WorkerLoop
 
 __all__ = ["resolve", "resolve_sync", "send", "send_sync"]
 
@@ -142,9 +141,9 @@ def send_sync(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     talk = _conversation(_first(message, context_id), timeout, check_unanswered(unanswered))
-    loop = _Loop()
+    loop = WorkerLoop("nbask-a2a")
     try:
-        session = loop.run(_Session.open(agent, client_config, show=show))
+        session = _on(loop, _Session.open(agent, client_config, show=show))
         try:
             step = next(talk)
             try:
@@ -152,18 +151,23 @@ def send_sync(
                     if isinstance(step, _Ask):
                         step = talk.send(_seam.drive_sync(step.asking))
                     elif isinstance(step, _Send):
-                        step = talk.send(loop.run(session.round(step.message)))
+                        step = talk.send(_on(loop, session.round(step.message)))
                     else:
-                        step = talk.send(loop.run(session.cancel(step.task, step.reply)))
+                        step = talk.send(_on(loop, session.cancel(step.task, step.reply)))
             except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]  # what _conversation returned  # what _conversation returned
+                return done.value  # type: ignore[no-any-return]  # what _conversation returned
             except BaseException as error:
-                loop.run(session.stop(error))
+                _on(loop, session.stop(error))
                 raise
         finally:
-            loop.run(session.close())
+            _on(loop, session.close())
     finally:
         loop.close()
+
+
+def _on(loop: WorkerLoop, coroutine: Coroutine[Any, Any, T]) -> T:
+    """``coroutine`` run to its end on the blocking twin's loop."""
+    return loop.run(lambda: coroutine)
 
 
 async def resolve(
@@ -333,35 +337,3 @@ class _Session:
     async def close(self) -> None:
         if self.owned:
             await self.client.close()
-
-
-class _Loop:
-    """An event loop in a worker thread for the blocking twin; an interrupt of the caller's wait
-    cancels the coroutine running there and re-raises.
-    """
-
-    def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="nbask-a2a", daemon=True)
-        self._thread.start()
-
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        try:
-            return future.result()
-        except BaseException:
-            future.cancel()
-            raise
-
-    def close(self) -> None:
-        async def drained() -> None:
-            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            await self._loop.shutdown_asyncgens()
-
-        asyncio.run_coroutine_threadsafe(drained(), self._loop).result()
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
