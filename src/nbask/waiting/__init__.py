@@ -137,12 +137,6 @@ def _find_kernel() -> Any:
     return kernel
 
 
-def _interrupt_chain() -> Any:
-    from . import _blocked_main as module  # noqa: PLC0415 - with the strategies, inside a kernel
-
-    return module
-
-
 def _strategies() -> tuple[type[Strategy], ...]:
     """The strategies, most specific first: the first whose capability check passes is used."""
     # Imported here, not at the top: they need pyzmq, there whenever a kernel runs.
@@ -162,7 +156,9 @@ def _strategy() -> Strategy:
         if cls.fits(kernel):
             strategy = cls(kernel)
             # From the main thread (a first wait there): interrupts reach waits behind it.
-            _interrupt_chain().install(kernel)
+            from ._blocked_main import install  # noqa: PLC0415 - with the strategies, inside a kernel
+
+            install(kernel)
             _cache.clear()
             _cache[id(kernel)] = strategy
             return strategy

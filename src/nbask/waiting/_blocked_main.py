@@ -60,11 +60,6 @@ def install(kernel: Any) -> None:
     install_handler()
 
 
-def installed(kernel: Any) -> bool:
-    """Whether an interrupt reaches threads waiting behind this kernel's blocked main thread."""
-    return bool(getattr(kernel, _HOOKED, False))
-
-
 @contextlib.contextmanager
 def told_of_interrupts(tell: Callable[[], None]) -> Iterator[None]:
     """While inside, a kernel interrupt calls ``tell()`` (on the main thread, in signal context:

@@ -73,7 +73,9 @@ def _on_main_loop(strategy: Strategy, parent: Any, on_interrupt: Callable[[], No
 
 
 def _on_shell_channel(strategy: Strategy, parent: Any) -> LoopInstall | MainPump:
-    """The main thread is blocked: a StreamTakeover installed on the thread that owns the stream."""
+    """The main thread is blocked: a StreamTakeover installed on the thread that owns the stream
+    (ipykernel 7's shell channel), or on ipykernel 6 the main thread's own pump (_main_pump).
+    """
     off_main = strategy.off_main_stream()
     if off_main is None:
         # ipykernel 6: only the main thread may read the shell socket; a signal has it pump.
