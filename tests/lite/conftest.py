@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -61,27 +62,38 @@ def lite_site(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     return site
 
 
-@pytest.fixture(scope="session")
-def lite_url(lite_site: pathlib.Path) -> Iterator[str]:
-    """A static server for the site on 127.0.0.1 (ours: stopped by its own handle)."""
+@contextmanager
+def served(folder: pathlib.Path, probe: str) -> Iterator[str]:
+    """``folder`` served on 127.0.0.1 until the block ends (ours: stopped by its own handle);
+    yields its URL once ``probe`` (a path in it) answers.
+    """
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(lite_site)],
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/jupyter-lite.json", timeout=2):  # noqa: S310 - our own http URL
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the static server for the site did not start")
-            time.sleep(0.2)
-    yield url
-    end_process(proc)
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/{probe}", timeout=2):  # noqa: S310 - our own http URL
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the static server for {folder} did not start")
+                time.sleep(0.2)
+        yield url
+    finally:
+        end_process(proc)
+
+
+@pytest.fixture(scope="session")
+def lite_url(lite_site: pathlib.Path) -> Iterator[str]:
+    """A static server for the site on 127.0.0.1."""
+    with served(lite_site, "jupyter-lite.json") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -12,17 +12,15 @@ from __future__ import annotations
 import pathlib
 import shutil
 import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browser.ask_widget import run_axe_serious
-from browser.processes import end_process, free_port
 from playwright.sync_api import Browser, Frame, Page, expect
 
+from .conftest import served
 from .lite_page import KERNEL_IDLE, KERNEL_TIMEOUT_MS
 
 pytestmark = pytest.mark.lite
@@ -47,24 +45,8 @@ def docs_url() -> Iterator[str]:
         done = subprocess.run(["bash", str(ROOT / "scripts" / "docs.sh")], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             pytest.fail(f"scripts/docs.sh failed ({done.returncode}):\n{done.stderr[-4000:]}")
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(SITE)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/index.html", timeout=2):  # noqa: S310 - our own http URL
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the static server for the docs site did not start")
-            time.sleep(0.2)
-    yield url
-    end_process(proc)
+    with served(SITE, "index.html") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
