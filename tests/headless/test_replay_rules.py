@@ -121,3 +121,15 @@ def test_a_replayed_page_request_is_declined_whatever_was_recorded(tmp_path: pat
     # Not recorded at all: still declined, not a miss (no page is opened unattended).
     unrecorded = run_request_sync(url_request("Another page", "https://example.org/other"))
     assert unrecorded.action == "decline"
+
+
+def test_a_dismissal_by_a_policy_reads_as_the_policy_s_not_the_person_s(tmp_path: pathlib.Path):
+    nbask.configure(policy="dismiss")
+    live = nbask.approve_sync("Deploy", "make deploy")
+    text = rejection_text(nbask.ApprovalRejected(live, "Deploy"))
+    assert "It was dismissed by policy, not by a person." in text
+    assert "The person" not in text
+    path = nbask.save_history(tmp_path / "dismissed.jsonl")
+    nbask.configure(policy="replay", replay_file=path)
+    replayed = nbask.approve_sync("Deploy", "make deploy")
+    assert rejection_text(nbask.ApprovalRejected(replayed, "Deploy")) == text

@@ -151,8 +151,10 @@ def rejection_text(rejected: ApprovalRejected) -> str:
         who = f"The person ({user}) rejected it" if user else "The person rejected it"
     elif decision.status == "answered":
         who = f"It was rejected by {decision.decided_by}, not by a person"
-    elif decision.status == "dismissed":
+    elif decision.status == "dismissed" and decision.decided_by == "person":
         who = "The person dismissed the approval request without approving it"
+    elif decision.status == "dismissed":
+        who = f"It was dismissed by {decision.decided_by}, not by a person"
     elif decision.status == "timeout":
         who = "No one approved it in time"
     else:
