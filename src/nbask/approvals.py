@@ -14,7 +14,7 @@ from .api import approve, approve_sync
 from .core.lifecycle import DEFAULT_TIMEOUT
 from .errors import ApprovalRejected
 from .kinds._argcheck import edit_problems
-from .models import Decision
+from .models import Approval, Decision, Risk
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,11 +22,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 @overload
 def requires_approval(func: F, /) -> F: ...
 @overload
-def requires_approval(*, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT) -> Callable[[F], F]: ...
+def requires_approval(
+    *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT, risk: Risk | None = None
+) -> Callable[[F], F]: ...
 
 
 def requires_approval(
-    func: F | None = None, /, *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT
+    func: F | None = None,
+    /,
+    *,
+    action: str | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    risk: Risk | None = None,
 ) -> F | Callable[[F], F]:
     """Ask the person before each call of the decorated function.
 
@@ -37,11 +44,15 @@ def requires_approval(
     frameworks that introspect the function still see the tool's own parameters.
     The widget checks an edit against the JSON Schema of the function's parameters (missing,
     unknown or ill-typed arguments) before it is sent, and the kernel checks it again.
+    ``risk`` ("low", "medium" or "high") tags every approval with what is at stake, as
+    ``nbask.approve(risk=...)`` does; anything else is refused here, naming ``risk``.
     """
 
     def decorate(function: F) -> F:
         signature = inspect.signature(function)
         title = action or f"Call {function.__name__}"
+        # Checked when the function is decorated, by the same model every approval goes through.
+        Approval(action=title, details="", risk=risk)
         schema = arguments_schema(function)
 
         def details_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[inspect.BoundArguments, str]:
@@ -61,7 +72,7 @@ def requires_approval(
             @functools.wraps(function)
             async def async_gate(*args: Any, **kwargs: Any) -> Any:
                 bound, details = details_of(args, kwargs)
-                decision = await approve(title, details, timeout=timeout, queue=True, details_schema=schema)
+                decision = await approve(title, details, timeout=timeout, queue=True, details_schema=schema, risk=risk)
                 call_args, call_kwargs = call_arguments(decision, bound)
                 return await function(*call_args, **call_kwargs)
 
@@ -70,7 +81,7 @@ def requires_approval(
         @functools.wraps(function)
         def gate(*args: Any, **kwargs: Any) -> Any:
             bound, details = details_of(args, kwargs)
-            decision = approve_sync(title, details, timeout=timeout, queue=True, details_schema=schema)
+            decision = approve_sync(title, details, timeout=timeout, queue=True, details_schema=schema, risk=risk)
             call_args, call_kwargs = call_arguments(decision, bound)
             return function(*call_args, **call_kwargs)
 

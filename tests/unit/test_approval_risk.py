@@ -4,6 +4,7 @@ and the same on both sides of the wire contract.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import pathlib
@@ -88,3 +89,24 @@ def test_the_approval_model_interface_mirrors_the_widgets_traits():
     own = set(ApprovalWidget.class_trait_names(sync=True)) - base
     assert _interface_fields(source, "ApprovalModel") == own
     assert "risk" in own
+
+
+def test_a_gated_function_asks_with_its_risk_and_refuses_a_bad_one_when_decorated():
+    nbask.configure(policy="recommended")
+
+    @nbask.requires_approval(risk="high")
+    def drop_table(name: str) -> str:
+        return f"dropped {name}"
+
+    @nbask.tools.gate(risk="medium")
+    async def resize(replicas: int) -> str:
+        return f"{replicas} replicas"
+
+    with pytest.raises(nbask.ApprovalRejected):
+        drop_table("events")
+    assert asyncio.run(resize(3)).startswith("Not approved")
+    risks = [entry.asked.get("risk") for entry in nbask.history()[-2:]]
+    assert risks == ["high", "medium"]
+    for decorate in (nbask.requires_approval, nbask.tools.gate):
+        with pytest.raises(ValidationError, match="risk"):
+            decorate(risk="severe")(drop_table)

@@ -17,6 +17,7 @@ from .. import config
 from ..approvals import requires_approval
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
+from ..models import Risk
 from ..waiting import WaitingUnsupported
 from .call import call, call_sync
 from .dialects import DEFAULT_TOOL_NAME, Dialect, dialect_for
@@ -89,11 +90,18 @@ def _as_tool(ask_tool: T, dialect: Dialect) -> T:
 @overload
 def gate(func: F, /) -> F: ...
 @overload
-def gate(*, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT) -> Callable[[F], F]: ...
+def gate(
+    *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT, risk: Risk | None = None
+) -> Callable[[F], F]: ...
 
 
 def gate(
-    func: F | None = None, /, *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT
+    func: F | None = None,
+    /,
+    *,
+    action: str | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    risk: Risk | None = None,
 ) -> F | Callable[[F], F]:
     """``@nbask.requires_approval`` for a tool an agent framework calls: each call waits for the
     person's decision, and a rejection comes back as the tool's result (text saying the call did
@@ -101,7 +109,8 @@ def gate(
 
     "Approve" runs the call; "Edit" runs it with the edited arguments; "Reject", a dismiss, a
     timeout, an unattended policy or no one to ask returns the rejection text. Works on plain
-    and ``async`` functions and keeps their signature and docstring.
+    and ``async`` functions and keeps their signature and docstring. ``risk`` tags each approval
+    with what is at stake ("low", "medium" or "high"), as ``nbask.approve(risk=...)`` does.
 
         @nbask.tools.gate
         def drop_table(name: str) -> str: ...
@@ -110,7 +119,7 @@ def gate(
 
     def decorate(function: F) -> F:
         title = action or f"Call {function.__name__}"
-        gated = requires_approval(action=title, timeout=timeout)(function)
+        gated = requires_approval(action=title, timeout=timeout, risk=risk)(function)
 
         if inspect.iscoroutinefunction(function):
 
