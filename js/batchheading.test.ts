@@ -138,6 +138,41 @@ describe("Approve all and Reject all", () => {
     expect(queryByRole(root, "button", { name: /all/ })).toBeNull();
   });
 
+  it("a confirmation open while approvals are decided elsewhere names only those still waiting", async () => {
+    const user = userEvent.setup();
+    const model = approval();
+    const { root } = view(model);
+    await user.click(getByRole(root, "button", { name: "Approve all (3)" }));
+    // r2 was approved on its own card: the confirmation now names two.
+    model.kernelUpdate({ batch: batch({ waiting: 2, approvals: ["r1", "r3"] }) });
+    expect(within(root).getByText(BATCH_TEXT.confirmApprove(2))).toBeTruthy();
+    await user.click(getByRole(root, "button", { name: "Approve 2" }));
+    expect(model.send).toHaveBeenCalledWith({ batch: "approve_all", batch_id: "b1", request_ids: ["r1", "r3"] });
+  });
+
+  it("a confirmation left with fewer than two approvals closes, focus on the count", async () => {
+    const user = userEvent.setup();
+    const model = approval();
+    const { root } = view(model);
+    await user.click(getByRole(root, "button", { name: "Reject all (3)" }));
+    model.kernelUpdate({ batch: batch({ waiting: 1, approvals: ["r3"] }) });
+    expect(queryByRole(root, "button", { name: "Keep reviewing" })).toBeNull();
+    expect(document.activeElement?.textContent).toBe("1 request waiting");
+    expect(model.send).not.toHaveBeenCalled();
+  });
+
+  it("Sending… ends once none of the approvals sent waits, even if the count is the same", async () => {
+    const user = userEvent.setup();
+    const model = approval({ approvals: ["r1", "r2"] });
+    const { root } = view(model);
+    await user.click(getByRole(root, "button", { name: "Approve all (2)" }));
+    await user.click(getByRole(root, "button", { name: "Approve 2" }));
+    expect(within(root).getByText("Sending…").hidden).toBe(false);
+    // Both were decided elsewhere as two questions joined: the kernel had nothing left to decide.
+    model.kernelUpdate({ batch: batch({ waiting: 3, approvals: [] }) });
+    expect(within(root).getByText("Sending…").hidden).toBe(true);
+  });
+
   it("Reject all sends reject_all", async () => {
     const user = userEvent.setup();
     const model = approval({ approvals: ["r2", "r3"] });

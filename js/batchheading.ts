@@ -4,12 +4,14 @@
 // first in the shared confirm row (js/confirm.ts), naming how many, with "Keep reviewing" (where
 // focus lands: the safe default) beside "Approve N" / "Reject N"; Escape closes it. Confirming
 // sends the lead widget's custom message with exactly the approvals the confirmation named,
-// then shows "Sending…" until the kernel's count changes. Questions and forms are never decided
-// by an "all" button: the kernel lists approvals only.
+// then shows "Sending…" until the kernel's count changes (or none of those approvals waits any
+// more); a confirmation open while approvals are decided elsewhere names only those left.
+// Questions and forms are never decided by an "all" button: the kernel lists approvals only.
 import type { AnyModel } from "@anywidget/types";
 import { confirmControls } from "./confirm";
 import type { BatchMessage, BatchState, Model } from "./contract";
 import { button, el, isObject, randomId } from "./dom";
+import { cardArrow } from "./cardnav";
 import { isHostKey } from "./hostkeys";
 
 export type BatchAction = BatchMessage["batch"];
@@ -40,6 +42,10 @@ export function readBatch(raw: unknown): BatchState | null {
   };
 }
 
+function waitsFor(batch: BatchState, ids: readonly string[]): boolean {
+  return ids.some((id) => batch.approvals.includes(id));
+}
+
 /** What the confirmation asks about: a snapshot taken when it opened. */
 interface Asking {
   action: BatchAction;
@@ -59,8 +65,9 @@ export class BatchHeading {
   private readonly keepReviewing: HTMLButtonElement;
   private readonly sendingNote: HTMLElement;
   private asking: Asking | null = null;
-  /** After confirming: the batch and count it was sent at; cleared once the count changes. */
-  private sentAt: { batchId: string; waiting: number } | null = null;
+  /** After confirming: the batch, count and approvals it was sent for; cleared once the count
+   *  changes or none of those approvals waits any more (the kernel had nothing left to decide). */
+  private sentAt: { batchId: string; waiting: number; requestIds: string[] } | null = null;
 
   /** `place` puts the heading where it belongs (above the card's content) when a batch is
    *  shown; the rest of the time it is not in the page at all. */
@@ -113,10 +120,12 @@ export class BatchHeading {
   /** Brings the heading in line with the model's `batch`. */
   private readonly update = (): void => {
     const batch = this.batch();
-    if (this.sentAt !== null && (batch === null || batch.id !== this.sentAt.batchId || batch.waiting !== this.sentAt.waiting)) {
+    const sent = this.sentAt;
+    if (sent !== null && (batch === null || batch.id !== sent.batchId || batch.waiting !== sent.waiting || !waitsFor(batch, sent.requestIds))) {
       this.sentAt = null;
     }
     if (batch === null || (this.asking !== null && this.asking.batchId !== batch.id)) this.asking = null;
+    if (batch !== null && this.asking !== null) this.narrowAsking(batch);
     if (batch === null) {
       this.count.textContent = "";
       this.element.remove();
@@ -139,15 +148,36 @@ export class BatchHeading {
     this.sendingNote.hidden = this.sentAt === null;
   };
 
+  /** While the confirmation is open, an approval decided elsewhere (its own card, another view)
+   *  leaves what it names: the count follows, and with fewer than two left it closes. One that
+   *  joined since was not seen, so it is not added. */
+  private narrowAsking(batch: BatchState): void {
+    const asking = this.asking;
+    if (asking === null) return;
+    const ids = asking.requestIds.filter((id) => batch.approvals.includes(id));
+    if (ids.length === asking.requestIds.length) return;
+    if (ids.length < 2) {
+      this.asking = null;
+      if (this.element.contains(document.activeElement)) this.count.focus({ preventScroll: true });
+      return;
+    }
+    asking.requestIds = ids;
+    this.setConfirmText(asking.action, ids.length);
+  }
+
+  private setConfirmText(action: BatchAction, n: number): void {
+    const approve = action === "approve_all";
+    this.confirmText.textContent = approve ? BATCH_TEXT.confirmApprove(n) : BATCH_TEXT.confirmReject(n);
+    this.confirmButton.textContent = approve ? BATCH_TEXT.approveN(n) : BATCH_TEXT.rejectN(n);
+  }
+
   /** Opens the confirmation for what the batch shows now. */
   private ask(action: BatchAction, opener: HTMLButtonElement): void {
     const batch = this.batch();
     if (batch === null || batch.approvals.length < 2 || this.sentAt !== null) return;
     const ids = [...batch.approvals];
     this.asking = { action, batchId: batch.id, requestIds: ids, opener };
-    const approve = action === "approve_all";
-    this.confirmText.textContent = approve ? BATCH_TEXT.confirmApprove(ids.length) : BATCH_TEXT.confirmReject(ids.length);
-    this.confirmButton.textContent = approve ? BATCH_TEXT.approveN(ids.length) : BATCH_TEXT.rejectN(ids.length);
+    this.setConfirmText(action, ids.length);
     this.update();
     this.keepReviewing.focus();
   }
@@ -166,7 +196,7 @@ export class BatchHeading {
     const batch = this.batch();
     if (asking === null || batch === null) return;
     this.asking = null;
-    this.sentAt = { batchId: asking.batchId, waiting: batch.waiting };
+    this.sentAt = { batchId: asking.batchId, waiting: batch.waiting, requestIds: asking.requestIds };
     const message: BatchMessage = { batch: asking.action, batch_id: asking.batchId, request_ids: asking.requestIds };
     this.model.send(message);
     this.update();
@@ -182,6 +212,9 @@ export class BatchHeading {
     if (event.key === "Escape" && this.asking !== null) {
       event.preventDefault();
       this.close();
+      return;
     }
+    // Down goes into the cards below the heading (its own first), Up to a card above it.
+    if (event.target instanceof Element) cardArrow(event, event.target, this.element);
   };
 }

@@ -7,6 +7,7 @@ import type { AnyModel } from "@anywidget/types";
 import type { BaseModel, SavedDraft } from "./contract";
 import { LATE_TEXT, STATUS_TEXT } from "./contract";
 import { Autofocus } from "./autofocus";
+import { FOCUS_CARD_EVENT, cardArrow, onFocusCard } from "./cardnav";
 import { COUNTDOWN_TEXT, Countdown } from "./countdown";
 import { asText, el, isObject, randomId, setFlag } from "./dom";
 import { DraftSync, fingerprint, type DraftTarget } from "./draftsync";
@@ -81,6 +82,7 @@ export abstract class InteractionView<M extends BaseModel> {
       ["focusin", this.autofocus.personArrives], ["focusin", this.focusReturn.onFocusIn as EventListener],
       ["pointerdown", this.autofocus.personArrives], ["pointerdown", this.escape.disarm],
       ["input", this.escape.disarm], ["change", this.escape.disarm],
+      [FOCUS_CARD_EVENT, onFocusCard(() => (this.form !== null && !this.isLocked() ? this.autofocusTarget() : null))],
     ];
     for (const [type, listener] of this.listeners) this.root.addEventListener(type, listener);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
@@ -385,6 +387,7 @@ export abstract class InteractionView<M extends BaseModel> {
     if (this.form === null || this.isLocked()) return;
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target === null || event.key === "Tab") return;
+    if (cardArrow(event, target, this.root)) return; // Up/Down from a button: another card
     if (event.key === "Escape" && this.escapeDiscards()) {
       // Nothing is thrown away by one stray key: the first Escape asks, the second dismisses.
       if (this.escape.holds()) {

@@ -140,6 +140,29 @@ def test_keyboard_only_reaches_every_control_in_reading_order(open_notebook, pag
     assert [(d["decision"], d["status"]) for d in got] == [("reject", "answered")] * 3
 
 
+def test_arrow_keys_move_between_waiting_cards(open_notebook, page: Page):
+    nb, cards, heading = open_batch(open_notebook)
+    area = nb.output_area(1)
+    heading.get_by_role("button", name="Approve all (3)", exact=True).focus()
+    # Down from the heading goes into its own card first, then card by card; at the last card
+    # it stays, and Up goes back.
+    walked = []
+    for _ in range(4):
+        page.keyboard.press("ArrowDown")
+        walked.append(area.evaluate(FOCUSED))
+    assert walked == ["0:button:Reject", "1:button:Reject", "2:button:Reject", "2:button:Reject"]
+    page.keyboard.press("ArrowUp")
+    assert area.evaluate(FOCUSED) == "1:button:Reject"
+    # Enter on the focused button decides that card only; an answered card is passed over.
+    page.keyboard.press("Enter")
+    cards[1].expect_status("answered")
+    cards[0].button("Approve").focus()
+    page.keyboard.press("ArrowDown")
+    assert area.evaluate(FOCUSED) == "2:button:Reject"
+    for card in (cards[0], cards[2]):
+        card.expect_status("pending")
+
+
 def test_axe_with_the_batch_pending_confirming_and_resolved(open_notebook, page, axe_source):
     nb, cards, heading = open_batch(open_notebook)
     page.add_script_tag(content=axe_source)
