@@ -491,6 +491,41 @@ def test_an_interrupt_ends_a_workers_wait_while_the_main_thread_is_blocked(k: Ke
     assert after.stdout.strip() == "False ['interrupted']"
 
 
+def test_a_worker_that_starts_to_wait_after_its_cell_was_interrupted_ends_at_once(k: KernelHarness) -> None:
+    """A framework's parallel calls in a thread pool: the interrupt reaches the call already
+    waiting, and the cell unwinds into the pool's shutdown, which joins every worker. A call
+    slower to ask starts its wait only then: it ends at once, cancelled, instead of holding the
+    cell until its time limit.
+    """
+    cell = k.execute(
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "p1, p2 = make_probe('late-first'), make_probe('late-second')\n"
+        "out = []\n"
+        "first_ended = threading.Event()\n"
+        "def first():\n"
+        "    try:\n"
+        "        out.append(waiting.wait_blocking(p1.evt, 600, p1.began))\n"
+        "    except KeyboardInterrupt:\n"
+        "        out.append('first interrupted')\n"
+        "    finally:\n"
+        "        first_ended.set()\n"
+        "def second():\n"
+        "    first_ended.wait()\n"
+        "    try:\n"
+        "        out.append(waiting.wait_blocking(p2.evt, 600, p2.began))\n"
+        "    except KeyboardInterrupt:\n"
+        "        out.append('second interrupted')\n"
+        "with ThreadPoolExecutor(2) as pool:\n"
+        "    for future in [pool.submit(first), pool.submit(second)]:\n"
+        "        future.result()"
+    )
+    k.wait_until_waiting(probe(k, "late-first"))
+    k.interrupt()
+    res = k.result(cell, 30)
+    assert res.ename == "KeyboardInterrupt", res.error_text
+    assert k.run_ok("print(out)").stdout.strip() == "['first interrupted', 'second interrupted']"
+
+
 def test_wait_blocking_in_a_worker_ends_on_interrupt(k: KernelHarness) -> None:
     cell = k.execute(
         "p = make_probe('worker-int')\nawait asyncio.to_thread(waiting.wait_blocking, p.evt, None, p.began)"

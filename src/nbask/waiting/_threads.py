@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 
 from ._base import shell_parent, taken_over
-from ._blocked_main import told_of_interrupts
+from ._blocked_main import cell_id, told_of_interrupts
 from ._interrupt import HUB
 from ._main_pump import MainPump
 from ._main_pump import available as main_pump_available
@@ -50,8 +50,9 @@ def receiving_off_main(strategy: Strategy, on_interrupt: Callable[[], None]) -> 
     with ExitStack() as stack:
         install: LoopInstall | MainPump
         if on_main is None:
+            # Told first: an interrupt while the receiving side is being set up counts too.
+            stack.enter_context(told_of_interrupts(on_interrupt, cell_id(parent)))
             install = _on_shell_channel(strategy, parent)
-            stack.enter_context(told_of_interrupts(on_interrupt))
         else:
             install = on_main
         try:
