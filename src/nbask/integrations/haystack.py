@@ -40,6 +40,7 @@ from haystack.core.serialization import default_from_dict, default_to_dict
 from haystack.hooks.human_in_the_loop import ConfirmationHook, ConfirmationUIResult, ToolExecutionDecision
 from haystack.hooks.human_in_the_loop.strategies import MODIFICATION_FEEDBACK_TEMPLATE, USER_FEEDBACK_TEMPLATE
 from haystack.tools.tool import Tool
+from typing_extensions import NotRequired, TypedDict, Unpack
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import Decision
@@ -49,6 +50,18 @@ from . import _seam
 __all__ = ["AskInCell", "CellConfirmationHook", "CellConfirmationUI", "confirmation_hook", "confirming"]
 
 Schemas = Mapping[str, Mapping[str, Any]]
+
+
+class ToolCall(TypedDict):
+    """What Haystack passes a ``ConfirmationStrategy``'s ``run`` and ``run_async`` (by keyword)."""
+
+    tool_name: str
+    tool_description: str
+    tool_params: dict[str, Any]
+    tool_call_id: NotRequired[str | None]
+    confirmation_strategy_context: NotRequired[dict[str, Any] | None]
+
+
 _Key = tuple[str | None, str, str]
 
 
@@ -73,37 +86,24 @@ class AskInCell:
         #: Decisions asked ahead by a CellConfirmationHook (one step's calls together), by call.
         self._decided: dict[_Key, ToolExecutionDecision] = {}
 
-    def run(
-        self,
-        *,
-        tool_name: str,
-        tool_description: str,  # noqa: ARG002 - Haystack's protocol
-        tool_params: dict[str, Any],
-        tool_call_id: str | None = None,
-        confirmation_strategy_context: dict[str, Any] | None = None,  # noqa: ARG002 - Haystack's protocol
-    ) -> ToolExecutionDecision:
+    def run(self, **call: Unpack[ToolCall]) -> ToolExecutionDecision:
         """Ask the person (blocking) and return Haystack's decision."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        decided = self._decided.pop(_key(tool_call_id, tool_name, tool_params), None)
-        if decided is not None:
-            return decided
-        return _seam.drive_sync(self.asking(tool_name, tool_params, tool_call_id))
+        decided = self._asked_ahead(call)
+        return decided if decided is not None else _seam.drive_sync(self._asking_call(call))
 
-    async def run_async(
-        self,
-        *,
-        tool_name: str,
-        tool_description: str,  # noqa: ARG002 - Haystack's protocol
-        tool_params: dict[str, Any],
-        tool_call_id: str | None = None,
-        confirmation_strategy_context: dict[str, Any] | None = None,  # noqa: ARG002 - Haystack's protocol
-    ) -> ToolExecutionDecision:
+    async def run_async(self, **call: Unpack[ToolCall]) -> ToolExecutionDecision:
         """Ask the person, awaiting (the event loop goes on), and return Haystack's decision."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        decided = self._decided.pop(_key(tool_call_id, tool_name, tool_params), None)
-        if decided is not None:
-            return decided
-        return await _seam.drive(self.asking(tool_name, tool_params, tool_call_id))
+        decided = self._asked_ahead(call)
+        return decided if decided is not None else await _seam.drive(self._asking_call(call))
+
+    def _asked_ahead(self, call: ToolCall) -> ToolExecutionDecision | None:
+        """The decision a ``CellConfirmationHook`` asked ahead for this call, once."""
+        return self._decided.pop(_key(call.get("tool_call_id"), call["tool_name"], call["tool_params"]), None)
+
+    def _asking_call(self, call: ToolCall) -> _seam.Asking[ToolExecutionDecision]:
+        return self.asking(call["tool_name"], call["tool_params"], call.get("tool_call_id"))
 
     def asking(
         self,
