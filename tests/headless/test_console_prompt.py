@@ -38,8 +38,25 @@ print("RESULT " + json.dumps(dec.model_dump()))
 def spawn(code: str, timeout: float | None = 60) -> pexpect.spawn:
     script = textwrap.dedent(code).replace("TIMEOUT", repr(timeout))
     return pexpect.spawn(
-        sys.executable, ["-c", script], cwd=str(REPO), env=clean_env(), encoding="utf-8", timeout=20, echo=False
+        sys.executable,
+        ["-c", script],
+        cwd=str(REPO),
+        env=clean_env(),
+        encoding="utf-8",
+        timeout=20,
+        echo=False,
+        preexec_fn=terminal_signals,
     )
+
+
+def terminal_signals() -> None:
+    """In the child before it starts: Ctrl-C and Ctrl-Backslash as a terminal's shell leaves them for the
+    program it runs. A test run started in the background of a non-interactive shell (as CI may
+    be) ignores SIGINT and SIGQUIT, every process it starts inherits that, and Python leaves an
+    ignored SIGINT ignored: such a child would never see its Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 def result(child: pexpect.spawn) -> dict:
@@ -113,10 +130,7 @@ def test_the_timeout_applies_at_the_prompt():
 def test_ctrl_c_cancels_with_keyboard_interrupt():
     child = spawn(ASK + "\n")
     child.expect_exact(PROMPT)
-    # The SIGINT a terminal's Ctrl-C sends to its foreground process, sent straight to the
-    # child: writing the ^C byte (sendintr) leaves the signal to the pseudo-terminal's line
-    # discipline, whose work runs later in a kernel worker, a step that is not nbask's.
-    child.kill(signal.SIGINT)
+    child.sendintr()  # the Ctrl-C key: the terminal sends SIGINT to the program
     try:
         child.expect("KeyboardInterrupt")
     except pexpect.TIMEOUT:
