@@ -55,6 +55,7 @@ async def batch(tag, size):
         await asyncio.sleep(0.001)
     held = (tracemalloc.get_traced_memory()[0] - base) / size
     tracemalloc.stop()
+    print("HELD", flush=True)  # the front end answers only after this: all were measured waiting
     await asyncio.gather(*tasks)
     print("RESULT " + json.dumps({"started": started, "held": held, "resumed": resumed}))
 
@@ -114,6 +115,8 @@ def run_round(k: KernelHarness, tag: str, size: int) -> dict:
     shown_at = last_display_at(k, {c.comm_id for c in comms})
     for comm in comms:
         k.wait_until_waiting(comm)
+    # An answer before the cell saw every request waiting would leave it counting forever.
+    k.wait_for_iopub(lambda m: m["msg_type"] == "stream" and "HELD" in m["content"]["text"], timeout=30)
     sent = {f"{tag} {i}?": answer(k, comm, f"{tag} {i}?") for i, comm in reversed(list(enumerate(comms)))}
     got = result(k, cell)
     per_answer = [(got["resumed"][q] - t) * 1000 for q, t in sent.items()]
