@@ -1,8 +1,9 @@
 """Several requests shown together in a real browser (JupyterLab and Notebook 7): three approvals
-asked with run_requests form a batch; the lead card's heading counts them ("3 requests
-waiting") and offers Approve all / Reject all behind a confirmation. Each card is answered with
-its own buttons in any order, Approve all decides every one, the cards and the heading are
-keyboard-usable in reading order, and axe finds nothing serious pending or resolved.
+asked with run_requests form a batch; the lead card's heading counts them ("3 requests waiting")
+and offers Approve all / Reject all behind a confirmation. Each card is answered with its own
+buttons in any order, Approve all decides every one, the cards and the heading are keyboard-
+usable in reading order (Tab through every control, Up and Down from card to card), and axe
+finds nothing serious pending or resolved.
 """
 
 from __future__ import annotations

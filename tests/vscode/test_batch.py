@@ -2,8 +2,9 @@
 form a batch of three cards in one cell, the first carrying the heading ("3 requests waiting")
 with Approve all / Reject all behind a confirmation. The cards are answered in any order and the
 cell prints every decision in request order; Approve all asks first (focus on "Keep reviewing")
-and then decides all three; a window reload brings every waiting card back with its draft, still
-answerable; axe finds nothing serious pending, confirming or resolved.
+and then decides all three; Up and Down move between the waiting cards; a window reload brings
+every waiting card back with its draft, still answerable; axe finds nothing serious pending,
+confirming or resolved.
 """
 
 from __future__ import annotations
@@ -137,3 +138,21 @@ def test_after_a_reload_every_card_comes_back_with_its_draft_and_can_be_answered
     ]
     host.wait_done(cell)  # no execute_reply reaches a reloaded window; its idle ends the cell
     assert host.run_ok("print('next cell')") == cell + 1
+
+
+def test_arrow_keys_move_between_the_waiting_cards(open_host):
+    host, cell, cards, heading = open_batch(open_host)
+    page = host.page
+    heading.get_by_role("button", name="Approve all (3)", exact=True).focus()
+    # Down from the heading: its own card first, then card by card; at the last it stays.
+    for i in (0, 1, 2, 2):
+        page.keyboard.press("ArrowDown")
+        expect(cards[i].button("Reject")).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(cards[1].button("Reject")).to_be_focused()
+    page.keyboard.press("Enter")  # Reject on the focused card only
+    cards[1].expect_status("answered")
+    cards[0].button("Approve").focus()
+    page.keyboard.press("ArrowDown")  # the answered card is passed over
+    expect(cards[2].button("Reject")).to_be_focused()
+    assert host.is_running(cell)
