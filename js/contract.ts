@@ -44,6 +44,10 @@ export interface BaseModel {
    *  `{}` when it waits alone. Only the lead's heading reads it (js/batchheading.ts). Optional:
    *  an older kernel does not sync it. */
   batch?: BatchState | Record<string, never>;
+  /** The first line of the running cell's code ("" when unknown, at most 80 characters): how the
+   *  Waiting requests panel (js/orphanpanel.ts) names where a request comes from. Plain text.
+   *  Optional: an older kernel does not sync it. */
+  cell?: string;
 }
 
 /** A batch as its widgets see it: the `batch` trait when several requests wait together. */

@@ -20,6 +20,8 @@ export const PANEL_TEXT = {
       ? "Its cell's output was not saved, so it is shown here. Answering it resumes the cell."
       : "Their cells' outputs were not saved, so they are shown here. Answering one resumes its cell.",
   close: "Close",
+  /** Before the first line of the request's cell, shown as code. */
+  from: "From the cell",
 } as const;
 
 /** Dispatched on the panel when the person closes it: each card's owner removes its card. */
@@ -52,6 +54,11 @@ const STYLE = `
 }
 .${PANEL}-close:focus-visible { outline: 2px solid var(--jp-brand-color1, var(--vscode-focusBorder, #0969da)); }
 .${CARD} > .nbask { margin: 0; max-width: none; }
+.${CARD}-from { margin: 0 0 4px; color: var(--jp-ui-font-color2, var(--vscode-descriptionForeground, #59636e)); }
+.${CARD}-from code {
+  font-family: var(--jp-code-font-family, var(--vscode-editor-font-family, monospace));
+  white-space: pre-wrap; overflow-wrap: anywhere;
+}
 `;
 
 function addStyle(): void {
@@ -83,12 +90,18 @@ function createPanel(): HTMLElement {
   return panel;
 }
 
-/** A new card at the end of the panel (created on first use); the caller renders into it. */
-export function addCard(request: string): { panel: HTMLElement; card: HTMLElement } {
+/** A new card at the end of the panel (created on first use), saying which cell asked when
+ *  ``cell`` (the first line of its code) is known; the caller renders into ``card``. */
+export function addCard(request: string, cell = ""): { panel: HTMLElement; card: HTMLElement } {
   const panel = findPanel() ?? createPanel();
   const card = el("div", CARD);
   card.dataset.request = request;
   card.dataset.pending = "true";
+  if (cell !== "") {
+    const from = el("p", `${CARD}-from`, `${PANEL_TEXT.from} `);
+    from.append(el("code", "", cell)); // the cell's own text, shown as text
+    card.append(from);
+  }
   panel.querySelector(`.${PANEL}-cards`)?.append(card);
   refreshPanel();
   return { panel, card };

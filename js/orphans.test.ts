@@ -63,6 +63,25 @@ describe("a request with no view on the page", () => {
     expect(sent(model)).toMatchObject({ action: "submit", answers: [{ selected: ["SQLite"] }] });
   });
 
+  it("says which cell asked by the first line of its code, as text", () => {
+    const model = pendingModel([DB], { cell: "result = <b>agent</b>.run(task)" });
+    initialize(model);
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS);
+    const card = shownPanel().querySelector<HTMLElement>(".nbask-orphan-card");
+    const from = card?.querySelector(".nbask-orphan-card-from");
+    expect(from?.textContent).toBe("From the cell result = <b>agent</b>.run(task)");
+    expect(from?.querySelector("b")).toBeNull(); // the code is text, never markup
+    expect(from?.querySelector("code")?.textContent).toBe("result = <b>agent</b>.run(task)");
+    expect(card?.firstElementChild).toBe(from); // above the request's own view
+    expect(card?.querySelector(".nbask")).not.toBeNull();
+  });
+
+  it("names no cell when the kernel did not say which", () => {
+    initialize(pendingModel([DB]));
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS);
+    expect(shownPanel().querySelector(".nbask-orphan-card-from")).toBeNull();
+  });
+
   it("never shows the panel for a widget whose cell renders it (the usual run of a cell)", () => {
     const model = pendingModel();
     initialize(model);

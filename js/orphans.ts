@@ -112,7 +112,7 @@ export function watchOrphan(
     timer = undefined;
     const request = requestOf(model);
     if (model.get("status") !== "pending" || request === "" || isShown(request)) return;
-    const { panel, card } = addCard(request);
+    const { panel, card } = addCard(request, asText(model.get("cell")).trim());
     shown = { card, panel, request, unmount: () => undefined };
     shared().watchers.add(onViewShown);
     model.on("change:status", onStatus);

@@ -94,6 +94,27 @@ def cell_allows_stdin(kernel: Any) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+#: The longest first line of a cell's code a request carries (js/orphanpanel.ts shows it).
+CELL_LINE_CHARS = 80
+
+
+def running_cell_line() -> str:
+    """The first line of code of the cell this kernel runs now, shortened to
+    ``CELL_LINE_CHARS`` ("" outside a kernel, or when no execute_request is known here): how a
+    request shown away from its cell (the Waiting requests panel) says where it comes from.
+    """
+    kernel = running_kernel()
+    try:
+        parent = kernel.get_parent("shell") if kernel is not None else None
+    except (LookupError, AttributeError, TypeError):
+        return ""
+    if not isinstance(parent, dict) or parent.get("header", {}).get("msg_type") != "execute_request":
+        return ""
+    code = parent.get("content", {}).get("code")
+    line = next((text.strip() for text in code.splitlines() if text.strip()), "") if isinstance(code, str) else ""
+    return line if len(line) <= CELL_LINE_CHARS else line[: CELL_LINE_CHARS - 1] + "\u2026"
+
+
 def headless_runner() -> Runner | None:
     """The headless runner executing the current cell, or None (a front end may be there).
 

@@ -22,7 +22,7 @@ from typing import Any, Generic
 import anywidget
 import traitlets
 
-from . import config, waiting
+from . import config, frontend, waiting
 from .batchview import follow_batch
 from .contract import MAX_DRAFT_CHARS, agent_text
 from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
@@ -107,6 +107,9 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # The batch this request waits in, when several were shown together (nbask.batchview):
     # {"id", "lead", "waiting", "approvals"}; {} when it waits alone.
     batch = traitlets.Dict().tag(sync=True)
+    # The first line of the running cell's code ("" when unknown): the Waiting requests panel
+    # names where a request comes from by it, once its cell's output is gone (js/orphanpanel.ts).
+    cell = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
@@ -119,6 +122,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         self._late_lock = threading.Lock()
         traits.setdefault("notify", config.notify_in_force())
         traits.setdefault("show_names", several_answered())
+        traits.setdefault("cell", frontend.running_cell_line())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
             traits["reply_channel"] = channel.name

@@ -85,6 +85,9 @@ def test_a_question_waiting_in_an_unsaved_notebook_comes_back_in_the_panel_after
     expect(region).to_be_visible()
     expect(region.get_by_role("heading", name=HEADING)).to_be_visible()
     expect(region).to_contain_text(NOTE)
+    # Which cell asked, by the first line of its code (the running cell shows only [*]).
+    line = f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No', 'Only the last week'], timeout=None)"
+    expect(region.locator(".nbask-orphan-card-from")).to_have_text(f"From the cell {line[:79]}\u2026")
     expect(region.get_by_role("button", name="Close")).to_have_count(0)  # it still waits
     ask = AskWidget(region.locator(".nbask"))
     ask.expect_pending()

@@ -80,6 +80,20 @@ def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
     assert "SQLite" in bundles[-1]["text/markdown"]
 
 
+def test_the_widget_names_its_cell_by_the_first_line_of_its_code(k: KernelHarness) -> None:
+    """The first non-blank line, stripped and at most 80 characters: how the Waiting requests
+    panel says where a request comes from once its cell's output is gone.
+    """
+    long = "# " + "x" * 100
+    for first_line, expected in [("  # Pick a region", "# Pick a region"), (long, long[:79] + "\u2026")]:
+        question = f"Which region? ({len(first_line)})"
+        cell = k.execute(f"\n\n{first_line}\nans = await nbask.ask({question!r}, ['eu', 'us'])\nshow(ans)")
+        comm = nbask_widget(k, question)
+        assert comm.state["cell"] == expected
+        submit(k, comm, (["eu"], None))
+        assert printed(k.result(cell, 20))["answers"] == {question: "eu"}
+
+
 def test_multi_select_with_other_and_a_skipped_question(k: KernelHarness) -> None:
     cell = k.execute(
         "ans = await nbask.ask_questions([\n"
