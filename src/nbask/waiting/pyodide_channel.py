@@ -109,7 +109,10 @@ async def await_future(future: asyncio.Future[T], timeout: float | None, on_wait
     if on_waiting is not None:
         on_waiting()
     # shield: a timeout leaves the future to its owner, as the engine's contract says.
-    return await asyncio.wait_for(asyncio.shield(future), timeout)
+    try:
+        return await asyncio.wait_for(asyncio.shield(future), timeout)
+    except asyncio.TimeoutError:  # before Python 3.11 not the built-in TimeoutError the engine raises
+        raise TimeoutError(f"no answer within {timeout} seconds") from None
 
 
 def can_block() -> bool:
