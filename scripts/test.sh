@@ -31,6 +31,16 @@ for arg in "$@"; do
   esac
 done
 
+# nbask runs on Python 3.10+, but what its tests install does not: the kernels they start pin
+# ipykernel 7.4, and the docs site is built with Sphinx 9, both 3.11 or newer.
+if [ "$INSTALL" = 1 ]; then
+  BASE="$(_nbask_base_python)" || exit 1
+  "$BASE" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "the tests need Python 3.11 or newer \
+(the kernels they start pin ipykernel 7.4, the docs site needs Sphinx 9); $BASE is $("$BASE" -c 'import platform; print(platform.python_version())'). \
+nbask itself and scripts/quickstart.sh need only 3.10. Set PYTHON=/path/to/python3.11+ (on Ubuntu 22.04: \
+apt-get install python3.11 python3.11-venv, then PYTHON=python3.11 bash scripts/test.sh)"
+fi
+
 if [ "$INSTALL" = 1 ] && [ "$QUICK" = 1 ]; then
   step "install: Python packages (.venv), npm packages"
   command -v npm >/dev/null 2>&1 || die "the front-end build and tests need Node 20+ and npm on PATH"
