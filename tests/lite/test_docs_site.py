@@ -9,6 +9,7 @@ scripts/test.sh runs it before this one); if there is none yet it is built here.
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import subprocess
@@ -42,7 +43,12 @@ MAIN_PAGES = [
 def docs_url() -> Iterator[str]:
     """The built site, served on 127.0.0.1 (built first when there is none)."""
     if not (SITE / "lite" / "jupyter-lite.json").is_file():
-        done = subprocess.run(["bash", str(ROOT / "scripts" / "docs.sh")], capture_output=True, text=True, check=False)
+        # Not inside pytest's environment: ipykernel would leave the notebooks' stderr without a
+        # file descriptor there, and the MCP example's stdio server could not inherit it.
+        env = {key: value for key, value in os.environ.items() if key != "PYTEST_CURRENT_TEST"}
+        done = subprocess.run(
+            ["bash", str(ROOT / "scripts" / "docs.sh")], capture_output=True, text=True, check=False, env=env
+        )
         if done.returncode != 0:
             pytest.fail(f"scripts/docs.sh failed ({done.returncode}):\n{done.stderr[-4000:]}")
     with served(SITE, "index.html") as url:

@@ -47,7 +47,7 @@ from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
-__all__ = ["AskInCell", "CellConfirmationHook", "CellConfirmationUI", "confirmation_hook", "confirming"]
+__all__ = ["AskInCell", "CellConfirmationHook", "CellConfirmationUI", "ToolCall", "confirmation_hook", "confirming"]
 
 Schemas = Mapping[str, Mapping[str, Any]]
 
