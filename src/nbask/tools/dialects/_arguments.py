@@ -142,6 +142,17 @@ def _json_kind(value: object) -> str:
 # -- validation, with errors as sentences -----------------------------------------------------
 
 
+def renamed_key(index: int, question: object, spelling: str, ours: str) -> object:
+    """``questions[index]`` with its ``spelling`` key renamed ``ours`` (a protocol's own spelling
+    of one of nbask's fields, such as ``multiSelect``); giving both at once is an error.
+    """
+    if not isinstance(question, dict) or spelling not in question:
+        return question
+    if ours in question:
+        raise ArgumentError(f"questions[{index}]: give {spelling} or {ours}, not both")
+    return {(ours if key == spelling else key): value for key, value in question.items()}
+
+
 def field_path(loc: Sequence[int | str]) -> str:
     """A validation error's location as the field's path: ``("questions", 0, "options")`` ->
     ``"questions[0].options"``; the empty location is ``"arguments"``.

@@ -27,7 +27,16 @@ from pydantic import Field
 from ...models import OTHER_LABELS, Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._arguments import ArgumentError, Location, Plan, field_path, header_fields, validate, validated_question_set
+from ._arguments import (
+    ArgumentError,
+    Location,
+    Plan,
+    field_path,
+    header_fields,
+    renamed_key,
+    validate,
+    validated_question_set,
+)
 from ._base import Dialect
 from ._replies import answer_for, json_answered, json_dismissed, json_timed_out, with_notes
 
@@ -92,7 +101,8 @@ class ChatBackend(Dialect):
         data, timeout = _unwrap_delta(data)
         questions = data.get("questions")
         if isinstance(questions, list):
-            data = {**data, "questions": [_camel_case(i, q) for i, q in enumerate(questions)]}
+            camel = [renamed_key(i, q, "multi_select", "multiSelect") for i, q in enumerate(questions)]
+            data = {**data, "questions": camel}
         args: ChatBackendArguments = validate(ChatBackendArguments, data)
         kept: list[list[int]] = []
         converted = []
@@ -143,15 +153,6 @@ class ChatBackend(Dialect):
     def timed_out(self, answer: Answer, plan: Plan) -> ToolResult:
         del plan
         return json_timed_out(answer, {"type": "approval_timeout", "answers": {}})
-
-
-def _camel_case(index: int, question: object) -> object:
-    """``multi_select`` as the protocol's ``multiSelect`` (both at once is an error)."""
-    if not isinstance(question, dict) or "multi_select" not in question:
-        return question
-    if "multiSelect" in question:
-        raise ArgumentError(f"questions[{index}]: give multiSelect or multi_select, not both")
-    return {("multiSelect" if key == "multi_select" else key): value for key, value in question.items()}
 
 
 def _unwrap_delta(data: dict[str, Any]) -> tuple[dict[str, Any], float | None]:

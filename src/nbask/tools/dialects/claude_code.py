@@ -22,7 +22,7 @@ from ...contract import MAX_PREVIEW_CHARS
 from ...models import Answer, QuestionSet
 from ..result import ToolResult
 from . import guidance
-from ._arguments import ArgumentError, Plan, validated_question_set
+from ._arguments import ArgumentError, Plan, renamed_key, validated_question_set
 from ._base import Dialect
 from ._replies import EmptyAnswersOnNoAnswer, answer_for, json_answered, with_notes
 
@@ -55,7 +55,8 @@ class ClaudeCode(EmptyAnswersOnNoAnswer, Dialect):
             raise ArgumentError('metadata: must be an object such as {"source": "..."}, or left out')
         questions = data.get("questions")
         if isinstance(questions, list):
-            data["questions"] = [_without_long_previews(_snake_case(i, q)) for i, q in enumerate(questions)]
+            snake = [renamed_key(i, q, "multiSelect", "multi_select") for i, q in enumerate(questions)]
+            data["questions"] = [_without_long_previews(q) for q in snake]
         question_set: QuestionSet = _question_set_from(data)
         originals = [q.get("question") if isinstance(q, dict) else None for q in data.get("questions", [])]
         keys = tuple(
@@ -66,15 +67,6 @@ class ClaudeCode(EmptyAnswersOnNoAnswer, Dialect):
     def answered(self, answer: Answer, plan: Plan) -> ToolResult:
         answers = {key: answer_for(answer, plan, index) for index, key in enumerate(plan.keys)}
         return json_answered(answer, with_notes({"answers": answers}, answer, plan))
-
-
-def _snake_case(index: int, question: object) -> object:
-    """Claude Code's ``multiSelect`` as nbask's ``multi_select`` (both at once is an error)."""
-    if not isinstance(question, dict) or "multiSelect" not in question:
-        return question
-    if "multi_select" in question:
-        raise ArgumentError(f"questions[{index}]: give multi_select or multiSelect, not both")
-    return {("multi_select" if key == "multiSelect" else key): value for key, value in question.items()}
 
 
 def _without_long_previews(question: object) -> object:
