@@ -40,6 +40,19 @@ def _role(context: Any) -> str | None:
     return role if isinstance(role, str) and role.strip() else None
 
 
+def _rework_asked(context: Any, feedback: str) -> bool:
+    """Whether the agent reworks its answer with ``feedback`` (then added to its messages, as
+    CrewAI's console provider does); blank feedback accepts the answer and ends the review.
+    """
+    if not context.ask_for_human_input:
+        return False
+    if not feedback.strip():
+        context.ask_for_human_input = False
+        return False
+    context.messages.append(context._format_feedback_message(feedback))  # noqa: SLF001 - CrewAI's ExecutorContext
+    return True
+
+
 def task_feedback_provider(timeout: float | None) -> Any:
     """A CrewAI ``HumanInputProvider`` asking each review in the cell (CrewAI is imported here)."""
     from crewai.core.providers.human_input import SyncHumanInputProvider  # noqa: PLC0415 - imported when used
@@ -55,11 +68,7 @@ def task_feedback_provider(timeout: float | None) -> Any:
             if context._is_training_mode():  # noqa: SLF001 - CrewAI's ExecutorContext protocol
                 return self._handle_training_feedback(formatted_answer, feedback, context)
             answer = formatted_answer
-            while context.ask_for_human_input:
-                if not feedback.strip():
-                    context.ask_for_human_input = False
-                    break
-                context.messages.append(context._format_feedback_message(feedback))  # noqa: SLF001
+            while _rework_asked(context, feedback):
                 answer = context._invoke_loop()  # noqa: SLF001
                 feedback = drive_sync(reviewing(_output_text(answer), _role(context), timeout=timeout))
             return answer
@@ -70,11 +79,7 @@ def task_feedback_provider(timeout: float | None) -> Any:
             if context._is_training_mode():  # noqa: SLF001 - CrewAI's ExecutorContext protocol
                 return await self._handle_training_feedback_async(formatted_answer, feedback, context)
             answer = formatted_answer
-            while context.ask_for_human_input:
-                if not feedback.strip():
-                    context.ask_for_human_input = False
-                    break
-                context.messages.append(context._format_feedback_message(feedback))  # noqa: SLF001
+            while _rework_asked(context, feedback):
                 answer = await context._ainvoke_loop()  # noqa: SLF001
                 feedback = await drive(reviewing(_output_text(answer), _role(context), timeout=timeout))
             return answer
