@@ -236,12 +236,13 @@ class Resolution(Generic[OutcomeT]):
         return self._outcome
 
 
-def wait_all_blocking(resolutions: list[Resolution[Any]]) -> list[Any]:
+def wait_all_blocking(resolutions: list[Resolution[Any]], on_waiting: Callable[[], None] | None = None) -> list[Any]:
     """Wait, blocking, for every one of ``resolutions`` (shown together, answered in any order).
 
     Each ends at its own time limit, counted from this call: the wait is always on the one whose
     limit comes first, so none passes its limit unnoticed while another is waited on. An
-    interrupt cancels every one still open, then raises once.
+    interrupt cancels every one still open, then raises once. ``on_waiting`` runs once the first
+    wait has begun (as for one request's wait), when an interrupt is sure to end it cleanly.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     start = time.monotonic()
@@ -255,7 +256,8 @@ def wait_all_blocking(resolutions: list[Resolution[Any]]) -> list[Any]:
             left = None if limit == math.inf else limit - time.monotonic()
             finished = left is None or left > 0
             if finished:
-                finished = waiting.wait_blocking(first.settled_event(), left, None)
+                finished = waiting.wait_blocking(first.settled_event(), left, on_waiting)
+                on_waiting = None
             if not finished:
                 first.end("timeout", timeout_note(first.request.timeout))
     except KeyboardInterrupt:

@@ -72,12 +72,17 @@ class LiveWidgetResolver:
         handles: list[Any] = []
         try:
             handles.extend(_display(widget) for widget in widgets)  # one by one: some, if interrupted
-            for widget in widgets:
-                widget.start_clock(widget.request.timeout)
-            return wait_all_blocking(resolutions)
+
+            def start_clocks() -> None:
+                # Only once the wait has begun, as for one request: a countdown tells the person
+                # (and a front end) that an interrupt now cancels the wait with its one line.
+                for widget in widgets:
+                    widget.start_clock(widget.request.timeout)
+
+            return wait_all_blocking(resolutions, start_clocks)
         except KeyboardInterrupt:
-            # An interrupt may come as soon as the first card counts down, before the wait has
-            # begun: every request shown (or about to be) still ends cancelled, and is recorded.
+            # An interrupt may come while the cards are being shown, before the wait has begun:
+            # every request shown (or about to be) still ends cancelled, and is recorded.
             for resolution in resolutions:
                 if not resolution.done:
                     resolution.end("cancelled", INTERRUPTED_NOTE)
