@@ -25,6 +25,15 @@ async def three(tag, timeouts=(60, 60, 60)):
     asks = [nbask.ask(f"{tag} {i}?", ["A", "B"], timeout=t, queue=True) for i, t in enumerate(timeouts)]
     answers = await asyncio.gather(*asks)
     print("BATCH " + json.dumps([[a.status, a.answers, a.batch_id] for a in answers]))
+FORM = {"type": "object", "properties": {"replicas": {"type": "integer"}}, "required": ["replicas"]}
+async def mixed(tag):
+    # Two approvals, a question and a form, shown together in this order.
+    asks = [nbask.approve(f"{tag} step {i}", f"run step {i}", timeout=600, queue=True) for i in range(2)]
+    asks.append(nbask.ask(f"{tag} question?", ["A", "B"], timeout=600, queue=True))
+    asks.append(nbask.ask_form(f"{tag} form", FORM, timeout=600, queue=True))
+    out = await asyncio.gather(*asks)
+    print("BATCH " + json.dumps([[o.status, getattr(o, "decision", None), o.answered_by, o.batch_id] for o in out]
+                                + [out[2].answers, out[3].values]))
 """
 
 k = kernel_fixture(SETUP, every_kernel=True)
@@ -33,7 +42,8 @@ k = kernel_fixture(SETUP, every_kernel=True)
 def widget_asking(k: KernelHarness, text: str) -> CommInfo:
     def shows(comm: CommInfo) -> bool:
         state = comm.state
-        return text in [q.get("question") for q in state.get("questions", [])] or state.get("title") == text
+        asked = [q.get("question") for q in state.get("questions", [])]
+        return text in asked or text in (state.get("title"), state.get("message"))
 
     return k.wait_for_comm_open(predicate=shows, timeout=20)
 
@@ -155,3 +165,87 @@ def test_a_thread_asks_beside_the_cells_own_question(k: KernelHarness) -> None:
     assert (cell_answers, thread_answers) == ({"Cell?": "A"}, {"Thread?": "B"})
     assert cell_batch is not None
     assert cell_batch == thread_batch
+
+
+def still_pending(k: KernelHarness, comm: CommInfo) -> bool:
+    """Whether the kernel never pushed widget ``comm`` any status but pending."""
+    return all(state.get("status", "pending") == "pending" for state in k.widget_states(comm.comm_id))
+
+
+@pytest.mark.parametrize(("action", "decision"), [("approve_all", "approve"), ("reject_all", "reject")])
+def test_an_all_button_decides_the_approvals_of_a_mixed_batch_only(k: KernelHarness, action: str, decision: str):
+    tag = f"Mixed {action}"
+    cell = k.execute(f"await mixed({tag!r})")
+    texts = [f"{tag} step 0", f"{tag} step 1", f"{tag} question?", f"{tag} form"]
+    comms = [widget_asking(k, text) for text in texts]
+    for comm in comms:
+        k.wait_until_waiting(comm)
+    ids = [comm.state["request_id"] for comm in comms]
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 4)
+    batch = lead["batch"]
+    assert batch["approvals"] == ids[:2]  # what the heading offers: the approvals alone
+    # A front end that names every waiting request, the question's and the form's too: only
+    # the approvals are decided.
+    content = {"batch": action, "batch_id": batch["id"], "request_ids": ids}
+    k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
+    for comm in comms[:2]:
+        k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "answered")
+    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 2)
+    assert still_pending(k, comms[2])
+    assert still_pending(k, comms[3])
+    # Both still answerable, in any order.
+    k.update_widget(comms[3].comm_id, {"response": {"action": "submit", "values": {"replicas": 3}}})
+    choose(k, comms[2], "B")
+    *outcomes, answers, values = batch_line(k, cell)
+    assert [o[:3] for o in outcomes] == [
+        ["answered", decision, "person"],
+        ["answered", decision, "person"],
+        ["answered", None, "person"],
+        ["answered", None, "person"],
+    ]
+    assert (answers, values) == ({f"{tag} question?": "B"}, {"replicas": 3})
+    assert {o[3] for o in outcomes} == {batch["id"]}
+
+
+def test_an_interrupt_cancels_a_blocking_batch_and_each_is_recorded(k: KernelHarness) -> None:
+    # The blocking path shows the three together (resolve_blocking_together) and waits for all.
+    result = interrupt_three_waiting(k, "run_requests_sync(asks('Blocking', (3600, 3600, 3600)))", "Blocking")
+    assert result.ename == "KeyboardInterrupt"
+    errors = [m["content"] for m in result.iopub if m["msg_type"] == "error"]
+    assert [error["traceback"] for error in errors] == [[INTERRUPTED_LINE]]  # once, in one line
+    ended = k.run_ok(
+        "print(json.dumps([[e.asked['questions'][0]['question'], e.status, e.outcome.batch_id]"
+        " for e in nbask.history()[-3:]]))"
+    ).stdout
+    recorded = json.loads(ended)
+    assert [entry[:2] for entry in recorded] == [[f"Blocking {i}?", "cancelled"] for i in range(3)]
+    assert len({entry[2] for entry in recorded}) == 1
+    assert recorded[0][2]
+
+
+def test_a_request_joining_later_times_out_from_when_it_joined(k: KernelHarness) -> None:
+    # The first waits long; a pacer waits with it until its own 2 s run out, then a request
+    # with 1 s joins: its second counts from then, not from when the first was shown.
+    cell = k.execute(
+        "first = asyncio.ensure_future(nbask.ask('Joined first?', ['A', 'B'], timeout=600, queue=True))\n"
+        "pacer = await nbask.ask('Joined pacer?', ['A', 'B'], timeout=2, queue=True)\n"
+        "later = await nbask.ask('Joined later?', ['A', 'B'], timeout=1, queue=True)\n"
+        "print('LATER ' + json.dumps(first.done()), flush=True)\n"
+        "outcomes = [await first, pacer, later]\n"
+        "print('BATCH ' + json.dumps([[o.status, o.asked_at, o.resolved_at, o.batch_id] for o in outcomes]))"
+    )
+    first = widget_asking(k, "Joined first?")
+    later = widget_asking(k, "Joined later?")
+    deadline = k.wait_for_state(later.comm_id, lambda s: s.get("deadline_ms", 0) > 0)["deadline_ms"] / 1000
+    k.wait_for_state(later.comm_id, lambda s: s.get("status") == "timeout")
+    k.wait_for_iopub(lambda m: m["msg_type"] == "stream" and m["content"]["text"].startswith("LATER "))
+    assert "LATER false" in "".join(m["content"]["text"] for m in k.iopub_for(cell) if m["msg_type"] == "stream")
+    assert still_pending(k, first)
+    choose(k, first, "A")
+    (first_status, first_asked, first_done, batch), pacer, joined = batch_line(k, cell)
+    assert [first_status, pacer[0], joined[0]] == ["answered", "timeout", "timeout"]
+    assert joined[1] - first_asked >= 2  # it joined once the pacer's 2 s had run out
+    assert joined[2] - joined[1] >= 1  # its whole second, counted from when it joined
+    assert deadline >= joined[1] + 1  # the countdown it showed ran to the same limit
+    assert first_done > joined[2]  # the first kept waiting past it
+    assert {pacer[3], joined[3]} == {batch}
