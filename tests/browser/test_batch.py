@@ -13,12 +13,13 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .ask_widget import ApprovalView, run_axe_serious
+from .ask_widget import ApprovalView, AskWidget, read_line, run_axe_serious
 from .batch_helpers import (
     PRINT_DECISIONS,
     SETUP,
     approve_all_confirmed,
     approve_last_reject_lead,
+    batch_heading,
     expect_three_pending,
     read_decisions,
     run_three,
@@ -182,3 +183,49 @@ def test_axe_with_the_batch_pending_confirming_and_resolved(open_notebook, page,
     for card in cards:
         card.expect_status("answered")
     assert run_axe_serious(page, area) == []
+
+
+# Two approvals and a question shown together; the cell prints every outcome once all ended.
+MIXED_SETUP = (
+    SETUP + "\nfrom nbask.api import one_question_set\nfrom nbask.kinds import QuestionRequest\n"
+    "MIXED = [approval_request(f'Drop table t{i}', f'DROP TABLE t{i}', timeout=600) for i in range(2)]\n"
+    "MIXED.append(QuestionRequest(question_set=one_question_set('Which backup?', ['Nightly', 'Hourly']), timeout=600))"
+)
+RUN_MIXED = (
+    "out = await run_requests(MIXED)\n"
+    'print("MIXED " + json.dumps({"decisions": [o.decision for o in out[:2]], "statuses": [o.status for o in out], '
+    '"answers": out[2].answers}), flush=True)'
+)
+
+
+def test_approve_all_in_a_mixed_batch_leaves_the_question_answerable(open_notebook):
+    nb = open_notebook([MIXED_SETUP, RUN_MIXED])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    cards = [ApprovalView(nb.widget(1, i)) for i in range(2)]
+    question = AskWidget.in_cell(nb, 1, 2)
+    for card in cards:
+        card.expect_status("pending")
+    question.expect_pending()
+    heading = batch_heading(cards[0])
+    expect(heading).to_have_accessible_name("3 requests waiting", timeout=RUN_TIMEOUT_MS)
+    # The "all" buttons count the approvals only, and so does the confirmation.
+    heading.get_by_role("button", name="Approve all (2)", exact=True).click()
+    expect(heading).to_contain_text("Approve all 2 approvals? Each runs as shown, without edits.")
+    heading.get_by_role("button", name="Approve 2", exact=True).click()
+    for card in cards:
+        card.expect_status("answered")
+        expect(card.root).to_contain_text("Approved")
+    expect(heading).to_have_accessible_name("1 request waiting")
+    question.expect_status("pending")
+    for label in ("Nightly", "Hourly"):
+        expect(question.option("Which backup?", label)).to_be_enabled()
+    expect(question.submit_button).to_be_enabled()
+    expect(question.dismiss_button).to_be_enabled()
+    question.choose("Which backup?", "Hourly")
+    question.submit()
+    assert read_line(nb, 1, "MIXED") == {
+        "decisions": ["approve", "approve"],
+        "statuses": ["answered", "answered", "answered"],
+        "answers": {"Which backup?": "Hourly"},
+    }
