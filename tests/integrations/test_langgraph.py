@@ -33,6 +33,7 @@ from typing_extensions import TypedDict
 import nbask
 from integrations.langchain_scripted import Scripted, calling
 from nbask.core.lifecycle import Request
+from nbask.core.manager import manager
 from nbask.errors import ApprovalRejected
 from nbask.integrations import langgraph as nl
 from nbask.kinds import FormRequest, QuestionRequest
@@ -269,6 +270,28 @@ def test_several_calls_of_one_turn_are_decided_one_by_one(person: Person, mode):
         "dropped events_2021",
     ]
     assert len(person.approvals) == 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_calls_of_one_turn_wait_together_as_one_batch(person: Person, mode):
+    waiting_when_asked: list[list[str]] = []
+
+    def decide(request: Request[Any]) -> Any:
+        waiting_when_asked.append([r.request.request_id for r in manager().waiting()])
+        return approve()(request)
+
+    person.answers(decide)
+    agent, _ = agent_of(ALL, mode, call("events_2021", "c1"), call("events_2023", "c2"))
+    asyncio.run(nl.run(agent, USER, {"configurable": {"thread_id": "t"}}))
+    assert sorted(ran) == ["events_2021", "events_2023"]
+    ids = [request.request_id for request in person.approvals]
+    assert len(ids) == 2
+    # Both were shown before either was decided, and the history keeps them as one batch.
+    assert sorted(waiting_when_asked[0]) == sorted(ids)
+    entries = {entry.request_id: entry for entry in nbask.history()}
+    batch_ids = {entries[request_id].outcome.batch_id for request_id in ids}
+    assert len(batch_ids) == 1
+    assert None not in batch_ids
 
 
 def test_a_rejection_the_tool_cannot_take_stops_the_run(person: Person):
