@@ -257,6 +257,14 @@ def test_input_required_rounds_are_answered_through_the_widget(k: KernelHarness)
         "protocol": "2026-07-28",
         "retried": True,
     }
+    # The history keeps the first round's two forms as one batch; the next round's waited alone.
+    batches = printed_json(
+        k.run_ok("print(json.dumps({e.asked['message']: e.outcome.batch_id for e in nbask.history()[-3:]}))")
+    )
+    assert set(batches) == {*answers, "Deploy to production now?"}
+    assert batches["Which environment?"] is not None
+    assert batches["Which environment?"] == batches["How long may the deployment window stay open?"]
+    assert batches["Deploy to production now?"] is None
 
 
 # -- fastmcp and pydantic-ai in the kernel -----------------------------------------------------
