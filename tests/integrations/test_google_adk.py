@@ -335,20 +335,40 @@ def test_two_confirmations_of_one_pause_are_asked_together(person: Person):
             async for response in super().generate_content_async(llm_request, stream):
                 yield response
 
+    sent_messages: list[types.Content] = []
+    confirmations: dict[str, str] = {}  # the ADK's confirmation call id -> the table it asks about
+
     async def main() -> None:
         tool, _ = adk_scripted.TOOLS["drop_table"]
         model = TwoCalls(call_name="drop_table", call_args={})
         runner = InMemoryRunner(agent=LlmAgent(name="agent", model=model, tools=[tool]), app_name="nbask-test")
+        run_async = runner.run_async
+
+        def recorded(**kwargs: Any) -> Any:  # every message the ADK is sent, the answers included
+            sent_messages.append(kwargs["new_message"])
+            return run_async(**kwargs)
+
+        runner.run_async = recorded  # type: ignore[method-assign]
         session = await runner.session_service.create_session(app_name="nbask-test", user_id="u")
         message = types.Content(role="user", parts=[types.Part(text="Drop both.")])
-        async for _ in google_adk.run(runner, user_id="u", session_id=session.id, new_message=message):
-            pass
+        async for event in google_adk.run(runner, user_id="u", session_id=session.id, new_message=message):
+            for call in event.get_function_calls():
+                if call.name == "adk_request_confirmation":
+                    confirmations[call.id] = call.args["originalFunctionCall"]["args"]["name"]
 
     adk_scripted.RAN.clear()
     person.answers(reject("keep t1"), approve())
     asyncio.run(main())
     assert [json.loads(a.approval.details) for a in person.approvals] == [{"name": "t1"}, {"name": "t2"}]
     assert adk_scripted.RAN == [{"tool": "drop_table", "name": "t2"}]
+    # After the person's own message, one message carries both answers.
+    assert len(sent_messages) == 2
+    answers = {part.function_response.id: part.function_response for part in sent_messages[1].parts}
+    assert len(answers) == len(sent_messages[1].parts) == 2
+    assert set(answers) == set(confirmations)
+    confirmed = {confirmations[i]: r.response["confirmed"] for i, r in answers.items()}
+    assert confirmed == {"t1": False, "t2": True}
+    assert {r.name for r in answers.values()} == {"adk_request_confirmation"}
     batches = {entry.outcome.batch_id for entry in nbask.history() if entry.kind == "approval"}
     assert len(batches) == 1
     assert None not in batches
