@@ -427,18 +427,21 @@ def choose(k: KernelHarness, question: str, label: str) -> None:
 
 
 ALWAYS_DROP = "Always allow drop_table in this run?"
+NEVER_DROP = "Always reject drop_table in this run?"
 
 
 ANSWERED = '{"answers": {"Which database should the app use?": "SQLite"}}'
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("decision", ["approve", "edit", "reject", "always"])
+@pytest.mark.parametrize("decision", ["approve", "edit", "reject", "always", "always-reject"])
 def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, decision: str):
     """A first approval is one click; a tool's second approval asks "always" (the third call then
-    runs unasked: were it asked, the cell would wait on a widget no one answers).
+    runs unasked: were it asked, the cell would wait on a widget no one answers); a second
+    rejection asks "always reject" (the SDK then rejects the third call unasked).
     """
-    tables = ["events_2023", "events_2022", "events_2021"] if decision == "always" else ["events_2023"]
+    three = decision in ("always", "always-reject")
+    tables = ["events_2023", "events_2022", "events_2021"] if three else ["events_2023"]
     k.drain(0.1)
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
     cell = k.execute(f"tables = {tables!r}\n" + KERNEL_RUN)
@@ -455,6 +458,12 @@ def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, deci
         choose(k, ALWAYS_DROP, ALWAYS)
         read = [ANSWERED, *(f"dropped {table}" for table in tables)]
         expected = {"read": read, "ran": tables}
+    elif decision == "always-reject":
+        respond(k, approval, "reject", reason="keep it")
+        respond(k, approval_widget(k, "events_2022"), "reject", reason="keep them all")
+        choose(k, NEVER_DROP, ALWAYS)
+        never = f"{rejected('keep them all')} The person rejected every call of drop_table for the rest of this run."
+        expected = {"read": [ANSWERED, rejected("keep it"), never, never], "ran": []}
     elif decision == "edit":
         respond(k, approval, "approve", edited='{\n  "name": "events_2022"\n}')
         respond(k, approval_widget(k, "events_2022"), "approve")

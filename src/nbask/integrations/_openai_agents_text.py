@@ -15,7 +15,11 @@ from agents import Agent, RunConfig, ToolErrorFormatterArgs
 
 from ..models import Decision
 
-__all__ = ["retry_text", "run_kwargs", "texts_for"]
+__all__ = ["ALWAYS_REJECTED", "retry_text", "run_kwargs", "texts_for"]
+
+#: The key, before a tool's name, of nbask's text for the calls of a tool the person rejected for
+#: the rest of the run: the SDK rejects them itself and gives the formatter no text of nbask's.
+ALWAYS_REJECTED = "always-rejected:"
 
 #: Runner.run arguments the resumed RunState carries itself: passing the first run's value again
 #: would replace the state's newer one (the last response id of a server-managed conversation).
@@ -58,12 +62,15 @@ def run_kwargs(
 
 
 def _formatter(own: Any, texts: dict[str, str]) -> Callable[[ToolErrorFormatterArgs[Any]], Any]:
-    """The caller's formatter; for a call nbask rejected, with nbask's text as ``default_message``
-    (its None keeps that text). Other errors reach it unchanged.
+    """The caller's formatter; for a call nbask rejected (or the SDK did, of a tool the person
+    rejected for the run), with nbask's text as ``default_message`` (its None keeps that text).
+    Other errors reach it unchanged.
     """
 
     async def formatter(args: ToolErrorFormatterArgs[Any]) -> str | None:
-        text = texts.get(args.call_id) if args.kind == "approval_rejected" else None
+        text = None
+        if args.kind == "approval_rejected":
+            text = texts.get(args.call_id) or texts.get(ALWAYS_REJECTED + args.tool_name)
         message = own(args if text is None else dataclasses.replace(args, default_message=text))
         if inspect.isawaitable(message):
             message = await message

@@ -8,15 +8,20 @@ are the call's arguments as JSON:
 - Approve -> ``state.approve(item)``: the SDK runs the call; a first approval of a tool is one
   click. When the person approves a tool they already approved once earlier in the run, "Always
   allow <tool> in this run?" then offers the SDK's own choice: "Always in this run" is
-  ``always_approve=True`` (the tool's other calls in the batch and the run are not asked about);
-  "Just this call (Recommended)" is the default. Only a person's answer chooses "always" (never a
-  policy, a dismiss, a timeout or a replayed policy). "Earlier in the run": every batch of
-  ``run`` / ``run_streamed``; for ``resolve``, the batch, plus the approvals the SDK recorded in
-  a ``RunResult``'s items (a bare ``RunState`` shows none through the SDK's public API).
+  ``always_approve=True`` (the tool's later calls in the run are not asked about); "Just this
+  call (Recommended)" is the default. Only a person's answer chooses "always" (never a policy,
+  a dismiss, a timeout or a replayed policy; a replay replays what was recorded). "Earlier in
+  the run": every batch of ``run`` / ``run_streamed``, or an earlier call of the tool in the
+  batch; for ``resolve``, the batch, plus the decisions the SDK recorded in a ``RunResult``'s
+  items (a bare ``RunState`` shows none through the SDK's public API).
 - Reject (and a dismiss, a timeout, a headless policy, or no one to ask) -> ``state.reject``:
-  the call does not run. The model reads, in the SDK's order: the caller's ``rejection_message``;
-  else the run's ``RunConfig(tool_error_formatter=...)``, which ``run`` calls with nbask's text
-  as ``default_message`` (its None keeps it); else nbask's text.
+  the call does not run. When the person rejects a tool they already rejected once earlier in
+  the run, "Always reject <tool> in this run?" offers ``always_reject=True`` the same way: the
+  SDK then rejects the tool's later calls in the run without asking, with the same text. The
+  model reads, in the SDK's order: the caller's ``rejection_message``; else the run's
+  ``RunConfig(tool_error_formatter=...)``, which ``run`` calls with nbask's text as
+  ``default_message`` (its None keeps it); else nbask's text. A call decided "just this call"
+  in the batch keeps its own decision beside another call's "always".
 - Edit -> the SDK cannot change a call's arguments, so the call is rejected with a message that
   gives the model the person's arguments and asks it to call the tool again with them (the
   approval's title says so before the person edits). Its next call is asked about in turn.
@@ -47,11 +52,19 @@ from agents import (
 )
 from agents.stream_events import StreamEvent
 
-from ..api import one_question_set
 from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..kinds import QuestionRequest
-from ..models import Answer, Decision
-from ._openai_agents_text import retry_text, run_kwargs, texts_for
+from ..models import Decision
+from ._openai_agents_always import (
+    ALWAYS,
+    JUST_ONCE,
+    Batch,
+    Earlier,
+    always,
+    always_rejected_text,
+    by_person,
+    name,
+)
+from ._openai_agents_text import ALWAYS_REJECTED, retry_text, run_kwargs, texts_for
 from ._seam import (
     Asking,
     EditNotUsable,
@@ -79,11 +92,6 @@ __all__ = [
 
 #: Added to every approval's title: an edit does not run the call, the model is asked to retry.
 EDIT_NOTICE: Final = "(edits are sent back to the model as a request to retry)"
-#: The options of the question asked after a tool's second approval; only ALWAYS approves it for the run.
-JUST_ONCE: Final = "Just this call (Recommended)"
-#: The option that approves the tool for the rest of the run (``always_approve=True``).
-ALWAYS: Final = "Always in this run"
-
 #: The caller's own text for a rejection: a string, or a function of the call and nbask's
 #: decision that returns the text (None: the run's tool_error_formatter or nbask's text).
 RejectionMessage = str | Callable[[ToolApprovalItem, Decision], "str | None"]
@@ -95,19 +103,14 @@ _NOT_ARGUMENTS = frozenset({"id", "call_id", "type", "status", "approval_request
 _HOSTED = frozenset({"mcp_approval_request", "hosted_tool_call"})
 
 
-#: A tool of one agent, as the SDK's always_approve scopes it.
-_Tool = tuple[int, str]
-
-
 @dataclasses.dataclass(frozen=True)
 class _Verdict:
-    """One call approved (``by_person``; ``always``: for the run), or not run with ``text``
-    (``decision``: a rejection).
+    """One call approved, or not run with ``text`` (``decision``: a rejection); ``always``: for
+    the rest of the run.
     """
 
     item: ToolApprovalItem
     approve: bool = False
-    by_person: bool = False
     always: bool = False
     text: str = ""
     decision: Decision | None = None
@@ -135,10 +138,10 @@ async def run(
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     first, resume, texts = run_kwargs(agent, "run", runner_kwargs)
     result = await Runner.run(agent, input, **first)
-    approved: set[_Tool] = set()  # the tools the person approved in earlier batches
+    earlier = Earlier()  # the tools the person approved or rejected in earlier batches
     while result.interruptions:
         state, items = _pending(result)
-        _apply(state, await drive(_asking(items, timeout, approved)), rejection_message, texts)
+        _apply(state, await drive(_asking(items, timeout, earlier)), rejection_message, texts)
         result = await Runner.run(agent, state, **resume)
     return result
 
@@ -160,7 +163,7 @@ async def resolve(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     state, items = _pending(result)
-    verdicts = await drive(_asking(items, timeout, _approved_earlier(result)))
+    verdicts = await drive(_asking(items, timeout, Earlier.of(result)))
     _apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
@@ -175,7 +178,7 @@ def resolve_sync(
     """The blocking twin of ``resolve``, for a loop around ``Runner.run_sync``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     state, items = _pending(result)
-    verdicts = drive_sync(_asking(items, timeout, _approved_earlier(result)))
+    verdicts = drive_sync(_asking(items, timeout, Earlier.of(result)))
     _apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
@@ -189,7 +192,7 @@ class StreamedRun:
     def __init__(self, agent: Agent[Any], start: Any, timeout: float | None, rejection: Any, kwargs: Any) -> None:
         first, self._resume, self._texts = run_kwargs(agent, "run_streamed", kwargs)
         self._agent, self._timeout, self._rejection_message = agent, timeout, rejection
-        self._approved: set[_Tool] = set()  # the tools the person approved in earlier streamed runs
+        self._earlier = Earlier()  # the tools the person decided in earlier streamed runs
         self.result: RunResultStreaming = Runner.run_streamed(agent, start, **first)
 
     async def stream_events(self) -> AsyncIterator[StreamEvent]:
@@ -200,7 +203,7 @@ class StreamedRun:
             if not self.result.interruptions:
                 return
             state, items = _pending(self.result)
-            verdicts = await drive(_asking(items, self._timeout, self._approved))
+            verdicts = await drive(_asking(items, self._timeout, self._earlier))
             _apply(state, verdicts, self._rejection_message, self._texts)
             self.result = Runner.run_streamed(self._agent, state, **self._resume)
 
@@ -238,87 +241,50 @@ def _pending(result: object) -> tuple[RunState[Any], list[ToolApprovalItem]]:
     raise TypeError(msg)
 
 
-def _approved_earlier(result: object) -> set[_Tool]:
-    """The tools whose earlier calls in this run the SDK records as approved: a result's items
-    (every batch since the run began) asked through ``is_tool_approved``; a RunState shows none.
-    """
-    if not isinstance(result, RunResult | RunResultStreaming):
-        return set()
-    pending = {item.call_id for item in result.interruptions}
-    wrapper = result.context_wrapper
-    return {
-        _tool(item)
-        for item in result.new_items
-        if isinstance(item, ToolApprovalItem)
-        and item.call_id not in pending
-        and item.call_id
-        and wrapper.is_tool_approved(_name(item), item.call_id)
-    }
-
-
-def _asking(items: Sequence[ToolApprovalItem], timeout: float | None, approved: set[_Tool]) -> Asking[list[_Verdict]]:
+def _asking(items: Sequence[ToolApprovalItem], timeout: float | None, earlier: Earlier) -> Asking[list[_Verdict]]:
     """Ask about every pending call together: the person sees the whole batch and answers in any
-    order. "Always allow in this run?" follows a person's approval at most once per tool: for a
-    tool approved earlier in the run (``approved``; the person's approvals here are added), or
-    on its second call in this batch.
+    order. "Always allow in this run?" follows the person's approval of a tool they approved
+    earlier in the run (``earlier``: an earlier batch, or a call before it in this one), at most
+    once per tool and batch; "Always reject in this run?" follows a rejection alike.
     """
-    seen: set[_Tool] = set()
-    offered: set[_Tool] = set()
-    askings = []
-    for item in items:
-        tool = _tool(item)
-        again = tool not in offered and (tool in approved or tool in seen)
-        offered.update([tool] if again else [])
-        seen.add(tool)
-        askings.append(_decide(item, timeout, again=again))
-    verdicts = yield from together(askings)
-    approved.update(_tool(verdict.item) for verdict in verdicts if verdict.by_person)
+    batch = Batch(earlier)
+    verdicts = yield from together([_decide(item, timeout, batch) for item in items])
     return verdicts
 
 
-def _tool(item: ToolApprovalItem) -> _Tool:
-    return id(item.agent), _name(item)
-
-
-def _name(item: ToolApprovalItem) -> str:
-    return item.qualified_name or item.name or "tool"
-
-
-def _decide(item: ToolApprovalItem, timeout: float | None, *, again: bool) -> Asking[_Verdict]:
-    """One pending call: its approval, then (a person's approve of a tool ``again``) whether for the run."""
-    name = _name(item)
-    title = call_title(name)
+def _decide(item: ToolApprovalItem, timeout: float | None, batch: Batch) -> Asking[_Verdict]:
+    """One pending call: its approval, then (the person's approval or rejection of a tool they
+    decided alike before) whether for the run. ``together`` hands a round's outcomes to the
+    batch's calls in order, so ``batch`` has the decisions of the calls before this one.
+    """
+    tool_name = name(item)
+    title = call_title(tool_name)
     arguments = _arguments(item)
     schema = _schema(item) if isinstance(arguments, dict) else None
     shown = arguments_text(arguments)
     decision = yield approval(
-        call_title(name, EDIT_NOTICE), shown, timeout=timeout, tool_call_id=item.call_id, schema=schema
+        call_title(tool_name, EDIT_NOTICE), shown, timeout=timeout, tool_call_id=item.call_id, schema=schema
     )
     assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
     if decision.decision == "reject":
-        return _Verdict(item, text=not_run_text(decision, title), decision=decision)
+        asks = by_person(decision) and batch.again(item, approve=False)
+        held = (yield from always(item, tool_name, timeout, approve=False)) if asks else False
+        text = not_run_text(decision, title)
+        return _Verdict(
+            item, text=always_rejected_text(text, tool_name) if held else text, decision=decision, always=held
+        )
     if decision.decision == "edit":
         try:
             edited = edited_arguments(decision)
         except EditNotUsable as why:
             return _Verdict(item, text=not_run_text(decision, title, why), decision=decision)
         if edited != arguments:
-            return _Verdict(item, text=retry_text(name, decision, edited))
+            return _Verdict(item, text=retry_text(tool_name, decision, edited))
         # opened for editing, sent back unchanged: an approval
     if decision.decided_by != "person":
         return _Verdict(item, approve=True)
-    always = (yield from _always(item, name, timeout)) if again else False
-    return _Verdict(item, approve=True, by_person=True, always=always)
-
-
-def _always(item: ToolApprovalItem, name: str, timeout: float | None) -> Asking[bool]:
-    """Whether the approval holds for the tool's calls in this run: only a person's ALWAYS says yes."""
-    question = f"Always allow {call_title(name)[len('Call ') :]} in this run?"
-    question_set = one_question_set(question, [JUST_ONCE, ALWAYS], header="Remember")
-    asked = QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=item.call_id)
-    answer = yield asked
-    assert isinstance(answer, Answer)  # noqa: S101 - a question's outcome
-    return answer.status == "answered" and answer.decided_by == "person" and answer.answers.get(question) == ALWAYS
+    held = (yield from always(item, tool_name, timeout, approve=True)) if batch.again(item, approve=True) else False
+    return _Verdict(item, approve=True, always=held)
 
 
 def _apply(
@@ -329,8 +295,10 @@ def _apply(
 ) -> None:
     """Record each verdict on ``state``. A rejection's text: the caller's own words, else left to
     the run's tool_error_formatter (``texts`` not None; nbask's text kept there), else nbask's.
+    The "always" verdicts go first: the SDK's always resets the tool's per-call decisions, so a
+    call of the batch decided once keeps its own decision after it.
     """
-    for verdict in verdicts:
+    for verdict in sorted(verdicts, key=lambda verdict: not verdict.always):
         item = verdict.item
         if verdict.approve:
             state.approve(item, always_approve=verdict.always)
@@ -342,9 +310,11 @@ def _apply(
                 text = own
             elif texts is not None and _raw_type(item) not in _HOSTED and item.call_id:
                 texts[item.call_id] = text
-                state.reject(item)
+                if verdict.always and item.tool_name:  # the SDK's later rejections of the tool
+                    texts[ALWAYS_REJECTED + item.tool_name] = text
+                state.reject(item, always_reject=verdict.always)
                 continue
-        state.reject(item, rejection_message=text)
+        state.reject(item, always_reject=verdict.always, rejection_message=text)
 
 
 def _raw_type(item: ToolApprovalItem) -> object:
