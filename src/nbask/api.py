@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from .core.history import HistoryEntry, write_jsonl
 from .core.lifecycle import DEFAULT_TIMEOUT, Request, Resolution
 from .core.manager import manager
+from .errors import ReplayMissing
 from .forms import Form, read_schema
 from .kinds import ApprovalRequest, FormRequest, QuestionRequest
 from .models import Answer, Approval, Decision, FormAnswer, Option, Outcome, Question, QuestionSet, Risk
@@ -44,6 +45,7 @@ SEAMS = (
     "as_question_set",
     "form_request",
     "one_question_set",
+    "refused",
     "run_request",
     "run_request_sync",
     "run_requests",
@@ -81,6 +83,19 @@ def run_requests_sync(requests: Sequence[Request[Any]]) -> list[Any]:
     """The blocking twin of ``run_requests``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     return manager().run_together_sync([Resolution(request) for request in requests], choose_resolver)
+
+
+def refused(request: Request[OutcomeT], error: Exception) -> OutcomeT:
+    """The outcome of a request no one could be asked (``error`` says why: no front end, the
+    ``error`` policy, ``nbask.no_questions()``): the kind's refusal, kept in the history like any
+    other outcome. A replay miss is never a refusal: ``ReplayMissing`` is raised again, so a
+    replayed run that asks what its recording lacks fails instead of going on with a guess.
+    """
+    if isinstance(error, ReplayMissing):
+        raise error
+    outcome = request.refused(f"No one could be asked: {error}")
+    manager().record(request, outcome)
+    return outcome
 
 
 def one_question_set(

@@ -5,18 +5,31 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast, overload
 
 from pydantic import TypeAdapter
 
-from .api import approve, approve_sync
+from .api import approval_request, run_request, run_request_sync
 from .core.lifecycle import DEFAULT_TIMEOUT
 from .errors import ApprovalRejected
+from .kinds import ApprovalRequest
 from .kinds._argcheck import edit_problems
 from .models import Approval, Decision, Risk
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: How a gate runs each call's approval request, awaiting or blocking, shown beside any waiting.
+Run = Callable[[ApprovalRequest], Awaitable[Decision]]
+RunSync = Callable[[ApprovalRequest], Decision]
+
+
+async def _run(request: ApprovalRequest) -> Decision:
+    return await run_request(request, queue=True)
+
+
+def _run_sync(request: ApprovalRequest) -> Decision:
+    return run_request_sync(request, queue=True)
 
 
 @overload
@@ -49,45 +62,60 @@ def requires_approval(
     """
 
     def decorate(function: F) -> F:
-        signature = inspect.signature(function)
-        title = action or f"Call {function.__name__}"
-        # Checked when the function is decorated, by the same model every approval goes through.
-        Approval(action=title, details="", risk=risk)
-        schema = arguments_schema(function)
-
-        def details_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[inspect.BoundArguments, str]:
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            return bound, json.dumps(bound.arguments, indent=2, ensure_ascii=False, default=repr)
-
-        def call_arguments(decision: Decision, bound: inspect.BoundArguments) -> tuple[tuple[Any, ...], dict[str, Any]]:
-            if decision.decision == "reject":
-                raise ApprovalRejected(decision, title)
-            if decision.decision == "approve" or decision.edited is None:
-                return bound.args, bound.kwargs
-            return _edited_arguments(signature, decision, title, schema)
-
-        if inspect.iscoroutinefunction(function):
-
-            @functools.wraps(function)
-            async def async_gate(*args: Any, **kwargs: Any) -> Any:
-                bound, details = details_of(args, kwargs)
-                decision = await approve(title, details, timeout=timeout, queue=True, details_schema=schema, risk=risk)
-                call_args, call_kwargs = call_arguments(decision, bound)
-                return await function(*call_args, **call_kwargs)
-
-            return async_gate  # type: ignore[return-value]
-
-        @functools.wraps(function)
-        def gate(*args: Any, **kwargs: Any) -> Any:
-            bound, details = details_of(args, kwargs)
-            decision = approve_sync(title, details, timeout=timeout, queue=True, details_schema=schema, risk=risk)
-            call_args, call_kwargs = call_arguments(decision, bound)
-            return function(*call_args, **call_kwargs)
-
-        return gate  # type: ignore[return-value]
+        return approval_gated(function, action=action, timeout=timeout, risk=risk)
 
     return decorate(func) if func is not None else decorate
+
+
+def approval_gated(
+    function: F,
+    *,
+    action: str | None,
+    timeout: float | None,
+    risk: Risk | None,
+    run: Run = _run,
+    run_sync: RunSync = _run_sync,
+) -> F:
+    """``function`` gated as ``requires_approval`` says, each call's approval request run by
+    ``run`` (an ``async`` function) or ``run_sync``: the agent tools' gate runs it its own way.
+    """
+    signature = inspect.signature(function)
+    title = action or f"Call {function.__name__}"
+    # Checked when the function is decorated, by the same model every approval goes through.
+    Approval(action=title, details="", risk=risk)
+    schema = arguments_schema(function)
+
+    def details_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[inspect.BoundArguments, str]:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound, json.dumps(bound.arguments, indent=2, ensure_ascii=False, default=repr)
+
+    def call_arguments(decision: Decision, bound: inspect.BoundArguments) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        if decision.decision == "reject":
+            raise ApprovalRejected(decision, title)
+        if decision.decision == "approve" or decision.edited is None:
+            return bound.args, bound.kwargs
+        return _edited_arguments(signature, decision, title, schema)
+
+    if inspect.iscoroutinefunction(function):
+
+        @functools.wraps(function)
+        async def async_gate(*args: Any, **kwargs: Any) -> Any:
+            bound, details = details_of(args, kwargs)
+            decision = await run(approval_request(title, details, timeout=timeout, schema=schema, risk=risk))
+            call_args, call_kwargs = call_arguments(decision, bound)
+            return await function(*call_args, **call_kwargs)
+
+        return async_gate  # type: ignore[return-value]
+
+    @functools.wraps(function)
+    def gate(*args: Any, **kwargs: Any) -> Any:
+        bound, details = details_of(args, kwargs)
+        decision = run_sync(approval_request(title, details, timeout=timeout, schema=schema, risk=risk))
+        call_args, call_kwargs = call_arguments(decision, bound)
+        return function(*call_args, **call_kwargs)
+
+    return gate  # type: ignore[return-value]
 
 
 def arguments_schema(function: Callable[..., Any]) -> dict[str, Any] | None:

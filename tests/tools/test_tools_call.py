@@ -1,5 +1,6 @@
 """``nbask.tools.call``: every failure is a tool error the model can act on, never an exception
-into the agent loop; dismiss and timeout are results without answers; who answered is said.
+into the agent loop (but a replay miss, which raises); no one to ask is kept in the history as
+the request's refusal; dismiss and timeout are results without answers; who answered is said.
 """
 
 from __future__ import annotations
@@ -7,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import pathlib
 import threading
 
 import pytest
 
 import nbask
-from nbask.errors import NoFrontEnd, NoOneCanAnswer
+from nbask.errors import NoFrontEnd, NoOneCanAnswer, ReplayMissing
 from nbask.tools import ToolResult, call, call_sync
 from nbask.waiting import WaitingUnsupported
 
@@ -178,6 +180,44 @@ def test_error_policy():
     result = run()
     assert result.status == "unavailable"
     assert "policy is 'error'" in result.output
+
+
+def test_no_one_to_ask_is_kept_in_the_history_as_the_refusal():
+    nbask.configure(policy="error")
+    result = run(tool_call_id="call_7")
+    (entry,) = nbask.history()
+    assert entry.kind == "question"
+    assert entry.tool_call_id == "call_7"
+    assert (entry.outcome.status, entry.outcome.answered_by) == ("dismissed", "policy")
+    assert entry.outcome.note.startswith("No one could be asked: nbask's policy is 'error'")
+    assert result.outcome == entry.outcome
+
+
+def test_sync_no_one_to_ask_is_kept_in_the_history_too(person: Person):
+    person.unavailable = NoFrontEnd("nbclient.")
+    result = call_sync(DB)
+    assert result.status == "unavailable"
+    (entry,) = nbask.history()
+    assert entry.outcome.note == "No one could be asked: nbclient."
+
+
+def test_a_refusal_in_a_sub_agent_is_kept_in_the_history():
+    with nbask.no_questions():
+        result = run()
+    assert result.status == "refused"
+    (entry,) = nbask.history()
+    assert entry.outcome.answered_by == "policy"
+
+
+@pytest.mark.parametrize("blocking", [False, True], ids=["call", "call_sync"])
+def test_a_replay_miss_raises_out_of_the_tool(tmp_path: pathlib.Path, blocking: bool):
+    recording = tmp_path / "empty.jsonl"
+    recording.write_text("", encoding="utf-8")
+    nbask.configure(policy="replay", replay_file=recording)
+    with pytest.raises(ReplayMissing) as missing:
+        call_sync(DB) if blocking else run()
+    assert missing.value.asked == "Which database should the app use?"
+    assert nbask.history() == []
 
 
 def test_unexpected_failure_is_a_tool_error_and_logs_only_ids(person: Person, caplog: pytest.LogCaptureFixture):

@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import pathlib
 import typing
 
 import pytest
 
 import nbask
-from nbask.models import Question
+from nbask.errors import NoFrontEnd, NoOneCanAnswer, ReplayMissing
+from nbask.models import Decision, Question
 from nbask.tools import TOOL_NAMES, function, function_sync, gate
 
 from .tool_helpers import Person, approve, dismiss, edit, pick, reject, time_out
@@ -203,6 +205,70 @@ def test_gate_under_the_recommended_policy_never_approves():
 def test_gate_with_no_one_to_ask():
     nbask.configure(policy="error")
     assert "no one could be asked to approve it" in gate(drop_table)("t")
+    (entry,) = nbask.history()
+    assert (entry.kind, entry.asked["action"]) == ("approval", "Call drop_table")
+    decision = entry.outcome
+    assert isinstance(decision, Decision)
+    assert (decision.decision, decision.answered_by) == ("reject", "policy")
+    assert decision.reason.startswith("No one could be asked: nbask's policy is 'error'")
+
+
+def test_async_gate_with_no_one_to_ask_keeps_the_refusal(person: Person):
+    person.unavailable = NoFrontEnd("nbclient.")
+    text = asyncio.run(gate(drop_table_async)("t"))
+    assert text.startswith("Not approved: Call drop_table_async did not run, because no one could be asked")
+    (entry,) = nbask.history()
+    assert entry.outcome.answered_by == "policy"
+
+
+@pytest.mark.parametrize("blocking", [True, False], ids=["sync", "async"])
+def test_gate_raises_a_replay_miss(tmp_path: pathlib.Path, blocking: bool):
+    recording = tmp_path / "empty.jsonl"
+    recording.write_text("", encoding="utf-8")
+    nbask.configure(policy="replay", replay_file=recording)
+    ran: list[str] = []
+
+    def tool(name: str) -> str:
+        ran.append(name)
+        return name
+
+    async def async_tool(name: str) -> str:
+        ran.append(name)
+        return name
+
+    with pytest.raises(ReplayMissing) as missing:
+        gate(tool)("t") if blocking else asyncio.run(gate(async_tool)("t"))
+    assert missing.value.asked in ("Call tool", "Call async_tool")
+    assert ran == []
+    assert nbask.history() == []
+
+
+@pytest.mark.parametrize("make", [function, function_sync], ids=["function", "function_sync"])
+def test_function_raises_a_replay_miss(tmp_path: pathlib.Path, make: typing.Any):
+    recording = tmp_path / "empty.jsonl"
+    recording.write_text("", encoding="utf-8")
+    nbask.configure(policy="replay", replay_file=recording)
+    question = Question(question="Which DB?", options=[{"label": "PostgreSQL"}, {"label": "SQLite"}])
+    tool = make()
+
+    def run_tool() -> object:
+        output = tool(questions=[question])
+        return asyncio.run(output) if inspect.iscoroutine(output) else output
+
+    with pytest.raises(ReplayMissing):
+        run_tool()
+    assert nbask.history() == []
+
+
+def test_gate_passes_the_tools_own_errors_through(person: Person):
+    """No one to answer a question the approved tool asks is the tool's error, not a refused approval."""
+    person.answers(approve())
+
+    def asks_inside(name: str) -> str:
+        raise NoOneCanAnswer("nothing to ask with inside the tool")
+
+    with pytest.raises(NoOneCanAnswer, match="inside the tool"):
+        gate(asks_inside)("t")
 
 
 def test_gate_in_a_sub_agent(person: Person):

@@ -27,10 +27,9 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, Union, cast
 
-from ..api import approval_request, run_request, run_request_sync, run_requests, run_requests_sync
+from ..api import approval_request, refused, run_request, run_request_sync, run_requests, run_requests_sync
 from ..core.lifecycle import Request
-from ..core.manager import manager
-from ..errors import ApprovalRejected, NoOneCanAnswer, ReplayMissing
+from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..models import MAX_ACTION_CHARS, Decision, Outcome
 from ..tools.function import DO_NOT_RETRY, rejection_text
 from ..waiting import WaitingUnsupported, cancelled_by_interrupt
@@ -188,10 +187,7 @@ def _advance(
 
 def _refused(request: Request[Any], error: Exception) -> Outcome:
     """The outcome of a request no one could be asked, kept in the history; a replay miss raises."""
-    if isinstance(error, ReplayMissing):
-        raise error
-    outcome: Outcome = request.refused(f"No one could be asked: {error}")
-    manager().record(request, outcome)
+    outcome: Outcome = refused(request, error)
     log.info("nbask request %s refused: no one can answer here", request.request_id)
     return outcome
 

@@ -1,5 +1,8 @@
 """``nbask.tools.call``: run one tool call of the model, from its raw arguments to the result
-the model reads. Never raises into the agent loop (a kernel interrupt still stops the cell).
+the model reads. Never raises into the agent loop, except for a kernel interrupt (which stops
+the cell) and a replay miss (``ReplayMissing``: a replayed run that asks what its recording lacks
+fails instead of going on without the answer). No one to ask is a tool error the model reads,
+and the request's refusal is kept in ``nbask.history()``.
 """
 
 from __future__ import annotations
@@ -8,9 +11,9 @@ import logging
 from typing import Any
 
 from .. import config
-from ..api import run_request, run_request_sync
+from ..api import refused, run_request, run_request_sync
 from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import NoOneCanAnswer
+from ..errors import NoOneCanAnswer, ReplayMissing
 from ..kinds import QuestionRequest
 from ..models import Answer
 from ..scope import QuestionsNotAllowed
@@ -63,21 +66,27 @@ def _prepare(
             limit = plan.wait_at_most  # the model may ask for a shorter wait, never a longer one
         request = QuestionRequest(question_set=plan.question_set, timeout=limit, tool_call_id=tool_call_id)
     except (TypeError, ValueError) as error:  # the caller's timeout is not a number of seconds
-        return _failure(dialect, error, tool_call_id)
+        return _failure(dialect, None, error, tool_call_id)
     return dialect, request, plan
 
 
-def _failure(dialect: Dialect, error: Exception, tool_call_id: str | None) -> ToolResult:
-    """The tool error for an exception raised while asking."""
+def _failure(
+    dialect: Dialect, request: QuestionRequest | None, error: Exception, tool_call_id: str | None
+) -> ToolResult:
+    """The tool error for an exception raised while asking ``request`` (None: before it was
+    made or after it was answered); when no one could be asked, the request's refusal is kept in the history (a
+    replay miss raises from here).
+    """
     name = dialect.name
-    if isinstance(error, QuestionsNotAllowed):
-        return dialect.error("refused", f"{name} is not available here. {error}")
     if isinstance(error, NoOneCanAnswer | WaitingUnsupported):
+        outcome = refused(request, error) if request is not None else None
+        if isinstance(error, QuestionsNotAllowed):
+            return dialect.error("refused", f"{name} is not available here. {error}", outcome)
         text = (
             f"{name} cannot ask the user here, so no one will answer: {error} "
             f"Do not call {name} again in this run; continue with what you know and state your assumptions, or stop."
         )
-        return dialect.error("unavailable", text)
+        return dialect.error("unavailable", text, outcome)
     # Only ids are logged: what was asked may be private (the 000 rule).
     log.error("nbask tool %s failed (tool call %s)", name, tool_call_id, exc_info=error)
     text = (
@@ -97,7 +106,7 @@ def _finish(dialect: Dialect, answer: Answer, plan: Plan, tool_call_id: str | No
     try:
         return dialect.reply(answer, plan)
     except Exception as error:  # noqa: BLE001 - the agent loop gets a tool error, never an exception
-        return _failure(dialect, error, tool_call_id)
+        return _failure(dialect, None, error, tool_call_id)
 
 
 async def call(
@@ -114,8 +123,9 @@ async def call(
     recorded with the request. A call made while another request waits (several agents run at
     once) is shown beside it. Bad arguments, "no one can answer here", a refusal inside
     ``nbask.no_questions()`` and unexpected failures all come back as ``is_error=True`` results
-    whose ``output`` tells the model what to do; a dismiss or a timeout is a normal result
-    without answers. Only a kernel interrupt (KeyboardInterrupt) or a cancelled task propagates.
+    whose ``output`` tells the model what to do (a refusal is kept in ``nbask.history()``); a
+    dismiss or a timeout is a normal result without answers. Only a kernel interrupt
+    (KeyboardInterrupt), a cancelled task and a replay miss (``nbask.ReplayMissing``) propagate.
 
         result = await nbask.tools.call(tool_call.function.arguments, tool_call_id=tool_call.id)
         messages.append(result.as_message("openai-chat", tool_call.id))
@@ -126,8 +136,10 @@ async def call(
     dialect, request, plan = prepared
     try:
         answer = await run_request(request, queue=True)  # beside any other agent's request
-    except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
-        return _delivered(_failure(dialect, error, tool_call_id), tool_name)
+    except ReplayMissing:
+        raise
+    except Exception as error:  # noqa: BLE001 - every other failure becomes a tool error the model can read
+        return _delivered(_failure(dialect, request, error, tool_call_id), tool_name)
     return _delivered(_finish(dialect, answer, plan, tool_call_id), tool_name)
 
 
@@ -145,6 +157,8 @@ def call_sync(
     dialect, request, plan = prepared
     try:
         answer = run_request_sync(request, queue=True)
-    except Exception as error:  # noqa: BLE001 - every failure becomes a tool error the model can read
-        return _delivered(_failure(dialect, error, tool_call_id), tool_name)
+    except ReplayMissing:
+        raise
+    except Exception as error:  # noqa: BLE001 - every other failure becomes a tool error the model can read
+        return _delivered(_failure(dialect, request, error, tool_call_id), tool_name)
     return _delivered(_finish(dialect, answer, plan, tool_call_id), tool_name)

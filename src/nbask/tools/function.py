@@ -14,10 +14,12 @@ from typing import Any, TypeVar, overload
 from pydantic_core import to_jsonable_python
 
 from .. import config
-from ..approvals import requires_approval
+from ..api import refused, run_request, run_request_sync
+from ..approvals import approval_gated
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
-from ..models import Risk
+from ..kinds import ApprovalRequest
+from ..models import Decision, Risk
 from ..waiting import WaitingUnsupported
 from .call import call, call_sync
 from .dialects import DEFAULT_TOOL_NAME, Dialect, dialect_for
@@ -32,7 +34,8 @@ def function(
     """An async function named ``tool_name``, with the dialect's typed parameters and a docstring
     that teaches the model when to ask; it returns the text the model reads (the answer in the
     dialect's format, or an error that starts with "Error:"). It never raises for a model's
-    mistake or for "no one can answer here"; a kernel interrupt still propagates.
+    mistake or for "no one can answer here" (kept in ``nbask.history()``); a kernel interrupt and
+    a replay miss (``nbask.ReplayMissing``) still propagate.
 
         agent = pydantic_ai.Agent(model, tools=[nbask.tools.function()])
         tool = agents.function_tool(nbask.tools.function())
@@ -54,8 +57,9 @@ def function_sync(tool_name: str = DEFAULT_TOOL_NAME, *, timeout: float | None =
     and returns the text the model reads (the answer in the dialect's format, or an error that
     starts with "Error:"). It blocks the calling thread until the person answers, dismisses or the
     ``timeout`` (seconds; ``None`` waits forever) passes; headless policies answer at once. It
-    never raises for a model's mistake or for "no one can answer here"; a kernel interrupt still
-    propagates. Use ``function`` in async code: a blocking wait inside a running event loop would
+    never raises for a model's mistake or for "no one can answer here" (kept in
+    ``nbask.history()``); a kernel interrupt and a replay miss (``nbask.ReplayMissing``) still
+    propagate. Use ``function`` in async code: a blocking wait inside a running event loop would
     stall it.
 
         tool = StructuredTool.from_function(func=nbask.tools.function_sync())
@@ -108,7 +112,10 @@ def gate(
     not run, and why) instead of an exception, so the model reads it in its next turn.
 
     "Approve" runs the call; "Edit" runs it with the edited arguments; "Reject", a dismiss, a
-    timeout, an unattended policy or no one to ask returns the rejection text. Works on plain
+    timeout, an unattended policy or no one to ask returns the rejection text (no one to ask is
+    kept in ``nbask.history()`` as an approval rejected by policy). A replay miss is no
+    rejection: ``nbask.ReplayMissing`` propagates, so a replayed run that asks for an approval its
+    recording lacks fails instead of going on. Works on plain
     and ``async`` functions and keeps their signature and docstring. ``risk`` tags each approval
     with what is at stake ("low", "medium" or "high"), as ``nbask.approve(risk=...)`` does.
 
@@ -119,7 +126,9 @@ def gate(
 
     def decorate(function: F) -> F:
         title = action or f"Call {function.__name__}"
-        gated = requires_approval(action=title, timeout=timeout, risk=risk)(function)
+        gated = approval_gated(
+            function, action=title, timeout=timeout, risk=risk, run=_run_or_refuse, run_sync=_run_or_refuse_sync
+        )
 
         if inspect.iscoroutinefunction(function):
 
@@ -129,8 +138,8 @@ def gate(
                     return await gated(*args, **kwargs)
                 except ApprovalRejected as rejected:
                     return rejection_text(rejected)
-                except (NoOneCanAnswer, WaitingUnsupported) as error:
-                    return unasked_text(title, error)
+                except _Unasked as unasked:
+                    return unasked_text(title, unasked.error)
 
             return async_gate  # type: ignore[return-value]
 
@@ -140,12 +149,40 @@ def gate(
                 return gated(*args, **kwargs)
             except ApprovalRejected as rejected:
                 return rejection_text(rejected)
-            except (NoOneCanAnswer, WaitingUnsupported) as error:
-                return unasked_text(title, error)
+            except _Unasked as unasked:
+                return unasked_text(title, unasked.error)
 
         return sync_gate  # type: ignore[return-value]
 
     return decorate(func) if func is not None else decorate
+
+
+class _Unasked(Exception):
+    """No one could be asked to approve the call; its refusal is already in the history."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+async def _run_or_refuse(request: ApprovalRequest) -> Decision:
+    """The approval's decision; when no one can be asked, its refusal is recorded and ``_Unasked``
+    raised (only the approval's own refusal: the gated function's errors pass through as they are).
+    """
+    try:
+        return await run_request(request, queue=True)
+    except (NoOneCanAnswer, WaitingUnsupported) as error:
+        refused(request, error)  # a replay miss raises from here
+        raise _Unasked(error) from error
+
+
+def _run_or_refuse_sync(request: ApprovalRequest) -> Decision:
+    """The blocking twin of ``_run_or_refuse``."""
+    try:
+        return run_request_sync(request, queue=True)
+    except (NoOneCanAnswer, WaitingUnsupported) as error:
+        refused(request, error)  # a replay miss raises from here
+        raise _Unasked(error) from error
 
 
 DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
