@@ -59,6 +59,17 @@ def get_age_node(state):
         return {"age": answer, "pending_question": None}
     return {"pending_question": f"'{answer}' is not a valid age. Please enter a positive number."}
 
+def get_age_loop_node(state):
+    # the docs' own form: the loop inside the node, one interrupt per try
+    prompt, answers = "What is your age?", []
+    while True:
+        answer = interrupt(prompt)
+        answers.append(answer)
+        if isinstance(answer, int) and answer > 0:
+            break
+        prompt = f"'{answer}' is not a valid age. Please enter a positive number."
+    return {"age": answer, "answer": answers}
+
 def string_approval_node(state):
     return {"answer": interrupt("Do you approve this action?")}
 
@@ -108,6 +119,9 @@ def graph(name):
         builder.add_node("get_age", get_age_node)
         builder.add_edge(START, "get_age")
         builder.add_conditional_edges("get_age", lambda state: END if state.get("age") is not None else "get_age")
+    elif name == "age-loop":
+        builder.add_node("get_age", get_age_loop_node)
+        builder.add_edge(START, "get_age")
     elif name == "decision":
         builder.add_node("decision", decision_node)
         builder.add_edge(START, "decision")
@@ -178,6 +192,22 @@ def test_validate_and_re_ask_through_the_widget(k: KernelHarness):
     again = widget(k, kind="form", message="'-5' is not a valid age. Please enter a positive number.")
     send(k, again, {"action": "submit", "values": {"answer": 30}})
     assert printed(k.result(cell, 60)) == 30
+
+
+def test_validate_in_a_loop_inside_the_node_through_the_widget(k: KernelHarness):
+    """The docs' in-node loop: its second and third interrupt (each a form of its own, the node
+    run again from its start on each resume) are answered through the widget, in order.
+    """
+    cell = start(k, 'state = await run(graph("age-loop"), {}, resume_type=int)\nprint(json.dumps(state["answer"]))')
+    first = widget(k, kind="form", message="What is your age?")
+    assert [(f["name"], f["type"]) for f in first.state["fields"]] == [("answer", "integer")]
+    send(k, first, {"action": "submit", "values": {"answer": -5}})
+    second = widget(k, kind="form", message="'-5' is not a valid age. Please enter a positive number.")
+    send(k, second, {"action": "submit", "values": {"answer": 0}})
+    third = widget(k, kind="form", message="'0' is not a valid age. Please enter a positive number.")
+    assert len({first.comm_id, second.comm_id, third.comm_id}) == 3
+    send(k, third, {"action": "submit", "values": {"answer": 30}})
+    assert printed(k.result(cell, 60)) == [-5, 0, 30]
 
 
 @pytest.mark.parametrize(("action", "expected"), [("approve", True), ("reject", False)])
