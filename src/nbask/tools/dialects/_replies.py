@@ -55,15 +55,18 @@ def with_notes(payload: dict[str, Any], answer: Answer, plan: Plan) -> dict[str,
     return payload
 
 
+#: What the model reads of an answer a policy gave. Of the policies only ``recommended`` answers
+#: a question (``dismiss`` dismisses it, ``error`` refuses it), so an answer decided by policy is
+#: its choice: said from the outcome, never from the policy in force now, it reads the same when
+#: the ``replay`` policy gives it back.
+POLICY_ANSWER_NOTE: Final = "Answered by nbask's 'recommended' policy, not by a person: no one was asked."
+
+
 def machine_note(answer: Answer) -> str:
     """Says so when no person decided: the model must be able to tell a policy's answer apart."""
     # A replayed answer reads as it did when recorded (``decided_by``): replay changes nothing the model reads.
     if answer.decided_by == "policy":
-        try:
-            policy = f"nbask's '{config.settings().policy}' policy"
-        except ValueError:  # NBASK_POLICY names no policy; the request was decided all the same
-            policy = "a headless policy of nbask"
-        return f"Answered by {policy}, not by a person: no one was asked."
+        return POLICY_ANSWER_NOTE
     if answer.decided_by == "replay":
         return "Answered from a recorded transcript (replay), not by a person in this run."
     return ""
