@@ -16,9 +16,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Timers still scheduled, after letting jsdom run its own zero-delay ones (focus() queues one). */
+/** Timers still scheduled, after letting jsdom run its own zero-delay ones (focus() queues one,
+ *  which a timer's callback gets 1 ms later). */
 function activeTimers(): number {
-  vi.advanceTimersByTime(0);
+  vi.advanceTimersByTime(1);
   return vi.getTimerCount();
 }
 

@@ -12,7 +12,10 @@ import { mayTakeFocusFrom } from "./autofocus";
 import { confirmMessage, questionName } from "./confirm";
 import { cellOf } from "./focusreturn";
 import { SUPPRESS_ATTRIBUTE, isHostKey } from "./hostkeys";
-import { DB, FEATURES, keydown, mount, otherText, pendingModel, responseWrites, sent, unmountAll, view, type Mounted } from "./testing";
+import {
+  DB, FEATURES, keydown, mount, otherText, pendingModel, responseWrites, sent, timedOut, unmountAll, view,
+  type FakeModel, type Mounted,
+} from "./testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const extra: Mounted[] = [];
@@ -145,6 +148,46 @@ describe("focus once a request ends", () => {
     expect(document.activeElement).toBe(cells[1]);
   });
 
+  it.each([
+    ["its time limit passes", (model: FakeModel) => {
+      model.kernelUpdate({ deadline_ms: Date.now() - 1 });
+      timedOut(model);
+    }],
+    ["the kernel times it out", timedOut],
+    ["the kernel is interrupted", (model: FakeModel) => model.kernelUpdate({ status: "cancelled", result: {} })],
+    ["another view answers it", (model: FakeModel) => {
+      const other = view(model);
+      getByRole(other.root, "radio", { name: /SQLite/ }).click();
+      getByRole(other.root, "button", { name: "Submit" }).click();
+      expect(sent(model).action).toBe("submit");
+      model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" } } });
+    }],
+  ])("goes back to the cell the person was in when it ends without them: %s", async (_, end) => {
+    const { model, root, cells } = await inNotebook("cell1");
+    end(model);
+    expect(root.dataset.status).not.toBe("pending");
+    expect(document.activeElement).toBe(cells[1]);
+  });
+
+  it("stays where it is when it is outside the widget as the request ends", async () => {
+    const { model, root, editor } = await inNotebook("editor1");
+    model.kernelUpdate({ deadline_ms: Date.now() - 1 });
+    timedOut(model);
+    expect(root.dataset.status).toBe("timeout");
+    expect(document.activeElement).toBe(editor);
+  });
+
+  it("goes back to the cell when the control that had it went away (focus dropped to the body)", async () => {
+    const { model, root, cells } = await inNotebook("cell1");
+    const focused = document.activeElement as HTMLElement;
+    expect(root.contains(focused)).toBe(true);
+    // What a browser does as a focused control is removed or disabled: focus falls to the body.
+    focused.blur();
+    expect(document.activeElement).toBe(document.body);
+    model.kernelUpdate({ status: "cancelled", result: {} });
+    expect(document.activeElement).toBe(cells[1]);
+  });
+
   it("goes to the widget's own cell when the person was in none", async () => {
     const { root, cells, user } = await inNotebook("body");
     cells[1]?.classList.remove("jp-mod-active");
@@ -164,6 +207,16 @@ describe("focus once a request ends", () => {
     expect(sent(model).action).toBe("dismiss");
     expect(root.contains(document.activeElement)).toBe(true);
     model.kernelUpdate({ status: "dismissed" });
+    expect(document.activeElement).toBe(root.querySelector(".nbask-resolved"));
+  });
+
+  it("outside a notebook, lands on the resolved block when the time limit ends it", () => {
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    expect(root.contains(document.activeElement)).toBe(true);
+    model.kernelUpdate({ deadline_ms: Date.now() - 1 });
+    expect(root.contains(document.activeElement)).toBe(true);
+    timedOut(model);
     expect(document.activeElement).toBe(root.querySelector(".nbask-resolved"));
   });
 

@@ -1,8 +1,12 @@
-// Where focus goes once the person ends a request (Submit, Enter, Escape twice, Dismiss): never
-// to the page's body. In a notebook (JupyterLab, Notebook 7) it goes back to the cell the person
-// was in before the widget took focus, else to the widget's own cell, focusing the cell's node so
-// the notebook is in command mode and Shift+Enter runs on from there. Elsewhere (VS Code's
-// host, a plain page) it stays on the widget: its resolved block once shown.
+// Where focus goes once a request ends with focus in the widget: never to the page's body.
+// However it ends: the person's Submit, Enter, Escape twice or Dismiss, or without them (the
+// time limit, an interrupt, an answer from another view or the Waiting requests panel, a
+// batch's Approve all), its controls are locked or replaced and would drop focus to the body.
+// In a notebook (JupyterLab, Notebook 7) it goes back to the cell the person was in before the
+// widget took focus, else to the widget's own cell, focusing the cell's node so the notebook is
+// in command mode and Shift+Enter runs on from there. Elsewhere (VS Code's host, a plain page)
+// it stays on the widget: its resolved block once shown. Focus elsewhere (another cell's
+// editor) is never moved.
 
 const CELL = ".jp-Cell";
 
@@ -23,6 +27,11 @@ export class FocusReturn {
   private previous: HTMLElement | null = null;
   /** Focus is to land on the resolved block once it is shown (no cell to go back to). */
   private toBlock = false;
+  /** Focus came into the widget and has not left for another element since (a control locked
+   *  or removed under it drops it to the body without naming where it went). */
+  private inside = false;
+  /** The form's controls are locked (an answer on its way, or past the time limit). */
+  private locked = false;
 
   constructor(private readonly root: HTMLElement) {}
 
@@ -35,8 +44,15 @@ export class FocusReturn {
 
   /** Focus came into the widget (a click, Tab): where it came from is the cell to go back to. */
   readonly onFocusIn = (event: FocusEvent): void => {
+    this.inside = true;
     const from = event.relatedTarget;
     if (from instanceof Element && !this.root.contains(from)) this.remember(from);
+  };
+
+  /** Focus left the widget for another element. */
+  readonly onFocusOut = (event: FocusEvent): void => {
+    const to = event.relatedTarget;
+    if (to instanceof Node && !this.root.contains(to)) this.inside = false;
   };
 
   /** The cell focus goes back to, or null outside a notebook. */
@@ -45,15 +61,24 @@ export class FocusReturn {
     return this.root.closest<HTMLElement>(CELL);
   }
 
-  /** Whether focus is in the widget, or was dropped to the body by a control being disabled. */
-  holdsFocus(hadFocus: boolean): boolean {
+  /** Whether focus is in the widget, or was dropped to the body by a control of it going away. */
+  holdsFocus(): boolean {
     const active = document.activeElement;
     if (active !== null && this.root.contains(active)) return true;
-    return hadFocus && (active === null || active === document.body);
+    return this.inside && (active === null || active === document.body);
   }
 
-  /** The person ended the request from inside the widget: focus leaves the locked form. */
-  restore(): void {
+  /** `apply` locks the form's controls or unlocks them. Locked with focus in the widget (the
+   *  person sent an answer, another view did, the time limit passed), focus leaves the form. */
+  lock(locked: boolean, apply: () => void): void {
+    const ending = locked && !this.locked;
+    this.locked = locked;
+    apply();
+    if (ending && this.holdsFocus()) this.restore();
+  }
+
+  /** Focus leaves the locked or ended form: back to the notebook's cell, else to the widget. */
+  private restore(): void {
     const cell = this.target();
     if (cell !== null) {
       this.toBlock = false;
@@ -67,8 +92,11 @@ export class FocusReturn {
     this.root.focus({ preventScroll: true });
   }
 
-  /** The resolved block is shown: it takes focus if the person's focus was waiting for it. */
-  resolved(block: HTMLElement): void {
+  /** The resolved block is shown, `ending` when it replaced the form or a block that had focus:
+   *  focus still in the widget leaves it, and the block takes it if it was waiting for it. */
+  resolved(block: HTMLElement, ending: boolean): void {
+    this.locked = false;
+    if (ending && this.holdsFocus()) this.restore();
     if (!this.toBlock) return;
     this.toBlock = false;
     const active = document.activeElement;

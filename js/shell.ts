@@ -259,11 +259,9 @@ export abstract class InteractionView<M extends BaseModel> {
     if (locked) unregisterWaiting(this.waiting);
     setFlag(this.root, "data-sending", sending);
     setFlag(this.root, "data-expired", expired);
-    for (const control of form.querySelectorAll<HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement>(
-      "input, button, textarea",
-    )) {
-      control.disabled = locked;
-    }
+    // Locked with focus in it (sent here or elsewhere, past its time limit): focus leaves the form.
+    const controls = form.querySelectorAll<HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement>("input, button, textarea");
+    this.focusReturn.lock(locked, () => controls.forEach((control) => (control.disabled = locked)));
     for (const note of form.querySelectorAll<HTMLElement>(".nbask-sending")) note.hidden = !sending;
     this.countdown.show(this.deadline());
     if (this.deadline() > 0 && !expired) this.countdown.start(() => this.applyPendingState());
@@ -285,6 +283,8 @@ export abstract class InteractionView<M extends BaseModel> {
     if (status === "timeout" && !this.isAnsweredLate()) this.draftSync.flush();
     else this.draftSync.cancel();
     this.escape.disarm();
+    // The form gives way (or a block with focus in it is redrawn): focus is not left to fall.
+    const ending = this.form !== null || this.content.contains(document.activeElement);
     this.form = null;
     this.countdown.element = null;
     this.countdown.reset();
@@ -293,7 +293,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const block = this.buildResolved(status);
     if (status === "timeout" && this.offersLateAnswer()) block.append(lateRow(this.answerLate));
     this.content.replaceChildren(block);
-    this.focusReturn.resolved(block);
+    this.focusReturn.resolved(block, ending);
     this.announce(this.isAnsweredLate() ? LATE_TEXT.answered_late : (STATUS_TEXT[status] ?? status));
   }
 
@@ -333,6 +333,7 @@ export abstract class InteractionView<M extends BaseModel> {
     // Leaving the widget (for another cell, another tab) is a good moment to save.
     const next = event.relatedTarget;
     if (!(next instanceof Node) || !this.root.contains(next)) this.draftSync.flush();
+    this.focusReturn.onFocusOut(event);
   };
 
   // -- sending ---------------------------------------------------------------------------------
@@ -341,7 +342,6 @@ export abstract class InteractionView<M extends BaseModel> {
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
     this.escape.disarm();
-    const hadFocus = this.root.contains(document.activeElement);
     // The answer carries what the draft held; the kernel empties the draft once it accepts it
     // (after a refusal the next edit saves it again).
     this.draftSync.cancel();
@@ -360,10 +360,8 @@ export abstract class InteractionView<M extends BaseModel> {
     this.model.set("response", sent);
     this.model.save_changes();
     this.replies.post(this.model.get("reply_channel"), sent);
-    // For hosts that do not echo a view's own change back to it.
+    // For hosts that do not echo it; the form locks, and focus goes back to the notebook.
     this.update();
-    // The locked form would drop focus to the page's body: it goes back to the notebook.
-    if (this.focusReturn.holdsFocus(hadFocus)) this.focusReturn.restore();
   }
 
   /** The fields every response carries. */

@@ -1,5 +1,6 @@
 """A keyboard user of the notebook around the widget, in JupyterLab and Notebook 7: once a
-request ends (Submit, Enter, Escape twice, Dismiss) focus is back in the notebook's cell in
+request ends with focus in the widget (Submit, Enter, Escape twice, Dismiss, an approval's
+Approve or Reject, a form's Submit, or its time limit) focus is back in the notebook's cell in
 command mode, so the next Shift+Enter runs the next cell; Shift+Enter, Ctrl+S and I, I work
 with focus in the widget; one Escape never dismisses; Enter, Enter on an untouched question
 sends nothing; the widget never takes focus from another cell's editor.
@@ -11,10 +12,10 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, open_asking, read_result
-from .notebook_page import RUN_TIMEOUT_MS
+from .ask_widget import PRINT_RESULT, ApprovalView, AskWidget, open_asking, read_result
+from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
@@ -64,6 +65,58 @@ def test_focus_goes_back_to_the_cell_in_command_mode(open_notebook, page, way):
     assert page.evaluate("document.activeElement !== document.body")
     page.keyboard.press("Shift+Enter")
     nb.wait_output(2, "after")
+
+
+def _shift_enter_runs_the_next_cell(nb: NotebookPage, page: Page) -> None:
+    """Focus is on the cell the person was in (cell 2, where Shift+Enter on cell 1 moved on),
+    in command mode: Shift+Enter runs it.
+    """
+    expect(nb.cell(2)).to_be_focused()
+    expect(nb.notebook).to_have_class(COMMAND_MODE)
+    page.keyboard.press("Shift+Enter")
+    nb.wait_output(2, "after")
+
+
+def _focus_is_in(root: Locator) -> None:
+    root.page.wait_for_function("root => root.contains(document.activeElement)", arg=root.element_handle())
+
+
+def test_focus_goes_back_to_the_cell_when_the_time_limit_ends_the_request(open_notebook, page):
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=8)")
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    ask.expect_status("timeout", timeout=RUN_TIMEOUT_MS + 8_000)
+    assert read_result(nb, 1)["status"] == "timeout"
+    _shift_enter_runs_the_next_cell(nb, page)
+
+
+@pytest.mark.parametrize("decision", ["Approve", "Reject"])
+def test_focus_goes_back_to_the_cell_after_an_approval(open_notebook, page, decision):
+    call = "nbask.approve('Run shell command', 'make build', timeout=600)"
+    nb = open_notebook(["import nbask", f"d = await {call}\nprint('DECISION', d.decision, d.status)", "print('after')"])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    view = ApprovalView(nb.widget(1))
+    view.expect_status("pending")
+    view.button(decision).click()
+    nb.wait_output(1, f"DECISION {decision.lower()} answered")
+    view.expect_status("answered")
+    _shift_enter_runs_the_next_cell(nb, page)
+
+
+def test_focus_goes_back_to_the_cell_after_a_form_is_submitted(open_notebook, page):
+    schema = {"type": "object", "properties": {"name": {"type": "string", "title": "Service name", "default": "web"}}}
+    call = f"nbask.ask_form('How should it be deployed?', {schema!r}, timeout=600)"
+    nb = open_notebook(["import nbask", f"f = await {call}\nprint('FORM', f.status, f.values)", "print('after')"])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    root = nb.widget(1)
+    expect(root).to_have_attribute("data-status", "pending", timeout=RUN_TIMEOUT_MS)
+    _focus_is_in(root)
+    page.keyboard.press("End")
+    page.keyboard.type("-api")
+    root.get_by_role("button", name="Submit", exact=True).click()
+    nb.wait_output(1, "FORM answered {'name': 'web-api'}")
+    _shift_enter_runs_the_next_cell(nb, page)
 
 
 def test_ctrl_s_and_shift_enter_work_from_inside_the_widget(open_notebook, page):
