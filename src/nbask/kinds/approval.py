@@ -6,6 +6,7 @@ Silence is never consent: every ending without an explicit approval rejects.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, cast
 
@@ -248,13 +249,21 @@ def _index(entries: list[HistoryEntry]) -> dict[str, list[_Record]]:
     return index
 
 
+#: A character that continues a path's name: the recorded folder followed by one (``/a/proj``
+#: in ``/a/proj-old``) or preceded by one (in ``/x/a/proj``) is another folder, never moved.
+_NAME_CHAR = r"[\w.~-]"
+
+
 def _as_here(text: str, workdir: str | None, here: str | None) -> str:
     """``text`` recorded in ``workdir`` as it would read in ``here``: a path under the recorded
     working directory (another checkout, another machine) becomes the same path under this one.
+    Only the folder itself moves: where it is followed by a separator, a quote, a space or the
+    end of the text, not where it is the start of a longer name or the end of another path.
     """
     if not text or workdir is None or here is None or workdir == here or workdir in ("", "/"):
         return text
-    return text.replace(workdir, here)
+    pattern = rf"(?<!{_NAME_CHAR}){re.escape(workdir)}(?!{_NAME_CHAR})"
+    return re.sub(pattern, lambda _: here, text)
 
 
 def replay_decision(request: ApprovalRequest, recording: Recording) -> Decision:
