@@ -1,7 +1,9 @@
 """nbask.integrations.claude_agent_sdk through the SDK's own control protocol (``query()`` against
-fixtures/claude_code_cli.py): a replay miss raised out of the callback and what the SDK makes of
-it; the ``error`` policy's refusal kept in the history; ``permission_callback``'s time limit and
-rules; and a caller's own permission rules handing only the rest to nbask.
+fixtures/claude_code_cli.py): a replay miss stops the run (a deny with ``interrupt=True``, since
+the SDK keeps a callback's exception to itself) and is raised to the caller by nbask's ``query``
+and ``raise_replay_misses``; the ``error`` policy's refusal kept in the history;
+``permission_callback``'s time limit and rules; and a caller's own permission rules handing
+only the rest to nbask.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .test_claude_agent_sdk import ASK_INPUT, BASH, DO_NOT_RETRY, SUGGESTION, WR
 pytest.importorskip("claude_agent_sdk")
 from claude_agent_sdk import (
     ClaudeAgentOptions,
+    ClaudeSDKClient,
     PermissionResult,
     PermissionResultAllow,
     PermissionResultDeny,
@@ -68,37 +71,118 @@ def recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return saved
 
 
-def test_a_replay_miss_is_the_permission_requests_error_and_is_logged(
-    recording: Path, caplog: pytest.LogCaptureFixture
-):
+def a_miss(response: dict[str, Any]) -> bool:
+    """A deny that stops Claude Code's run, with nbask's replay-miss message."""
+    return (
+        response["behavior"] == "deny"
+        and response["interrupt"] is True
+        and response["message"].startswith("replay:")
+        and response["message"].endswith(" Stop here.")
+    )
+
+
+THREE_CALLS = [ToolCall("Bash", BASH), ToolCall("Bash", BASH), ToolCall("Bash", BASH)]
+
+
+def test_a_replay_miss_stops_the_run_and_is_logged(recording: Path, caplog: pytest.LogCaptureFixture):
+    """With the SDK's own query(): the run stops at the miss, nothing after it is asked or run."""
     del recording
     caplog.set_level(logging.ERROR, logger="nbask.integrations")
+    cli = ClaudeCodeCLI(THREE_CALLS)
+    options = ClaudeAgentOptions(can_use_tool=integration.can_use_tool)
+
+    async def main() -> list[Any]:
+        return [message async for message in query(prompt="Clean up the build.", options=options, transport=cli)]
+
+    messages = asyncio.run(asyncio.wait_for(main(), 20))
+    assert isinstance(messages[-1], ResultMessage)
     # The recorded approval is replayed once; the second call has no recorded answer.
-    cli = run([ToolCall("Bash", BASH), ToolCall("Bash", BASH)])
-    assert cli.responses[0] == allowed(BASH)
-    assert nbask.history()[-1].answered_by == "replay"
-    miss = cli.responses[1]
-    # The SDK sends the exception to Claude Code as the control request's error: not an allow,
-    # not a deny the run goes on with as if someone had decided.
-    assert (miss["subtype"], miss["request_id"]) == ("error", "cli_req_1")
-    assert "Call Bash" in miss["error"]
+    first, miss = cli.responses  # the third call was never asked: the run stopped
+    assert first == allowed(BASH)
+    assert a_miss(miss), miss
+    assert "Call Bash" in miss["message"]
     assert cli.ran == [("Bash", BASH)]  # the second call did not run
+    assert nbask.history()[-1].answered_by == "replay"  # the miss is not an outcome
     (record,) = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "nbask.ReplayMissing" in record.getMessage()
     assert "toolu_2" in record.getMessage()
     assert "rm -rf" not in record.getMessage()  # ids only, never what was asked
 
 
+def test_nbasks_query_raises_the_replay_miss_once_the_stream_has_ended(recording: Path):
+    del recording
+    cli = ClaudeCodeCLI(THREE_CALLS)
+    options = ClaudeAgentOptions(can_use_tool=integration.can_use_tool)
+    messages: list[Any] = []
+
+    async def main() -> None:
+        async for message in integration.query(prompt="Clean up the build.", options=options, transport=cli):
+            messages.append(message)  # noqa: PERF401 - kept one by one: the stream raises at its end
+
+    with pytest.raises(ReplayMissing, match="Call Bash"):
+        asyncio.run(asyncio.wait_for(main(), 20))
+    assert isinstance(messages[-1], ResultMessage)  # every message came through first
+    assert len(cli.responses) == 2
+    assert a_miss(cli.responses[1])
+    assert cli.ran == [("Bash", BASH)]
+
+
+def test_nbasks_query_without_a_miss_is_the_sdks_query(recording: Path):
+    del recording
+    cli = ClaudeCodeCLI([ToolCall("Bash", BASH)])
+    options = ClaudeAgentOptions(can_use_tool=integration.can_use_tool)
+
+    async def main() -> list[Any]:
+        stream = integration.query(prompt="Clean up the build.", options=options, transport=cli)
+        return [message async for message in stream]
+
+    assert isinstance(asyncio.run(asyncio.wait_for(main(), 20))[-1], ResultMessage)
+    assert cli.responses == [allowed(BASH)]
+
+
+def test_raise_replay_misses_around_a_client(recording: Path):
+    del recording
+    cli = ClaudeCodeCLI([ToolCall("AskUserQuestion", ASK_INPUT), ToolCall("Bash", BASH)])
+    options = ClaudeAgentOptions(can_use_tool=integration.can_use_tool)
+    messages: list[Any] = []
+
+    async def main() -> None:
+        with integration.raise_replay_misses():
+            async with ClaudeSDKClient(options=options, transport=cli) as client:
+                await client.query("Clean up the build.")
+                messages.extend([message async for message in client.receive_response()])
+
+    with pytest.raises(ReplayMissing):
+        asyncio.run(asyncio.wait_for(main(), 20))
+    assert isinstance(messages[-1], ResultMessage)
+    (miss,) = cli.responses  # the question has no recorded answer: the run stopped there
+    assert a_miss(miss)
+    assert cli.ran == []
+
+
 @pytest.mark.parametrize(("tool", "tool_input"), [("Bash", BASH), ("AskUserQuestion", ASK_INPUT)])
-def test_a_replay_miss_raises_out_of_the_callback(recording: Path, tool: str, tool_input: dict[str, Any]):
+def test_a_replay_miss_in_the_callback_denies_and_stops(recording: Path, tool: str, tool_input: dict[str, Any]):
+    """The callback called as a caller's own callback calls it: it returns the deny that stops
+    the run; inside ``raise_replay_misses`` the miss is raised on leaving the block.
+    """
     del recording
     context = ToolPermissionContext(tool_use_id="toolu_9")
     if tool == "Bash":  # the one recorded approval is used up first
         assert asyncio.run(integration.can_use_tool(tool, tool_input, context)) == PermissionResultAllow(
             updated_input=BASH
         )
-    with pytest.raises(ReplayMissing):
-        asyncio.run(integration.can_use_tool(tool, tool_input, context))
+
+    async def ask() -> PermissionResult:
+        return await integration.can_use_tool(tool, tool_input, context)
+
+    denied = asyncio.run(ask())
+    assert isinstance(denied, PermissionResultDeny)
+    assert denied.interrupt is True
+    assert denied.message.startswith("replay:")
+    results: list[PermissionResult] = []
+    with pytest.raises(ReplayMissing), integration.raise_replay_misses():
+        results.append(asyncio.run(ask()))
+    assert results == [denied]
 
 
 def test_the_error_policy_denies_with_its_reason_and_keeps_it():

@@ -31,9 +31,17 @@ control requests). ``can_use_tool`` maps each one onto nbask:
   After an edit nothing is offered: the suggested rule matches the call as proposed, not as edited.
 - A kernel interrupt while waiting denies with ``interrupt=True``, which stops Claude Code's run,
   so the cell ends instead of Claude Code waiting for an answer that never comes.
-- A replay whose recording has no answer raises ``nbask.ReplayMissing`` out of the callback:
-  the SDK sends it to Claude Code as the permission request's error (the tool does not run) and
-  nbask logs it as an error, naming the tool call.
+- A replay whose recording has no answer denies with ``interrupt=True`` and nbask's message:
+  the tool does not run and Claude Code stops the run, as for a kernel interrupt; nbask logs it
+  as an error, naming the tool call. The SDK keeps a callback's exception to itself (it sends it
+  to Claude Code as the request's error and the run goes on), so the callback cannot raise to
+  your code: ``query(...)``, in place of the SDK's own, raises ``nbask.ReplayMissing`` once the
+  stream has ended; around a ``ClaudeSDKClient``, ``with raise_replay_misses():`` does.
+
+Raising a replay miss to your code::
+
+    async for message in nbask.integrations.claude_agent_sdk.query(prompt="...", options=options):
+        ...
 
 Permission rules of your own stay yours: decide what they cover and hand only the rest to nbask,
 as in the SDK's ``tool_permission_callback`` example::
@@ -77,6 +85,7 @@ from ..tools.dialects import DIALECTS, ArgumentError, Plan
 from ..tools.function import DO_NOT_RETRY
 from ..tools.late import with_late_answers
 from ..waiting import cancelled_by_interrupt
+from ._claude_agent_sdk_replay import query, raise_replay_misses, remember
 from ._seam import Asking, EditNotUsable, approval, call_title, drive, edited_arguments, not_run_text
 
 __all__ = [
@@ -88,6 +97,8 @@ __all__ = [
     "can_use_tool",
     "describe_suggestions",
     "permission_callback",
+    "query",
+    "raise_replay_misses",
 ]
 
 log = logging.getLogger("nbask.integrations")
@@ -168,15 +179,17 @@ async def _answer(
         if not cancelled_by_interrupt():
             raise  # the SDK cancelled the request (Claude Code withdrew it): no answer is sent
         return PermissionResultDeny(message=INTERRUPTED, interrupt=True)
-    except ReplayMissing:
-        # The SDK turns the exception into the control request's error for Claude Code and keeps
-        # it to itself: say so where the person running the replay looks (ids only, never text).
+    except ReplayMissing as miss:
+        # Raised out of the callback, the SDK would send it to Claude Code as the request's error
+        # and the run would go on: stop the run instead, keep the miss for raise_replay_misses,
+        # and say so where the person running the replay looks (ids only, never text).
+        remember(miss)
         log.error(  # noqa: TRY400 - the traceback's message may quote what was asked
             "nbask.ReplayMissing: the recording has no answer for Claude Code's permission request "
-            "(tool call %s); Claude Code is sent the error and the tool does not run",
+            "(tool call %s); the tool does not run and Claude Code is told to stop the run",
             context.tool_use_id,
         )
-        raise
+        return PermissionResultDeny(message=f"{miss} Stop here.", interrupt=True)
 
 
 # -- AskUserQuestion ---------------------------------------------------------------------------
