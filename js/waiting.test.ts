@@ -3,7 +3,7 @@
 import { getByRole, queryByRole } from "@testing-library/dom";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DB, FEATURES, pendingModel, unmountAll, view } from "./testing";
-import { WAITING_TITLE_PREFIX, waitingCount } from "./waiting";
+import { WAITING_TITLE_PREFIX, registerWaiting, waitingCount } from "./waiting";
 
 const ORIGINAL = "Untitled.ipynb - JupyterLab";
 
@@ -193,6 +193,36 @@ describe("badge", () => {
       );
     }
     expect(badge()).not.toBeNull();
+  });
+});
+
+describe("one copy of the module per model", () => {
+  /** A waiting view as the shell registers it, for a request of its own. */
+  function waitingView() {
+    const root = document.body.appendChild(document.createElement("div"));
+    return { root, request: {}, focusTarget: () => null, text: () => "Q", notify: () => false };
+  }
+
+  it("shares one marker and one badge counting the requests of every copy", async () => {
+    // anywidget imports the module once per model: a second copy, as a second widget has.
+    vi.resetModules();
+    const other = await import("./waiting");
+    const [a, b, c] = [waitingView(), waitingView(), waitingView()];
+    const stopA = registerWaiting(a);
+    const stopB = other.registerWaiting(b);
+    const stopC = other.registerWaiting(c);
+    for (const { root } of [a, b, c]) reportView(root, false);
+    expect(document.title).toBe(`● 3 requests waiting — ${ORIGINAL}`);
+    expect(document.querySelectorAll(".nbask-waiting-badge")).toHaveLength(1);
+    expect(badge()?.textContent).toBe("3 requests waiting");
+    stopB();
+    expect(document.title).toBe(`● 2 requests waiting — ${ORIGINAL}`);
+    expect(badge()?.textContent).toBe("2 requests waiting");
+    stopA();
+    stopC();
+    expect(document.title).toBe(ORIGINAL);
+    expect(badge()).toBeNull();
+    for (const { root } of [a, b, c]) root.remove();
   });
 });
 

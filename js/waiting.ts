@@ -6,6 +6,10 @@
 // waits for the person (pending, not sending, not timed out) and unregisters it otherwise and
 // on destroy. Nothing here moves the focus on its own: only a click on the badge or on the
 // notification does.
+//
+// anywidget loads the ES module once per model, so each request's widget has its own copy of
+// this module: what the page shows once for all of them (the registry, the marker, the badge)
+// lives on globalThis, shared by every copy.
 
 /** Put before the page's own title while a question waits and the person may not see it. */
 export const WAITING_TITLE_PREFIX = "● Question waiting — ";
@@ -55,26 +59,44 @@ interface Entry {
   cell: Element | null;
 }
 
-const entries = new Map<WaitingView, Entry>();
-let observer: IntersectionObserver | null = null;
-let titleObserver: MutationObserver | null = null;
-/** The page's own title while the marker is shown (updated when the host changes it). */
-let baseTitle: string | null = null;
-let badge: HTMLButtonElement | null = null;
-let listening = false;
+/** The page's one registry, whichever copy of this module made it. */
+interface Shared {
+  entries: Map<WaitingView, Entry>;
+  observer: IntersectionObserver | null;
+  titleObserver: MutationObserver | null;
+  /** The page's own title while the marker is shown (updated when the host changes it). */
+  baseTitle: string | null;
+  badge: HTMLButtonElement | null;
+  /** The page focus and visibility listener in place (one copy's refresh), to remove it by. */
+  listener: (() => void) | null;
+}
+
+const SHARED = Symbol.for("nbask.waiting.v1");
+
+function shared(): Shared {
+  const scope = globalThis as { [SHARED]?: Shared };
+  const found = scope[SHARED];
+  if (found !== undefined) return found;
+  const made: Shared = { entries: new Map(), observer: null, titleObserver: null, baseTitle: null, badge: null, listener: null };
+  scope[SHARED] = made;
+  return made;
+}
+
+const S = shared();
+const entries = S.entries;
 
 /** Starts signalling that this view waits for an answer; returns the function that stops. */
 export function registerWaiting(view: WaitingView): () => void {
   if (!entries.has(view)) {
     entries.set(view, { inView: null, notified: false, notification: null, cell: view.root.closest(".jp-Cell") });
     startListening();
-    if (observer === null && typeof IntersectionObserver !== "undefined") {
-      observer = new IntersectionObserver(onIntersect);
+    if (S.observer === null && typeof IntersectionObserver !== "undefined") {
+      S.observer = new IntersectionObserver(onIntersect);
     }
-    if (observer !== null) observer.observe(view.root);
+    if (S.observer !== null) S.observer.observe(view.root);
     // A hidden tab runs no IntersectionObserver callbacks until it is shown again: there the
     // page being hidden is reason enough, without waiting for the first report.
-    if (observer === null || document.visibilityState !== "visible") maybeNotify(view);
+    if (S.observer === null || document.visibilityState !== "visible") maybeNotify(view);
     refresh();
   }
   return () => unregisterWaiting(view);
@@ -85,10 +107,10 @@ export function unregisterWaiting(view: WaitingView): void {
   if (entry === undefined) return;
   entries.delete(view);
   entry.notification?.close();
-  observer?.unobserve(view.root);
+  S.observer?.unobserve(view.root);
   if (entries.size === 0) {
-    observer?.disconnect();
-    observer = null;
+    S.observer?.disconnect();
+    S.observer = null;
     stopListening();
   }
   refresh();
@@ -139,35 +161,35 @@ function refresh(): void {
 
 function setMarker(on: boolean): void {
   if (on) {
-    if (baseTitle === null) baseTitle = document.title;
+    if (S.baseTitle === null) S.baseTitle = document.title;
     applyMarker();
     watchTitle();
-  } else if (baseTitle !== null) {
-    titleObserver?.disconnect();
-    titleObserver = null;
-    const original = baseTitle;
-    baseTitle = null;
+  } else if (S.baseTitle !== null) {
+    S.titleObserver?.disconnect();
+    S.titleObserver = null;
+    const original = S.baseTitle;
+    S.baseTitle = null;
     if (document.title !== original) document.title = original;
   }
 }
 
 function applyMarker(): void {
-  if (baseTitle === null) return;
-  const marked = waitingTitlePrefix(waitingRequests()) + baseTitle;
+  if (S.baseTitle === null) return;
+  const marked = waitingTitlePrefix(waitingRequests()) + S.baseTitle;
   if (document.title !== marked) document.title = marked;
 }
 
 function watchTitle(): void {
-  if (titleObserver !== null || typeof MutationObserver === "undefined") return;
-  titleObserver = new MutationObserver(() => {
-    if (baseTitle === null) return;
+  if (S.titleObserver !== null || typeof MutationObserver === "undefined") return;
+  S.titleObserver = new MutationObserver(() => {
+    if (S.baseTitle === null) return;
     const now = document.title;
     // Our own write carries the marker and changes nothing here, so this never loops.
     if (MARKER.test(now)) return;
-    baseTitle = now;
+    S.baseTitle = now;
     applyMarker();
   });
-  titleObserver.observe(document.head, { childList: true, subtree: true, characterData: true });
+  S.titleObserver.observe(document.head, { childList: true, subtree: true, characterData: true });
 }
 
 // -- the badge ----------------------------------------------------------------------------------
@@ -181,16 +203,17 @@ function outOfView(): WaitingView[] {
 function updateBadge(): void {
   const hidden = outOfView();
   if (hidden.length === 0) {
-    badge?.remove();
-    badge = null;
+    S.badge?.remove();
+    S.badge = null;
     return;
   }
-  if (badge === null) {
-    badge = document.createElement("button");
-    badge.type = "button";
-    badge.className = "nbask-waiting-badge";
-    badge.addEventListener("click", onBadgeClick);
+  if (S.badge === null) {
+    S.badge = document.createElement("button");
+    S.badge.type = "button";
+    S.badge.className = "nbask-waiting-badge";
+    S.badge.addEventListener("click", onBadgeClick);
   }
+  const badge = S.badge;
   const label = waitingText(waitingRequests());
   if (badge.textContent !== label) badge.textContent = label;
   if (!badge.isConnected) document.body.append(badge);
@@ -221,19 +244,21 @@ function reveal(view: WaitingView, focus: boolean): void {
 // -- page focus and visibility ------------------------------------------------------------------
 
 function startListening(): void {
-  if (listening) return;
-  listening = true;
+  if (S.listener !== null) return;
+  S.listener = refresh;
   document.addEventListener("visibilitychange", refresh);
   window.addEventListener("focus", refresh);
   window.addEventListener("blur", refresh);
 }
 
 function stopListening(): void {
-  if (!listening) return;
-  listening = false;
-  document.removeEventListener("visibilitychange", refresh);
-  window.removeEventListener("focus", refresh);
-  window.removeEventListener("blur", refresh);
+  // The listener may be another copy's refresh: removed by reference.
+  const listener = S.listener;
+  if (listener === null) return;
+  S.listener = null;
+  document.removeEventListener("visibilitychange", listener);
+  window.removeEventListener("focus", listener);
+  window.removeEventListener("blur", listener);
 }
 
 // -- desktop notification -----------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The "question waiting" signals in a real browser: the tab's title carries the marker while
 a question waits unseen and gets its own title back once answered; a question scrolled far out
 of view puts a "Question waiting" button in the page's corner that brings it back into view.
-Runs in JupyterLab and in Notebook 7.
+While a batch waits, both count its requests ("3 requests waiting"). Runs in JupyterLab and in
+Notebook 7.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .ask_widget import PRINT_RESULT, AskWidget, read_result, run_axe_serious
+from .ask_widget import PRINT_RESULT, ApprovalView, AskWidget, read_result, run_axe_serious
+from .batch_helpers import PRINT_DECISIONS, SETUP, expect_three_pending, read_decisions, run_three
 from .notebook_page import RUN_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -33,7 +35,8 @@ SCROLL_AWAY = """(node) => {
 
 
 def badge(page: Page):
-    return page.get_by_role("button", name=re.compile(r"^Question waiting"))
+    """The corner button: "Question waiting", or "N requests waiting" while several wait."""
+    return page.get_by_role("button", name=re.compile(r"^(Question|\d+ requests) waiting$"))
 
 
 def test_title_marker_and_badge_for_a_question_out_of_view(open_notebook, axe_source):
@@ -129,3 +132,34 @@ def test_badge_opens_a_collapsed_output_area(open_notebook):
     ask.choose(QUESTION, "SQLite")
     ask.submit()
     assert read_result(nb, 1)["answers"] == {QUESTION: "SQLite"}
+
+
+def expect_signals(page: Page, cards: list[ApprovalView], text: str, original: str) -> None:
+    """With every card scrolled out of view: the title marker and the badge both say ``text``."""
+    cards[0].root.evaluate(SCROLL_AWAY)
+    for card in cards:
+        expect(card.root).not_to_be_in_viewport(timeout=RUN_TIMEOUT_MS)
+    expect(page).to_have_title(f"● {text} — {original}", timeout=RUN_TIMEOUT_MS)
+    expect(badge(page)).to_have_text(text, timeout=RUN_TIMEOUT_MS)
+
+
+def test_title_marker_and_badge_count_the_requests_of_a_batch(open_notebook):
+    cells: list[str | tuple[str, str]] = [SETUP, run_three(timeout=600) + "\n" + PRINT_DECISIONS]
+    cells += [("markdown", f"# Section {k}\n\n{TALL}") for k in range(8)]
+    nb = open_notebook(cells)
+    page = nb.page
+    nb.run_cell(0)
+    original = page.title()
+    nb.run_cell(1, wait=False)
+    cards, heading = expect_three_pending([nb.widget(1, i) for i in range(3)])
+    expect(heading).to_have_accessible_name("3 requests waiting", timeout=RUN_TIMEOUT_MS)
+
+    expect_signals(page, cards, "3 requests waiting", original)
+    cards[1].button("Approve").click()
+    cards[1].expect_status("answered")
+    expect_signals(page, cards, "2 requests waiting", original)
+    for card in (cards[0], cards[2]):
+        card.button("Approve").click()
+    assert [d["decision"] for d in read_decisions(nb, 1)] == ["approve"] * 3
+    expect(page).to_have_title(original, timeout=RUN_TIMEOUT_MS)
+    expect(badge(page)).to_have_count(0)
