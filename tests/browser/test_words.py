@@ -1,6 +1,8 @@
 """What the person reads in the widget, in a real browser (JupyterLab and Notebook 7): every ending
 in their own words while the agent's wording stays exactly as the kernel returns it; no made-up
 name on a one-person server; the countdown's warning near the end; key hints that match the form.
+A dismissed or timed-out question, a rejection with a reason, an edited approval and a declined
+form are shared scenarios (tests/scenarios/words.py), run here by test_person_scenarios.py.
 """
 
 from __future__ import annotations
@@ -60,14 +62,6 @@ def test_multi_select_hint_mentions_space(open_notebook):
     questions = [{"question": QUESTION, "header": "Region", "options": options, "multi_select": True}]
     _nb, ask = open_asking(open_notebook, f"nbask.ask_questions({questions!r}, timeout=600)")
     expect(keys_hint(ask.root)).to_have_text(f"Keys: 1{DASH}4 choose · ↑↓ move · Space check · Enter send · Esc close")
-
-
-def test_dismissed_in_the_persons_words(open_notebook):
-    nb, ask = open_asking(open_notebook, f"nbask.ask({QUESTION!r}, ['eu-west', 'us-east'], timeout=600)")
-    ask.dismiss()
-    ask.expect_status("dismissed")
-    expect(ending(ask.root)).to_have_text("You dismissed this question without answering.")
-    assert read_result(nb, 1)["note"] == agent_text("question_dismissed")
 
 
 def test_countdown_warns_then_timeout_and_late_answer(open_notebook):

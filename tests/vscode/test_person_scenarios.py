@@ -1,0 +1,41 @@
+"""The shared scenarios of how a person meets the widget (tests/scenarios/keys.py, words.py,
+layout.py) in the VS Code host, on ipykernel 7.4.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hosts import VSCodeWidgetHost
+from scenarios.keys import (
+    test_enter_enter_on_an_untouched_question_sends_nothing,
+    test_one_escape_on_an_untouched_approval_keeps_it_pending,
+    test_one_escape_on_an_untouched_question_keeps_it_pending,
+)
+from scenarios.layout import test_a_350px_column_keeps_submit_and_dismiss_on_one_row
+from scenarios.words import (
+    test_a_declined_form_in_the_persons_words,
+    test_a_dismissed_question_in_the_persons_words,
+    test_a_rejection_with_a_reason_in_the_persons_words,
+    test_a_timed_out_question_in_the_persons_words,
+    test_an_edited_approval_says_so_and_shows_the_changed_lines,
+)
+
+pytestmark = pytest.mark.vscode
+
+#: The shared scenarios this module runs (imported, so pytest collects them here).
+__all__ = [
+    "test_a_350px_column_keeps_submit_and_dismiss_on_one_row",
+    "test_a_declined_form_in_the_persons_words",
+    "test_a_dismissed_question_in_the_persons_words",
+    "test_a_rejection_with_a_reason_in_the_persons_words",
+    "test_a_timed_out_question_in_the_persons_words",
+    "test_an_edited_approval_says_so_and_shows_the_changed_lines",
+    "test_enter_enter_on_an_untouched_question_sends_nothing",
+    "test_one_escape_on_an_untouched_approval_keeps_it_pending",
+    "test_one_escape_on_an_untouched_question_keeps_it_pending",
+]
+
+
+@pytest.fixture
+def host(open_host) -> VSCodeWidgetHost:
+    return VSCodeWidgetHost(open_host)
