@@ -54,9 +54,8 @@ from agents.stream_events import StreamEvent
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import Decision
+from . import _openai_agents_always as _remembered
 from ._openai_agents_always import (
-    ALWAYS,
-    JUST_ONCE,
     Batch,
     Earlier,
     always,
@@ -92,6 +91,12 @@ __all__ = [
 
 #: Added to every approval's title: an edit does not run the call, the model is asked to retry.
 EDIT_NOTICE: Final = "(edits are sent back to the model as a request to retry)"
+#: The options of the question asked after the person's second approval, or rejection, of a tool
+#: in a run; only ALWAYS holds the decision for the rest of the run.
+JUST_ONCE: Final = _remembered.JUST_ONCE
+#: The option that approves (``always_approve=True``) or rejects (``always_reject=True``) the
+#: tool for the rest of the run.
+ALWAYS: Final = _remembered.ALWAYS
 #: The caller's own text for a rejection: a string, or a function of the call and nbask's
 #: decision that returns the text (None: the run's tool_error_formatter or nbask's text).
 RejectionMessage = str | Callable[[ToolApprovalItem, Decision], "str | None"]
