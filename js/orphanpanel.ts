@@ -15,10 +15,11 @@ export const PANEL_TEXT = {
       : waiting === 1
         ? "A request is still waiting"
         : `${waiting} requests are still waiting`,
-  note: (cards: number): string =>
+  /** `cleared` of the `cards` lost a view they had (their cell's output was cleared). */
+  note: (cards: number, cleared = 0): string =>
     cards === 1
-      ? "Its cell's output was not saved, so it is shown here. Answering it resumes the cell."
-      : "Their cells' outputs were not saved, so they are shown here. Answering one resumes its cell.",
+      ? `Its cell's output was ${cleared === 1 ? "cleared" : "not saved"}, so it is shown here. Answering it resumes the cell.`
+      : `Their cells' outputs were ${cleared === 0 ? "not saved" : cleared === cards ? "cleared" : "cleared or not saved"}, so they are shown here. Answering one resumes its cell.`,
   close: "Close",
   /** Before the first line of the request's cell, shown as code. */
   from: "From the cell",
@@ -91,12 +92,14 @@ function createPanel(): HTMLElement {
 }
 
 /** A new card at the end of the panel (created on first use), saying which cell asked when
- *  ``cell`` (the first line of its code) is known; the caller renders into ``card``. */
-export function addCard(request: string, cell = ""): { panel: HTMLElement; card: HTMLElement } {
+ *  ``cell`` (the first line of its code) is known; ``cleared`` when its view was there and went
+ *  (the cell's output cleared); the caller renders into ``card``. */
+export function addCard(request: string, cell = "", cleared = false): { panel: HTMLElement; card: HTMLElement } {
   const panel = findPanel() ?? createPanel();
   const card = el("div", CARD);
   card.dataset.request = request;
   card.dataset.pending = "true";
+  if (cleared) card.dataset.cleared = "true";
   if (cell !== "") {
     const from = el("p", `${CARD}-from`, `${PANEL_TEXT.from} `);
     from.append(el("code", "", cell)); // the cell's own text, shown as text
@@ -130,7 +133,8 @@ export function refreshPanel(): void {
   }
   const waiting = cards.filter((card) => card.dataset.pending === "true").length;
   setText(panel.querySelector(`.${PANEL}-heading`), PANEL_TEXT.heading(waiting));
-  setText(panel.querySelector(`.${PANEL}-note`), PANEL_TEXT.note(cards.length));
+  const cleared = cards.filter((card) => card.dataset.cleared === "true").length;
+  setText(panel.querySelector(`.${PANEL}-note`), PANEL_TEXT.note(cards.length, cleared));
   const close = panel.querySelector<HTMLButtonElement>(`.${PANEL}-close`);
   // A waiting request is not hidden away again: it has its own Dismiss.
   if (close !== null) close.hidden = waiting > 0;

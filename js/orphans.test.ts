@@ -179,6 +179,83 @@ describe("a request with no view on the page", () => {
     expect(model.listenerCount()).toBe(0);
   });
 
+  it("comes back in the panel when its last view goes while it still waits, answerable there", () => {
+    // Shift+Enter inside the widget runs its cell again: the notebook clears the cell's output
+    // (the view goes) while the kernel still waits for this request.
+    const model = pendingModel([DB]);
+    initialize(model);
+    const shown = view(model);
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS * 3);
+    expect(panel()).toBeNull();
+    shown.cleanup();
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS - 1);
+    expect(panel()).toBeNull();
+    vi.advanceTimersByTime(1);
+
+    const region = shownPanel();
+    getByRole(region, "heading", { name: "A request is still waiting" });
+    expect(region.textContent).toContain("Its cell's output was cleared, so it is shown here. Answering it resumes the cell.");
+    within(region).getByRole("radio", { name: "SQLite" }).click();
+    within(region).getByRole("button", { name: "Submit" }).click();
+    expect(sent(model)).toMatchObject({ action: "submit", answers: [{ selected: ["SQLite"] }] });
+  });
+
+  it("waits the whole moment after its view went, also when it went within its first moment", () => {
+    const model = pendingModel([DB]);
+    initialize(model);
+    const shown = view(model);
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS / 2);
+    shown.cleanup();
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS - 1);
+    expect(panel()).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(shownPanel().textContent).toContain("Its cell's output was cleared");
+  });
+
+  it("says which were cleared and which not saved when the panel holds both", () => {
+    const unsaved = new FakeModel({ questions: [DB], request_id: "req-a" });
+    const cleared = new FakeModel({ questions: [DB], request_id: "req-b" });
+    initialize(unsaved);
+    initialize(cleared);
+    const shown = view(cleared);
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS);
+    expect(shownPanel().textContent).toContain("Its cell's output was not saved");
+    shown.cleanup();
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS);
+    expect(shownPanel().textContent).toContain("Their cells' outputs were cleared or not saved, so they are shown here.");
+  });
+
+  it("stays out of the panel while another view of it is shown, or one comes back within the moment", () => {
+    const model = pendingModel([DB]);
+    initialize(model);
+    const first = view(model);
+    const second = view(model);
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS);
+    first.cleanup();
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS * 3);
+    expect(panel()).toBeNull();
+    second.cleanup();
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS / 2);
+    view(model); // the output is drawn again (a re-render)
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS * 3);
+    expect(panel()).toBeNull();
+  });
+
+  it("stays out of the panel when its view goes after it stopped waiting, or its model went", () => {
+    const ended = pendingModel([DB]);
+    initialize(ended);
+    const shownEnded = view(ended);
+    ended.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" } } });
+    shownEnded.cleanup();
+    const gone = new FakeModel({ questions: [DB], request_id: "req-gone" });
+    const stop = initialize(gone);
+    const shownGone = view(gone);
+    stop();
+    shownGone.cleanup();
+    vi.advanceTimersByTime(ORPHAN_DELAY_MS * 3);
+    expect(panel()).toBeNull();
+  });
+
   it("counts as a waiting view for the title and badge, and takes no focus from someone typing", () => {
     const editor = document.createElement("textarea");
     document.body.append(editor);

@@ -6,6 +6,10 @@
 // the same render path as a cell's output, so the person can answer it and the cell resumes.
 // A regular view of that request rendered later (a saved output showing up late) takes the
 // card away. A widget displayed in a cell renders within milliseconds: it never gets a card.
+// The last view of a request that still waits can also go later: Shift+Enter inside it runs its
+// cell again, and the notebook clears that cell's output (the kernel, still waiting for the
+// answer, runs the cell again only after it); so can a cleared output. After the same moment,
+// with no view of it back, the request gets a card too.
 //
 // anywidget loads the ES module once per model (its text through a blob URL), so each model
 // has its own copy of this module: what the copies share, the views rendered on the page,
@@ -30,15 +34,21 @@ interface Shared {
   views: Set<ShownView>;
   /** Told the request of each view as it renders. */
   watchers: Set<(request: string) => void>;
+  /** Told the request of each view as it goes away. */
+  gone: Set<(request: string) => void>;
 }
 
 const SHARED = Symbol.for("nbask.shown-views.v1");
 
 function shared(): Shared {
   const scope = globalThis as { [SHARED]?: Shared };
-  const found = scope[SHARED];
-  if (found !== undefined) return found;
-  const made: Shared = { views: new Set(), watchers: new Set() };
+  const found = scope[SHARED] as (Omit<Shared, "gone"> & Partial<Shared>) | undefined;
+  if (found !== undefined) {
+    // Made by an older copy of this module (a model displayed before nbask was updated).
+    found.gone ??= new Set();
+    return found as Shared;
+  }
+  const made: Shared = { views: new Set(), watchers: new Set(), gone: new Set() };
   scope[SHARED] = made;
   return made;
 }
@@ -49,12 +59,16 @@ function requestOf(model: Pick<RequestModel, "get">): string {
 
 /** Records a view of `model` rendered on the page; the returned function forgets it. */
 export function registerView(model: Pick<RequestModel, "get">): () => void {
-  const { views, watchers } = shared();
+  const { views, watchers, gone } = shared();
   const view: ShownView = { request: () => requestOf(model) };
   views.add(view);
   const request = view.request();
   for (const watcher of [...watchers]) watcher(request);
-  return () => views.delete(view);
+  return () => {
+    if (!views.delete(view)) return;
+    const last = view.request();
+    for (const watcher of [...gone]) watcher(last);
+  };
 }
 
 /** Whether a view of this request is rendered on the page. */
@@ -79,7 +93,8 @@ export function trackViews<P extends { model: Pick<RequestModel, "get"> }>(
 
 /**
  * Called from initialize() for each model: after `delayMs`, a request that still waits and has no
- * view on the page gets a card in the panel, `mount` rendering its view there. The card keeps
+ * view on the page gets a card in the panel, `mount` rendering its view there; so does one whose
+ * last view went away, `delayMs` after it went (a view back meanwhile keeps it). The card keeps
  * showing the resolved block once the request ends, until the person closes the panel; a
  * regular view of the request rendered meanwhile takes it away. Returns the cleanup (the model
  * went away, or the module was replaced).
@@ -98,6 +113,14 @@ export function watchOrphan(
   const onViewShown = (request: string): void => {
     if (shown !== null && request === shown.request) hide();
   };
+  /** A view went: if it was this request's last and the request still waits, look again once
+   *  the moment has passed since (also when it went within its first moment). */
+  const onViewGone = (request: string): void => {
+    if (shown !== null || request === "" || request !== requestOf(model)) return;
+    if (model.get("status") !== "pending" || isShown(request)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => check(true), delayMs);
+  };
   const hide = (): void => {
     if (shown === null) return;
     const { card, panel, unmount } = shown;
@@ -108,11 +131,12 @@ export function watchOrphan(
     unmount();
     removeCard(card);
   };
-  const check = (): void => {
+  /** `cleared`: the request had a view, gone since (not a reload's unsaved output). */
+  const check = (cleared = false): void => {
     timer = undefined;
     const request = requestOf(model);
     if (model.get("status") !== "pending" || request === "" || isShown(request)) return;
-    const { panel, card } = addCard(request, asText(model.get("cell")).trim());
+    const { panel, card } = addCard(request, asText(model.get("cell")).trim(), cleared);
     shown = { card, panel, request, unmount: () => undefined };
     shared().watchers.add(onViewShown);
     model.on("change:status", onStatus);
@@ -122,8 +146,11 @@ export function watchOrphan(
   };
 
   timer = setTimeout(check, delayMs);
+  shared().gone.add(onViewGone);
   return () => {
     clearTimeout(timer);
+    timer = undefined;
+    shared().gone.delete(onViewGone);
     hide();
   };
 }

@@ -14,7 +14,7 @@ import time
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .ask_widget import PRINT_RESULT, ApprovalView, AskWidget, open_asking, read_result
+from .ask_widget import PRINT_RESULT, ApprovalView, AskWidget, open_asking, read_result, waiting_panel
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -29,6 +29,8 @@ QUESTIONS = [
 ]
 CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
 ESCAPE_AGAIN = "Press Escape again to discard your answer"
+# js/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
+ORPHAN_DELAY_MS = 2000
 COMMAND_MODE = re.compile(r"\bjp-mod-commandMode\b")
 
 
@@ -137,6 +139,38 @@ def test_ctrl_s_and_shift_enter_work_from_inside_the_widget(open_notebook, page)
     expect(nb.notebook).to_have_class(COMMAND_MODE)
     expect(nb.output_area(1).locator(".nbask")).to_have_count(0)
     assert nb.printed(1) == ""
+
+
+def test_a_question_whose_cell_shift_enter_ran_again_is_offered_in_the_waiting_requests_panel(open_notebook, page):
+    # The cell's first run asks; its second (queued behind the first) prints what the first got.
+    first_run = f"runs.append(1)\nif len(runs) == 1:\n    ans = await {CALL}\n    got.append(ans.answers)\n"
+    again = "else:\n    print('AGAIN ' + json.dumps(got), flush=True)"
+    nb = open_notebook(["import json, nbask\nruns, got = [], []", first_run + again, "print('after')"])
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    # Past the moment after which a request with no view gets a card (js/orphans.ts): the
+    # widget is shown, so none did. The model came (initialize()) before its view rendered.
+    page.evaluate("() => { window.__nbaskShown = performance.now(); }")
+    page.wait_for_function(f"() => performance.now() > window.__nbaskShown + {ORPHAN_DELAY_MS + 500}")
+    expect(waiting_panel(page)).to_have_count(0)
+    # Shift+Enter in the widget runs its cell again: the notebook clears the cell's output (the
+    # widget with it) while the kernel still waits for this answer.
+    page.keyboard.press("Shift+Enter")
+    expect(nb.output_area(1).locator(".nbask")).to_have_count(0)
+    region = waiting_panel(page)
+    expect(region.get_by_role("heading", name="A request is still waiting")).to_be_visible()
+    expect(region).to_contain_text("Its cell's output was cleared, so it is shown here. Answering it resumes the cell.")
+    card = AskWidget(region.locator(".nbask"))
+    card.expect_pending()
+    card.choose(PICK, "Large")
+    card.submit()
+    card.expect_resolved("answered", {PICK: "Large"})
+    # The waiting run resumed with the answer, and the run queued behind it ran.
+    nb.wait_output(1, 'AGAIN [{"Which model size?": "Large"}]')
+    nb.wait_done(1)
 
 
 def test_i_i_interrupts_from_inside_the_widget(open_notebook, page):
