@@ -1,9 +1,11 @@
 """Every Python snippet of README.md and of the docs site's pages (docs/**/*.md) runs as written,
 in a fresh interpreter.
 
-Collected anew from the files at every run: each ```python block, and each one-liner in the
-README's framework table ("the one line to add" column, in backticks), is one test named by its
-file and line. Blocks in other languages (bash) are skipped by their language.
+Collected anew from the files at every run: each ```python block, each one-liner of a framework
+table (the README's and the docs' framework list: the "the one line to add" column, in
+backticks) and of a framework page's "The one line" section is one test named by its file and
+line. The same code written in several of those places runs once, named by its first place.
+Blocks in other languages (bash) are skipped by their language.
 
 Each runs in a subprocess of this Python (``run_snippet.py``; a snippet of a framework in
 ``INTERPRETERS``: of the Python of that framework's own environment), in a temporary folder, with
@@ -51,6 +53,8 @@ FILES = {"server.py": REPO / "notebooks" / "deploy_server.py"}
 AGENTS_MORE = REPO / ".venvs" / "agents-more" / "bin" / "python"
 INTERPRETERS = {"crewai": AGENTS_MORE, "semantic_kernel": AGENTS_MORE, "strands": AGENTS_MORE}
 TABLE_COLUMN = "the one line to add"
+#: A framework page's section that holds its one line, read as a table cell is.
+ONE_LINE_HEADING = "## the one line"
 FENCE = re.compile(r"^```(\S*)\s*$")
 FRAMEWORK = re.compile(r"nbask\.integrations\.(\w+)")
 DOTTED_NBASK = re.compile(r"\bnbask(?:\.\w+)+")
@@ -126,14 +130,37 @@ def table_lines(path: pathlib.Path) -> list[Snippet]:
             continue
         if column is None or set(cells[column]) <= set("-: "):
             continue
-        framework = FRAMEWORK.search(cells[column])
-        assert framework, f"{path.name}:{number}: the one line to add names no nbask.integrations module"
-        # the code to add, not the names and types the cell mentions in passing (`str`, `Command`)
-        spans = [s for s in re.findall(r"`([^`]+)`", cells[column]) if re.search(r"nbask\.|\.\.\.\w", s)]
-        for part, span in enumerate(spans, start=1):
-            snippet = _table_snippet(path, number, span, framework.group(1))
-            snippet.part = part
-            found.append(snippet)
+        found += _prose_snippets(path, number, cells[column])
+    return found
+
+
+def one_line_sections(path: pathlib.Path) -> list[Snippet]:
+    """The one-liners of a framework page's "The one line" section (its prose; a fenced block
+    in it is one of ``fenced_blocks``), read as a table cell is.
+    """
+    found: list[Snippet] = []
+    inside = fenced = False
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if FENCE.match(text):
+            fenced = not fenced
+        elif text.startswith("#") and not fenced:
+            inside = text.strip().lower() == ONE_LINE_HEADING
+        elif inside and not fenced and text.strip():
+            found += _prose_snippets(path, number, text)
+    return found
+
+
+def _prose_snippets(path: pathlib.Path, number: int, text: str) -> list[Snippet]:
+    """The code of one line of prose about a framework: its spans that name nbask."""
+    framework = FRAMEWORK.search(text)
+    assert framework, f"{path.name}:{number}: the one line to add names no nbask.integrations module"
+    # the code to add, not the names and types the cell mentions in passing (`str`, `Command`)
+    spans = [s for s in re.findall(r"`([^`]+)`", text) if re.search(r"nbask\.|\.\.\.\w", s)]
+    found = []
+    for part, span in enumerate(spans, start=1):
+        snippet = _table_snippet(path, number, span, framework.group(1))
+        snippet.part = part
+        found.append(snippet)
     return found
 
 
@@ -153,10 +180,20 @@ def _table_snippet(path: pathlib.Path, line: int, span: str, framework: str) -> 
     return Snippet(path, line, source, framework=framework, mode="eval", callables=callables)
 
 
+def snippets() -> list[Snippet]:
+    """Every snippet of every document, the same code (a framework's one line in the README,
+    the docs' table and its page) kept once, at its first place.
+    """
+    found: dict[tuple[str, str, str | None, str], Snippet] = {}
+    for document in _documents():
+        for snippet in (*fenced_blocks(document), *table_lines(document), *one_line_sections(document)):
+            found.setdefault((snippet.language, snippet.source, snippet.framework, snippet.mode), snippet)
+    return list(found.values())
+
+
 def collect() -> list[object]:
-    snippets = [s for document in _documents() for s in (*fenced_blocks(document), *table_lines(document))]
     params: list[object] = []
-    for snippet in snippets:
+    for snippet in snippets():
         marks = []
         if snippet.language != "python":
             marks.append(pytest.mark.skip(reason=f"a {snippet.language} block, not Python"))
@@ -202,6 +239,44 @@ def prelude(snippet: Snippet) -> dict[str, str]:
         else:
             assert hasattr(builtins, name), f"{snippet.id} uses {name!r}, which neither it nor the prelude defines"
     return given
+
+
+FRAMEWORK_PAGES = REPO / "docs" / "how-to" / "frameworks"
+
+
+def test_every_framework_table_is_read():
+    """A table whose column says what line to add is read under one heading, in every document."""
+    for document in _documents():
+        for number, text in enumerate(document.read_text(encoding="utf-8").splitlines(), start=1):
+            headings = [c.lower() for c in _cells(text)] if text.startswith("|") else []
+            for heading in headings:
+                if "line to add" in heading:
+                    assert heading == TABLE_COLUMN, f"{document.name}:{number}: call the column {TABLE_COLUMN!r}"
+
+
+@pytest.mark.parametrize("document", [REPO / "README.md", FRAMEWORK_PAGES / "index.md"], ids=lambda p: p.name)
+def test_each_framework_of_a_table_has_its_lines_collected(document: pathlib.Path):
+    pages = {p.stem for p in FRAMEWORK_PAGES.glob("*.md")} - {"index"}
+    assert {snippet.framework for snippet in table_lines(document)} == pages
+
+
+def test_each_framework_page_has_its_one_line_collected():
+    for page in sorted(FRAMEWORK_PAGES.glob("*.md")):
+        if page.stem != "index":
+            found = one_line_sections(page)
+            assert found, f"{page.name}: no code in its section 'The one line'"
+            assert {snippet.framework for snippet in found} == {page.stem}, page.name
+
+
+def test_the_same_code_in_several_places_runs_once():
+    collected = snippets()
+    keys = [(s.language, s.source, s.framework, s.mode) for s in collected]
+    assert len(keys) == len(set(keys))
+    # every one line of the docs' table and the pages is run: under its own id, or the README's
+    run = set(keys)
+    for document in [FRAMEWORK_PAGES / "index.md", *FRAMEWORK_PAGES.glob("*.md")]:
+        for snippet in (*table_lines(document), *one_line_sections(document)):
+            assert (snippet.language, snippet.source, snippet.framework, snippet.mode) in run
 
 
 @pytest.mark.parametrize("snippet", collect())
