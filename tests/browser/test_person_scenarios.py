@@ -17,7 +17,9 @@ from scenarios.words import (
     test_a_dismissed_question_in_the_persons_words,
     test_a_rejection_with_a_reason_in_the_persons_words,
     test_a_timed_out_question_in_the_persons_words,
+    test_an_answer_shows_the_label_and_the_keys_hint_matches_the_form,
     test_an_edited_approval_says_so_and_shows_the_changed_lines,
+    test_an_interrupted_question_in_the_persons_words,
 )
 
 pytestmark = pytest.mark.browser
@@ -29,7 +31,9 @@ __all__ = [
     "test_a_dismissed_question_in_the_persons_words",
     "test_a_rejection_with_a_reason_in_the_persons_words",
     "test_a_timed_out_question_in_the_persons_words",
+    "test_an_answer_shows_the_label_and_the_keys_hint_matches_the_form",
     "test_an_edited_approval_says_so_and_shows_the_changed_lines",
+    "test_an_interrupted_question_in_the_persons_words",
     "test_enter_enter_on_an_untouched_question_sends_nothing",
     "test_one_escape_on_an_untouched_approval_keeps_it_pending",
     "test_one_escape_on_an_untouched_question_keeps_it_pending",

@@ -1,6 +1,7 @@
 """Each ending as the person reads it, once for every host, while the cell receives the agent's
-wording unchanged (src/nbask/contract.json `wording`, js/wording.ts): a dismissed question, a
-timed-out question, an approval rejected with a reason, one approved with edits (its resolved
+wording unchanged (src/nbask/contract.json `wording`, js/wording.ts): an answered question (the
+option's label without "(Recommended)", no made-up name), a dismissed, a timed-out and an
+interrupted question, an approval rejected with a reason, one approved with edits (its resolved
 block showing the changed lines) and a declined form. Each test takes `host` (a hosts.Host)
 from its suite.
 """
@@ -16,6 +17,7 @@ from playwright.sync_api import Locator, expect
 from nbask.contract import agent_text
 
 QUESTION = "Which region?"
+DASH = "\N{EN DASH}"  # the key hints' ranges
 ACTION = "Delete old events"
 DETAILS = "DELETE FROM events\nWHERE day < 7\n-- 12,408,331 rows"
 EDITED = DETAILS.replace("day < 7", "day < 30")
@@ -65,6 +67,29 @@ def _approve(host: Host) -> Locator:
     return root
 
 
+def test_an_answer_shows_the_label_and_the_keys_hint_matches_the_form(host: Host):
+    host.open(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['eu-west (Recommended)', 'us-east'], timeout=600)\n" + PRINT_RESULT,
+        ]
+    )
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    ask = AskWidget(host.widget(1))
+    ask.expect_pending()
+    # Two options and Other: digits 1 to 3.
+    expect(ask.root.locator(".nbask-keys")).to_have_text(f"Keys: 1{DASH}3 choose · ↑↓ move · Enter send · Esc close")
+    ask.choose(QUESTION, "eu-west")
+    ask.submit()
+    result = host.read_line(1, "RESULT")
+    assert result["answers"] == {QUESTION: "eu-west (Recommended)"}
+    ask.expect_resolved("answered")
+    # No one's name: a one-person server's made-up "Anonymous <moon>" is not shown, nor any in VS Code.
+    expect(status_line(ask.root)).to_have_text("Answered")
+    expect(ask.root.locator(".nbask-resolved-answer")).to_have_text("eu-west")
+
+
 def test_a_dismissed_question_in_the_persons_words(host: Host):
     ask = _ask(host, timeout=600)
     ask.dismiss()
@@ -87,6 +112,31 @@ def test_a_timed_out_question_in_the_persons_words(host: Host):
     expect(status_line(ask.root)).to_have_text("Timed out")
     expect(ending(ask.root)).to_have_text("No answer in 3 s — the agent went on without one.")
     expect_no_agent_wording(ask.root, result["note"])
+
+
+def test_an_interrupted_question_in_the_persons_words(host: Host):
+    host.open(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['eu-west', 'us-east'], timeout=3600)",
+            "print('NOTE ' + json.dumps({'note': nbask.history()[-1].outcome.note}), flush=True)",
+        ]
+    )
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    ask = AskWidget(host.widget(1))
+    ask.expect_pending()
+    # The countdown starts once the wait has taken the kernel's interrupt over (scenarios/basic.py).
+    expect(ask.root).to_contain_text("Time left")
+    host.interrupt()
+    ask.expect_resolved("cancelled")
+    expect(status_line(ask.root)).to_have_text("Cancelled")
+    expect(ending(ask.root)).to_have_text("The cell was interrupted before you answered — the agent stopped waiting.")
+    expect_no_agent_wording(ask.root, agent_text("cancelled"))
+    host.wait_done(1)
+    host.wait_idle()
+    host.run_cell(2)
+    assert host.read_line(2, "NOTE") == {"note": agent_text("cancelled")}
 
 
 def test_a_rejection_with_a_reason_in_the_persons_words(host: Host):
