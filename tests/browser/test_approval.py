@@ -1,6 +1,7 @@
 """Approvals in a real browser: edit round-trips to the kernel and prints the Decision (approve and
-reject with a reason are shared scenarios, test_scenarios.py); Escape rejects by dismissing; the
-view is keyboard-usable and axe-clean; model text stays literal. Runs in JupyterLab and in Notebook 7.
+reject with a reason are shared scenarios, test_scenarios.py); one Escape only asks, a second
+rejects by dismissing; the view is keyboard-usable and axe-clean; model text stays literal. Runs
+in JupyterLab and in Notebook 7.
 """
 
 from __future__ import annotations
@@ -68,6 +69,22 @@ def test_escape_dismisses_as_a_rejection_and_enter_never_approves(open_notebook,
     expect(view.button("Reject")).to_be_visible()
     view.textbox("Reason").focus()
     page.keyboard.press("Escape")  # one Escape only asks (js/escapeguard.ts)
+    page.keyboard.press("Escape")
+    decision = read_decision(nb)
+    assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
+    view.expect_status("dismissed")
+
+
+def test_one_escape_on_an_untouched_approval_keeps_it_pending(open_notebook, page):
+    nb, view = open_approval(open_notebook)
+    expect(view.button("Reject")).to_be_focused()  # where the widget puts focus, untouched
+    page.keyboard.press("Escape")
+    expect(view.root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")).to_be_visible()
+    view.expect_status("pending")
+    for name in ("Approve", "Edit", "Reject"):
+        expect(view.button(name)).to_be_enabled()
+    expect(view.textbox("Reason")).to_be_enabled()
+    nb.wait_running(1)
     page.keyboard.press("Escape")
     decision = read_decision(nb)
     assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
