@@ -15,8 +15,9 @@ Per round it measures:
   the page) to that request's own caller running again (``time.time()`` printed by the caller's
   continuation), for each card of the batch (answered last to first, one at a time as a person
   clicks), and for ``--size`` requests asked alone one after another, answered the same way;
-- memory: the kernel's Python heap (tracemalloc) per waiting request while a whole batch waits,
-  as in bench_batch.py, in a batch of its own that is not timed and is then cancelled.
+- memory: the kernel's Python heap (tracemalloc, after a garbage collection) per waiting request
+  while a whole batch waits, as in bench_batch.py, once the figure stops falling (the widgets'
+  outgoing messages count until sent), in a batch of its own, not timed, then cancelled.
 
 The batch and the lone requests take turns (batch first in even rounds, alone first in odd ones)
 so a busy moment of the machine falls on both alike. Both clocks are this machine's wall clock;
@@ -50,7 +51,7 @@ TARGET_MS = 5.0
 WAIT_MS = 120_000  # bounds for a 2-core machine shared with other work, not delays
 
 SETUP = r"""
-import asyncio, time, tracemalloc, nbask
+import asyncio, gc, time, tracemalloc, nbask
 from nbask.core.manager import manager
 
 async def one(tag, i):
@@ -69,13 +70,23 @@ async def alone(tag, size):
         await one(tag, i)
     print(f"STARTED {started!r}", flush=True)
 
+def traced():
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
 async def held(size):
     tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
+    base = traced()
     tasks = [asyncio.ensure_future(one("mem", i)) for i in range(size)]
     while len(manager().waiting()) < size:
         await asyncio.sleep(0.001)
-    per = (tracemalloc.get_traced_memory()[0] - base) / size
+    # The widgets' comm_open messages count until the iopub thread has sent them: the figure
+    # falls while they go out; what stays is what the waiting requests hold.
+    now, last = traced(), None
+    while last is None or now < last - 1024:
+        await asyncio.sleep(0.2)
+        now, last = traced(), now
+    per = (min(now, last) - base) / size
     tracemalloc.stop()
     for task in tasks:
         task.cancel()
