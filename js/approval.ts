@@ -30,7 +30,8 @@ export const APPROVAL_TEXT = {
   reasonPlaceholder: "Optional: why, or what to do instead",
   editHint: "Edit the details, then approve to run the edited version.",
   restore: "Restore original",
-  keys: "Esc rejects",
+  // One Escape only asks; the second dismisses (shown as dismissed), as in questions and forms.
+  keys: "Keys: Esc close",
 } as const;
 
 /** How long typing must pause before the Details box's check is shown. */

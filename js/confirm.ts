@@ -1,6 +1,7 @@
 // The question kind's confirm row: Submit with questions left empty asks first, naming which
 // ones will be sent as "No preference", with "Keep answering" (where focus lands: the safe
-// default, so Enter, Enter sends nothing) beside "Send anyway".
+// default, so Enter, Enter sends nothing, and so it has the primary look) beside "Send anyway".
+// The batch heading's confirmation is built on the same row, its confirming button primary.
 import { NO_PREFERENCE } from "./contract";
 import { button, el } from "./dom";
 
@@ -22,17 +23,20 @@ export function confirmMessage(unanswered: number, names: readonly string[] = []
   return `${which}${questions} without an answer will be sent as ${NO_PREFERENCE}.`;
 }
 
-/** The row (hidden by the view until Submit asks), its text and its two buttons. */
+/** The row (hidden by the view until Submit asks), its text and its two buttons; `primary`
+ *  says which of them has the primary look: the one the default action and focus are on. */
 export function confirmControls(
   id: string,
   sendAnyway: () => void,
   keepAnswering: () => void,
+  primary: "send" | "keep" = "send",
 ): { confirmRow: HTMLElement; confirmText: HTMLElement; sendAnyway: HTMLButtonElement; keepAnswering: HTMLButtonElement } {
   const confirmText = el("span", "nbask-confirm-text");
   confirmText.id = id;
-  const send = button("nbask-button nbask-primary", CONFIRM_TEXT.sendAnyway, sendAnyway);
+  const look = (which: "send" | "keep"): string => (which === primary ? "nbask-button nbask-primary" : "nbask-button");
+  const send = button(look("send"), CONFIRM_TEXT.sendAnyway, sendAnyway);
   send.setAttribute("aria-describedby", confirmText.id);
-  const keep = button("nbask-button", CONFIRM_TEXT.keepAnswering, keepAnswering);
+  const keep = button(look("keep"), CONFIRM_TEXT.keepAnswering, keepAnswering);
   keep.setAttribute("aria-describedby", confirmText.id);
   const confirmRow = el("div", "nbask-confirm");
   confirmRow.append(confirmText, el("span", "nbask-spacer"), send, keep);

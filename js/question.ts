@@ -139,6 +139,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
       this.domId("confirm"),
       () => this.send("submit"),
       () => this.closeConfirm(true),
+      "keep",
     );
 
     const submit = button("nbask-button nbask-primary", TEXT.submit, () => this.requestSubmit());

@@ -1,8 +1,11 @@
 // What the person reads: each ending in their words (the agent's wording stays in the result),
 // the marks, names that mean someone, the countdown's warning, previews and labels in the
 // resolved block, and key hints that match the form.
+import { getByRole } from "@testing-library/dom";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import contract from "../src/nbask/contract.json";
+import { confirmControls } from "./confirm";
 import type { Question, Status } from "./contract";
 import { DB, FEATURES, FakeModel, pendingModel, unmountAll, view } from "./testing";
 import { personWording, showsName, splitNote, timeWarning } from "./wording";
@@ -166,5 +169,36 @@ describe("key hints", () => {
     expect(multi.querySelector(".nbask-keys")?.textContent).toBe(
       "Keys: 1–4 choose · ↑↓ move · Space check · Enter send · Esc close",
     );
+  });
+
+  it("say of an approval what Escape does: one asks, the second closes it as dismissed", async () => {
+    const user = userEvent.setup();
+    const model = new FakeModel({ kind: "approval", title: "Run shell command", details: "make build" });
+    const root = view(model).root;
+    expect(root.querySelector(".nbask-keys")?.textContent).toBe("Keys: Esc close");
+    await user.keyboard("{Escape}");
+    expect(root.querySelector(".nbask-escape-note")?.textContent).toBe("Press Escape again to discard your answer");
+    expect(model.lastResponse()).toEqual({});
+    await user.keyboard("{Escape}");
+    expect(model.lastResponse()).toMatchObject({ action: "dismiss" });
+  });
+});
+
+describe("the empty-questions confirmation", () => {
+  it("gives Keep answering, where focus and the default action are, the primary look", async () => {
+    const user = userEvent.setup();
+    const root = view(pendingModel([DB])).root;
+    await user.keyboard("{Enter}");
+    const keep = getByRole(root, "button", { name: "Keep answering" });
+    const send = getByRole(root, "button", { name: "Send anyway" });
+    expect(document.activeElement).toBe(keep);
+    expect(keep.className).toBe("nbask-button nbask-primary");
+    expect(send.className).toBe("nbask-button");
+  });
+
+  it("leaves the batch heading's confirming button primary", () => {
+    const { sendAnyway, keepAnswering } = confirmControls("c", () => undefined, () => undefined);
+    expect(sendAnyway.className).toBe("nbask-button nbask-primary");
+    expect(keepAnswering.className).toBe("nbask-button");
   });
 });

@@ -78,6 +78,7 @@ def test_escape_dismisses_as_a_rejection_and_enter_never_approves(open_notebook,
 def test_one_escape_on_an_untouched_approval_keeps_it_pending(open_notebook, page):
     nb, view = open_approval(open_notebook)
     expect(view.button("Reject")).to_be_focused()  # where the widget puts focus, untouched
+    expect(view.root.locator(".nbask-keys")).to_have_text("Keys: Esc close")
     page.keyboard.press("Escape")
     expect(view.root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")).to_be_visible()
     view.expect_status("pending")
