@@ -1,7 +1,7 @@
 """Where focus goes when a request ends in the VS Code host (js/focusreturn.ts): there is no
 notebook cell of the page's own to go back to, so focus stays on the widget, on its resolved
-block once shown, never dropped to the page's body; from there Shift+Enter still reaches VS
-Code's workbench, which runs the next cell.
+block once shown (also when its time limit ends it), never dropped to the page's body; from
+there Shift+Enter still reaches VS Code's workbench, which runs the next cell.
 """
 
 from __future__ import annotations
@@ -58,3 +58,11 @@ def test_the_resolved_block_takes_focus_when_the_request_ends(open_host, way):
     # Shift+Enter bubbles from the block to the window, where VS Code runs its keybinding.
     assert "Enter" in [k["key"] for k in host.forwarded_keys()[before:]]
     expect(block).to_be_focused()
+
+
+def test_the_resolved_block_takes_focus_when_the_time_limit_ends_the_request(open_host):
+    host, cell, ask = open_asking(open_host, f"nbask.ask_questions({QUESTIONS!r}, timeout=8)")
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    ask.expect_status("timeout", timeout=30_000)
+    assert host.read_result(cell)["status"] == "timeout"
+    expect(ask.root.locator(".nbask-resolved")).to_be_focused()
