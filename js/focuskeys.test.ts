@@ -116,6 +116,17 @@ describe("the notebook's keys pass through the widget", () => {
     ]);
   });
 
+  it("are gated by one window listener for every copy of the module (one per model in anywidget)", async () => {
+    view(pendingModel([DB]));
+    const added = vi.spyOn(window, "addEventListener");
+    vi.resetModules();
+    const copy = await import("./hostkeys");
+    copy.installShortcutGate();
+    copy.installShortcutGate();
+    expect(added.mock.calls.filter(([type]) => type === "keydown")).toHaveLength(0);
+    added.mockRestore();
+  });
+
   it("reach JupyterLab's bubbling handler: Shift+Enter and interrupt do, digits and arrows do not", () => {
     const { root } = view(pendingModel([DB]));
     const seen: string[] = [];

@@ -55,11 +55,15 @@ const onCapturedKeydown = (event: KeyboardEvent): void => {
   setTimeout(() => target.removeAttribute(SUPPRESS_ATTRIBUTE), 0);
 };
 
-let gateInstalled = false;
+// anywidget loads this module once per model, so the mark that the gate is in place lives on
+// the page, not in the module: a batch of twenty cards adds one listener, not twenty.
+const GATE = Symbol.for("nbask.shortcut-gate.v1");
 
-/** Installs the capture-phase gate once per page (every view shares it). */
+/** Installs the capture-phase gate once per page (every view, of every module copy, shares it). */
 export function installShortcutGate(): void {
-  if (gateInstalled || typeof window === "undefined") return;
-  gateInstalled = true;
+  if (typeof window === "undefined") return;
+  const page = window as { [GATE]?: true };
+  if (page[GATE]) return;
+  page[GATE] = true;
   window.addEventListener("keydown", onCapturedKeydown, true);
 }
