@@ -75,23 +75,6 @@ def test_escape_dismisses_as_a_rejection_and_enter_never_approves(open_notebook,
     view.expect_status("dismissed")
 
 
-def test_one_escape_on_an_untouched_approval_keeps_it_pending(open_notebook, page):
-    nb, view = open_approval(open_notebook)
-    expect(view.button("Reject")).to_be_focused()  # where the widget puts focus, untouched
-    expect(view.root.locator(".nbask-keys")).to_have_text("Keys: Esc close")
-    page.keyboard.press("Escape")
-    expect(view.root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")).to_be_visible()
-    view.expect_status("pending")
-    for name in ("Approve", "Edit", "Reject"):
-        expect(view.button(name)).to_be_enabled()
-    expect(view.textbox("Reason")).to_be_enabled()
-    nb.wait_running(1)
-    page.keyboard.press("Escape")
-    decision = read_decision(nb)
-    assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
-    view.expect_status("dismissed")
-
-
 def test_hostile_text_stays_literal(open_notebook, page):
     title = "<img src=x onerror=window.__pwned=1> Run"
     details = "<script>window.__pwned=2</script>\n**bold** [link](javascript:alert(1))"

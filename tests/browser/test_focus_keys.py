@@ -2,8 +2,9 @@
 request ends with focus in the widget (Submit, Enter, Escape twice, Dismiss, an approval's
 Approve or Reject, a form's Submit, or its time limit) focus is back in the notebook's cell in
 command mode, so the next Shift+Enter runs the next cell; Shift+Enter, Ctrl+S and I, I work
-with focus in the widget; one Escape never dismisses; Enter, Enter on an untouched question
-sends nothing; the widget never takes focus from another cell's editor.
+with focus in the widget; the widget never takes focus from another cell's editor. One Escape
+never dismisses and Enter, Enter on an untouched question sends nothing: shared scenarios
+(tests/scenarios/keys.py), run here by test_person_scenarios.py.
 """
 
 from __future__ import annotations
@@ -179,30 +180,6 @@ def test_i_i_interrupts_from_inside_the_widget(open_notebook, page):
     page.keyboard.press("i")
     ask.expect_status("cancelled")
     nb.wait_done(1)
-
-
-def test_one_escape_on_an_untouched_question_keeps_it_pending(open_notebook, page):
-    nb, ask = _open(open_notebook)
-    page.keyboard.press("Escape")
-    expect(ask.root.get_by_role("status").filter(has_text=ESCAPE_AGAIN)).to_be_visible()
-    ask.expect_pending()
-    nb.wait_running(1)
-    page.keyboard.press("Escape")
-    assert read_result(nb, 1)["status"] == "dismissed"
-
-
-def test_enter_enter_on_an_untouched_question_sends_nothing(open_notebook, page):
-    nb, ask = _open(open_notebook)
-    # The recommended option has focus, and focus is not a choice.
-    expect(ask.option(PICK, "Medium")).not_to_be_checked()
-    page.keyboard.press("Enter")
-    expect(ask.button("Keep answering")).to_be_focused()
-    expect(ask.root.locator(".nbask-confirm-text")).to_contain_text("“Model”")
-    page.keyboard.press("Enter")
-    expect(ask.root.locator(".nbask-confirm")).to_be_hidden()
-    ask.expect_pending()
-    nb.wait_running(1)
-    assert nb.printed(1) == ""
 
 
 def test_the_widget_does_not_take_focus_from_another_cells_editor(open_notebook, page):

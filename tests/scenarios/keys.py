@@ -106,7 +106,10 @@ def test_one_escape_on_an_untouched_approval_keeps_it_pending(host: Host):
     keys.press("Escape")
     expect(escape_note(root)).to_be_visible()
     expect(root).to_have_attribute("data-status", "pending")
-    expect(root.get_by_role("button", name="Approve", exact=True)).to_be_enabled()
+    for name in ("Approve", "Edit", "Reject"):
+        expect(root.get_by_role("button", name=name, exact=True)).to_be_enabled()
+    expect(root.get_by_role("textbox", name="Reason")).to_be_enabled()
+    expect(root.locator(".nbask-keys")).to_have_text("Keys: Esc close")  # one Escape only asks
     host.wait_running(1)
     assert host.printed(1) == ""
     keys.press("Escape")
