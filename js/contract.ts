@@ -56,10 +56,11 @@ export interface BatchState {
   /** Whether this widget's request waited first: its card shows the batch's heading, for as
    *  long as any request of the batch waits, even once its own request has ended. */
   lead: boolean;
-  /** How many requests of the batch still wait. */
+  /** How many requests of the batch still wait (on the lead only: 0 on the other cards, whose
+   *  state so stays put as requests come and go). */
   waiting: number;
   /** Request ids of the batch's approvals still waiting, in the order shown: what an "all"
-   *  button may decide (questions and forms never are). */
+   *  button may decide (questions and forms never are). On the lead only, [] elsewhere. */
   approvals: string[];
 }
 

@@ -30,10 +30,14 @@ def batch_state(widget: InteractionWidget[Any], batch: Batch | None, waiting: li
     """The ``batch`` trait of ``widget``: {} unless its request is in ``batch``."""
     if batch is None or widget.request.batch_id != batch.id:
         return {}
+    if batch.lead != widget.request.request_id:
+        # Only the lead's heading shows the counts. The other cards' state stays the same while
+        # requests come and go, so an answer syncs the lead's trait, not every waiting card's.
+        return {"id": batch.id, "lead": False, "waiting": 0, "approvals": []}
     members = [r.request for r in waiting if r.request.batch_id == batch.id]
     return {
         "id": batch.id,
-        "lead": batch.lead == widget.request.request_id,
+        "lead": True,
         "waiting": len(members),
         # Only what an "all" button may decide: approvals still waiting, in the order shown.
         "approvals": [request.request_id for request in members if request.kind == "approval"],

@@ -70,6 +70,11 @@ def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness
     k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 1)
     choose(k, comms[1], "B")
     answers = batch_line(k, cell)
+    # Only the lead's heading counts: an answer syncs the lead's batch trait, never the other
+    # cards' (twenty cards would otherwise each get an update before the answered caller runs).
+    for other in comms[1:]:
+        synced = [state["batch"] for state in k.widget_states(other.comm_id) if "batch" in state]
+        assert synced == [{"id": answers[0][2], "lead": False, "waiting": 0, "approvals": []}]
     assert [a[:2] for a in answers] == [
         ["answered", {"Order 0?": "A"}],
         ["answered", {"Order 1?": "B"}],
