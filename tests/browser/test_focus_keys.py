@@ -14,22 +14,14 @@ import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from scenarios.keys import ESCAPE_AGAIN, PICK, QUESTIONS
 
 from .ask_widget import PRINT_RESULT, ApprovalView, AskWidget, open_asking, read_result, waiting_panel
 from .notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
-PICK = "Which model size?"
-QUESTIONS = [
-    {
-        "question": PICK,
-        "header": "Model",
-        "options": [{"label": "Small"}, {"label": "Medium (Recommended)"}, {"label": "Large"}],
-    }
-]
 CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
-ESCAPE_AGAIN = "Press Escape again to discard your answer"
 # js/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
 ORPHAN_DELAY_MS = 2000
 COMMAND_MODE = re.compile(r"\bjp-mod-commandMode\b")

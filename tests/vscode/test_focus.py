@@ -9,21 +9,13 @@ from __future__ import annotations
 import pytest
 from browser.ask_widget import AskWidget
 from playwright.sync_api import expect
+from scenarios.keys import ESCAPE_AGAIN, PICK, QUESTIONS
 
 from .host import VSCodeHost, open_asking
 
 pytestmark = pytest.mark.vscode
 
-PICK = "Which model size?"
-QUESTIONS = [
-    {
-        "question": PICK,
-        "header": "Model",
-        "options": [{"label": "Small"}, {"label": "Medium (Recommended)"}, {"label": "Large"}],
-    }
-]
 CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
-ESCAPE_AGAIN = "Press Escape again to discard your answer"
 
 
 def _end_by(way: str, host: VSCodeHost, ask: AskWidget) -> None:
