@@ -7,6 +7,7 @@ an error that names the field and the rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -17,6 +18,7 @@ from pydantic import (
     field_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticUndefined
 from typing_extensions import Self
 
 from .contract import (
@@ -144,7 +146,10 @@ class Question(StrictModel):
 
     def recommended_label(self) -> str:
         """The option the model suggests ("(Recommended)"), else the first."""
-        return next((o.label for o in self.options if is_recommended(o.label)), self.options[0].label)
+        for option in self.options:  # a loop, not next(genexpr): asked on every unattended request
+            if is_recommended(option.label):
+                return option.label
+        return self.options[0].label
 
 
 class QuestionSet(StrictModel):
@@ -201,6 +206,26 @@ class Approval(StrictModel):
         return value
 
 
+#: Per outcome model: every field in order with its default (None where it has none), the
+#: fields without a default, and those whose default a factory makes (fresh for each outcome).
+_Blank = tuple[dict[str, Any], frozenset[str], tuple[tuple[str, Callable[[], Any]], ...]]
+_BLANKS: dict[type[BaseModel], _Blank] = {}
+_set = object.__setattr__  # a model's own __setattr__ refuses its internal slots
+
+
+def _blank_of(model: type[BaseModel]) -> _Blank:
+    known = _BLANKS.get(model)
+    if known is not None:
+        return known
+    fields = model.model_fields
+    values = {name: None if info.default is PydanticUndefined else info.default for name, info in fields.items()}
+    required = frozenset(name for name, info in fields.items() if info.is_required())
+    factories = tuple((name, info.default_factory) for name, info in fields.items() if info.default_factory)
+    blank: _Blank = (values, required, factories)  # type: ignore[assignment] # a factory here takes no arguments
+    _BLANKS[model] = blank
+    return blank
+
+
 class Outcome(BaseModel):
     """What every outcome carries: how it ended, for which request, when, and who decided."""
 
@@ -240,11 +265,26 @@ class Outcome(BaseModel):
     )
 
     @classmethod
-    def of(cls, fields: dict[str, Any]) -> Self:
-        """``cls.model_validate(fields)``, its validator called directly (the same checks): an
-        outcome nbask builds on every request.
+    def built(cls, fields: dict[str, Any]) -> Self:
+        """The outcome of ``fields``, values nbask has already checked (the validated question,
+        the person's parsed reply, the request's ids): pydantic's ``model_construct`` without its
+        loop over every field, for an outcome built on every request. ``fields`` must name every
+        field without a default, and nothing else.
         """
-        outcome: Self = cls.__pydantic_validator__.validate_python(fields)
+        blank, required, factories = _blank_of(cls)
+        values = {**blank, **fields}
+        if not fields.keys() >= required or len(values) != len(blank):
+            missing = sorted(required - fields.keys())
+            msg = f"{cls.__name__} needs {missing}, knows no {sorted(fields.keys() - blank.keys())}"
+            raise TypeError(msg)
+        for name, factory in factories:
+            if name not in fields:
+                values[name] = factory()
+        outcome = object.__new__(cls)  # what model_construct does, as pydantic defines these slots
+        _set(outcome, "__dict__", values)
+        _set(outcome, "__pydantic_fields_set__", set(fields))
+        _set(outcome, "__pydantic_extra__", None)
+        _set(outcome, "__pydantic_private__", None)
         return outcome
 
     @property

@@ -4,10 +4,14 @@ back exactly what the call returned.
 
 from __future__ import annotations
 
+import pathlib
+
+import pytest
+
 import nbask
 from nbask.core.manager import manager
 from nbask.kinds import QuestionRequest
-from nbask.models import QuestionSet
+from nbask.models import Answer, QuestionSet
 from nbask.responses import QuestionReply, QuestionResponse
 
 
@@ -33,3 +37,41 @@ def test_an_answer_json_cannot_hold_is_kept_as_it_was():
     (entry,) = nbask.history()
     assert entry.outcome == answer
     assert entry.outcome.answers == {"Name?": "x\ud800"}
+
+
+def test_only_an_approval_keeps_the_working_directory_beside_its_record():
+    # An approval's replay reads paths in its details (tests/unit/test_replay_workdir.py); the
+    # other kinds' replays never do, so their records skip the system call.
+    nbask.configure(policy="recommended")
+    nbask.ask_sync("Which database?", ["PostgreSQL (Recommended)", "SQLite"])
+    nbask.approve_sync("Deploy", "make deploy")
+    nbask.ask_form_sync("Replicas?", {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}})
+    assert [entry.workdir for entry in nbask.history()] == [None, str(pathlib.Path.cwd()), None]
+
+
+def test_an_answer_built_without_validation_equals_the_validated_one():
+    options = [{"label": "A"}, {"label": "B"}]
+    request = QuestionRequest(question_set=QuestionSet(questions=[{"question": "Q?", "options": options}]))
+    answered = request.answered([["A"]], {"Q?": "a note"}, "all", "person")
+    assert answered == Answer.model_validate(answered.model_dump())
+    assert answered.answers == {"Q?": "A"}
+    short = {"status": "dismissed", "request_id": "r", "asked_at": 0.0, "resolved_at": 0.0}
+    for fields in (answered.model_dump(), short):
+        built, validated = Answer.built(fields), Answer.model_validate(fields)
+        assert built == validated
+        assert built.model_dump_json() == validated.model_dump_json()  # the same fields, in order
+        assert built.model_fields_set == validated.model_fields_set
+    assert Answer.built(short).answers == {}
+    assert Answer.built(short).answers is not Answer.built(short).answers  # a factory's default, fresh
+
+
+def test_building_an_outcome_names_what_is_missing_or_unknown():
+    with pytest.raises(TypeError, match=r"Answer needs \['asked_at', 'resolved_at'\]"):
+        Answer.built({"status": "answered", "request_id": "r"})
+    with pytest.raises(TypeError, match=r"knows no \['answer'\]"):
+        Answer.built({"status": "answered", "request_id": "r", "asked_at": 0.0, "resolved_at": 0.0, "answer": "x"})
+
+
+def test_a_tool_call_id_that_is_not_text_is_refused_when_asked():
+    with pytest.raises(TypeError, match="tool_call_id must be a string or None, got int"):
+        nbask.ask_sync("Which database?", ["PostgreSQL", "SQLite"], tool_call_id=7)  # type: ignore[arg-type]

@@ -64,7 +64,10 @@ class HistoryEntry(BaseModel):
     workdir: str | None = Field(
         default=None,
         exclude_if=lambda value: value is None,
-        description="The working directory it was asked in: replay elsewhere reads paths under it as under its own.",
+        description=(
+            "The working directory an approval was asked in (kinds whose replay reads paths keep it): "
+            "replay elsewhere reads paths under it as under its own."
+        ),
     )
 
     @field_validator("kind")
@@ -89,7 +92,7 @@ class HistoryEntry(BaseModel):
     @classmethod
     def of(cls, request: Request[Any], outcome: Outcome) -> HistoryEntry:
         """The entry for ``request`` ended with ``outcome`` (both made by nbask: not re-validated)."""
-        return cls.ended(request.kind, request.asked(), outcome, current_workdir())
+        return cls.ended(request.kind, request.asked(), outcome, workdir_of(request))
 
     @classmethod
     def ended(cls, kind: str, asked: dict[str, Any], outcome: Outcome, workdir: str | None = None) -> HistoryEntry:
@@ -124,7 +127,7 @@ def register_replay_reader(suffix: str, reader: ReplayReader) -> None:
 
 #: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, the
 #: outcome as JSON text (or live, if its model leaves a field out of dumps), the working
-#: directory). As text, a record holds no object the garbage collector walks: live models
+#: directory where the kind keeps it). As text, a record holds no object the garbage collector walks: live models
 #: (every question, option and answer) made each collection slower as the history grew.
 CompactRecord = tuple[str, str, Outcome | str, str | None]
 
@@ -138,6 +141,11 @@ def current_workdir() -> str | None:
         return None
 
 
+def workdir_of(request: Request[Any]) -> str | None:
+    """The working directory kept beside ``request``'s record, if its kind keeps one."""
+    return current_workdir() if request.keeps_workdir else None
+
+
 def json_text(model: BaseModel) -> str:
     """``model.model_dump_json()`` straight from the model's serializer (the same defaults,
     without the keyword handling): the history dumps two models on every request.
@@ -146,7 +154,7 @@ def json_text(model: BaseModel) -> str:
 
 
 def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
-    """The compact record of ``request`` ended with ``outcome``, with the working directory."""
+    """The compact record of ``request`` ended with ``outcome``."""
     kind = request.kind
     kept: Outcome | str = outcome
     if type(outcome) is _WHOLE_IN_JSON.get(kind):
@@ -154,7 +162,7 @@ def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
             kept = json_text(outcome)
         except PydanticSerializationError:
             pass  # text JSON cannot hold (a lone surrogate a front end sent): kept live
-    return (kind, request.asked_json(), kept, current_workdir())
+    return (kind, request.asked_json(), kept, workdir_of(request))
 
 
 def expand(record: CompactRecord) -> HistoryEntry:

@@ -71,6 +71,10 @@ class Request(ABC, Generic[OutcomeT]):
 
     #: The registered name of the request's kind (``nbask.kinds``): "question", "approval".
     kind: ClassVar[str]
+    #: Whether the history keeps the working directory beside this kind's records: a kind whose
+    #: replay reads paths in what was asked (an approval's details) needs it, others skip the
+    #: system call on every request.
+    keeps_workdir: ClassVar[bool] = False
     tool_call_id: str | None = None
     timeout: float | None = DEFAULT_TIMEOUT
     request_id: str = field(default_factory=new_request_id)
@@ -80,6 +84,9 @@ class Request(ABC, Generic[OutcomeT]):
 
     def __post_init__(self) -> None:
         check_timeout(self.timeout)
+        if self.tool_call_id is not None and not isinstance(self.tool_call_id, str):
+            msg = f"tool_call_id must be a string or None, got {type(self.tool_call_id).__name__}"
+            raise TypeError(msg)
 
     def _ids(self, answered_by: AnsweredBy) -> dict[str, Any]:
         return {

@@ -34,6 +34,7 @@ class ApprovalRequest(Request[Decision]):
     """Asks to approve an action; decides a Decision."""
 
     kind: ClassVar[str] = "approval"
+    keeps_workdir: ClassVar[bool] = True
     approval: Approval = field(kw_only=True)
 
     def asked(self) -> dict[str, Any]:

@@ -69,7 +69,7 @@ class QuestionRequest(Request[Answer]):
             note = f"{note}\n\n{remark}" if note else remark
         fields = self._ids(answered_by)
         fields.update(status="answered", answers=answers, selections=selections, notes=notes, note=note)
-        return Answer.of(fields)
+        return Answer.built(fields)
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Answer:
         return Answer(status=status, note=note, **self._ids(answered_by))

@@ -13,7 +13,6 @@ saved notebook shows what was answered and by whom (and can itself be replayed).
 
 from __future__ import annotations
 
-import logging
 import os
 import pathlib
 import threading
@@ -30,8 +29,6 @@ from ..models import Outcome
 from ..terminal import terminal_streams
 from .console import ConsoleResolver
 from .live import LiveWidgetResolver
-
-log = logging.getLogger(__name__)
 
 
 def choose_resolver(request: Request[Any]) -> Resolver:
@@ -105,8 +102,6 @@ class PolicyResolver:
         resolution.settle(self.decide(kind, request))
         final = resolution.outcome
         assert final is not None  # noqa: S101 - settled above
-        # Only the request id: what was asked and answered may be private.
-        log.debug("nbask request %s decided by the %s policy", request.request_id, self.name)
         show_in_cell(kind, request, final)
         return final
 
