@@ -23,19 +23,9 @@ from .kinds import ApprovalRequest, FormRequest, QuestionRequest
 from .models import Answer, Approval, Decision, FormAnswer, Option, Outcome, Question, QuestionSet, Risk
 from .resolvers.policies import choose_resolver
 
-__all__ = [
-    "HistoryEntry",
-    "approve",
-    "approve_sync",
-    "ask",
-    "ask_form",
-    "ask_form_sync",
-    "ask_questions",
-    "ask_sync",
-    "history",
-    "late_answers",
-    "save_history",
-]
+# The public calls (``nbask`` re-exports them): those that ask, then those that read what ended.
+__all__ = ["approve", "approve_sync", "ask", "ask_form", "ask_form_sync", "ask_questions", "ask_sync"]
+__all__ += ["HistoryEntry", "history", "late_answers", "save_history"]
 
 #: The seams ``nbask.tools``, ``nbask.mcp`` and ``nbask.integrations`` build on: a request of
 #: any kind run under the policy in force, and the requests the public calls make. Not public:

@@ -6,7 +6,7 @@ import functools
 import inspect
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast, overload
+from typing import Any, Protocol, TypeVar, cast, overload
 
 from pydantic import TypeAdapter
 
@@ -32,22 +32,48 @@ def _run_sync(request: ApprovalRequest) -> Decision:
     return run_request_sync(request, queue=True)
 
 
-@overload
-def requires_approval(func: F, /) -> F: ...
-@overload
-def requires_approval(
-    *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT, risk: Risk | None = None
-) -> Callable[[F], F]: ...
+class ApprovalDecorator(Protocol):
+    """A decorator used bare (``@requires_approval``) or called with its settings first
+    (``@requires_approval(action=..., timeout=..., risk=...)``).
+    """
+
+    @overload
+    def __call__(self, func: F, /) -> F: ...
+    @overload
+    def __call__(
+        self, *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT, risk: Risk | None = None
+    ) -> Callable[[F], F]: ...
 
 
-def requires_approval(
-    func: F | None = None,
-    /,
-    *,
-    action: str | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    risk: Risk | None = None,
-) -> F | Callable[[F], F]:
+#: How an approval decorator gates one function, given the decorator's settings.
+Gating = Callable[[F, str | None, float | None, Risk | None], F]
+
+
+def approval_decorator(gating: Gating[Any]) -> ApprovalDecorator:
+    """The decorator, bare or with settings, that gates each function with ``gating``: named and
+    documented as ``gating`` (``@requires_approval`` here, ``@nbask.tools.gate``).
+    """
+
+    def decorator(
+        func: Callable[..., Any] | None = None,
+        /,
+        *,
+        action: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        risk: Risk | None = None,
+    ) -> Any:
+        def decorate(function: Callable[..., Any]) -> Any:
+            return gating(function, action, timeout, risk)
+
+        return decorate(func) if func is not None else decorate
+
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(decorator, name, getattr(gating, name))
+    return cast("ApprovalDecorator", decorator)
+
+
+@approval_decorator
+def requires_approval(function: F, action: str | None, timeout: float | None, risk: Risk | None) -> F:
     """Ask the person before each call of the decorated function.
 
     The details shown are the call's arguments as JSON. "Approve" runs the call as it is,
@@ -60,11 +86,7 @@ def requires_approval(
     ``risk`` ("low", "medium" or "high") tags every approval with what is at stake, as
     ``nbask.approve(risk=...)`` does; anything else is refused here, naming ``risk``.
     """
-
-    def decorate(function: F) -> F:
-        return approval_gated(function, action=action, timeout=timeout, risk=risk)
-
-    return decorate(func) if func is not None else decorate
+    return approval_gated(function, action=action, timeout=timeout, risk=risk)
 
 
 def approval_gated(

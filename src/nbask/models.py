@@ -89,6 +89,11 @@ def _is_false(value: object) -> bool:
     return value is False
 
 
+def _unset_left_out(description: str, *, unset: bool | None = None) -> Any:
+    """A field whose default is ``unset`` (None or False) and which dumps leave out while it is."""
+    return Field(default=unset, exclude_if=_is_false if unset is False else _is_none, description=description)
+
+
 class Option(StrictModel):
     """One choice of a question."""
 
@@ -238,30 +243,20 @@ class Outcome(BaseModel):
     resolved_at: float = Field(description="Unix time the interaction ended.")
     answered_by: AnsweredBy = Field(default="person", description="Who decided: person, policy or replay.")
     # Left out of dumps when unset, so records of outcomes without them stay as they were.
-    answered_by_user: str | None = Field(
-        default=None,
-        exclude_if=_is_none,
-        description="The username of the person who answered, where the front end names one (shared notebooks).",
+    answered_by_user: str | None = _unset_left_out(
+        "The username of the person who answered, where the front end names one (shared notebooks)."
     )
-    recorded_by: AnsweredBy | None = Field(
-        default=None,
-        exclude_if=_is_none,
-        description="For a replayed outcome (answered_by 'replay'): who decided it in the recording.",
+    recorded_by: AnsweredBy | None = _unset_left_out(
+        "For a replayed outcome (answered_by 'replay'): who decided it in the recording."
     )
-    late: bool = Field(
-        default=False,
-        exclude_if=_is_false,
-        description="An answer given after the request had timed out: the call had already returned 'timeout'.",
+    late: bool = _unset_left_out(
+        "An answer given after the request had timed out: the call had already returned 'timeout'.", unset=False
     )
-    timed_out_at: float | None = Field(
-        default=None,
-        exclude_if=_is_none,
-        description="Unix time the request timed out, for a late answer (resolved_at is when it was answered).",
+    timed_out_at: float | None = _unset_left_out(
+        "Unix time the request timed out, for a late answer (resolved_at is when it was answered)."
     )
-    batch_id: str | None = Field(
-        default=None,
-        exclude_if=_is_none,
-        description="Shared by requests shown together (asked with queue=True while others waited).",
+    batch_id: str | None = _unset_left_out(
+        "Shared by requests shown together (asked with queue=True while others waited)."
     )
 
     @classmethod

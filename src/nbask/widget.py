@@ -114,6 +114,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
         self.resolution: Resolution[OutcomeT] = resolution
+        self.request: Request[OutcomeT] = resolution.request
+        #: The agent's id for the tool call that asked, if one did; when the request was shown.
+        self.tool_call_id: str | None = self.request.tool_call_id
+        self.asked_at: float = self.request.asked_at
         #: The answer given after the request timed out, if one was (at most one is kept).
         self.late_answer: OutcomeT | None = None
         #: The display this widget was shown with by the live resolver: a late answer is added
@@ -138,18 +142,6 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         follow_batch(self)
 
     # -- state -----------------------------------------------------------------
-
-    @property
-    def request(self) -> Request[OutcomeT]:
-        return self.resolution.request
-
-    @property
-    def tool_call_id(self) -> str | None:
-        return self.request.tool_call_id
-
-    @property
-    def asked_at(self) -> float:
-        return self.request.asked_at
 
     @property
     def answer(self) -> OutcomeT | None:
@@ -381,3 +373,17 @@ class _ShownByHand:
         del resolution
         outcome: OutcomeT = self.widget.wait_blocking(self.timeout)
         return outcome
+
+
+class ShowsRefusals(InteractionWidget[OutcomeT]):
+    """A widget whose front end says why the kernel refused the person's last reply (an edit
+    that does not fit its schema, a form value out of range) and keeps the request open to fix it.
+    """
+
+    # Why the kernel refused the last reply ("" = none).
+    error = traitlets.Unicode("").tag(sync=True)
+
+    def refuse(self, error: MalformedResponse) -> None:
+        with self.hold_sync():
+            self.error = str(error)
+            super().refuse(error)

@@ -17,7 +17,7 @@ from nbask.api import run_request_sync
 from nbask.core.history import HistoryEntry, Recording, load
 from nbask.core.lifecycle import Ending, Request, Resolution
 from nbask.core.manager import manager
-from nbask.kinds import KINDS, ApprovalRequest, QuestionRequest, RequestKind, kind_of, register
+from nbask.kinds import KINDS, ApprovalRequest, QuestionRequest, QuestionWidget, RequestKind, kind_of, register
 from nbask.models import Answer, AnsweredBy, Approval, QuestionSet
 from nbask.resolvers.console import ConsoleResolver
 from nbask.terminal import Terminal
@@ -46,12 +46,9 @@ class ConfirmRequest(Request[Answer]):
 
 
 class ConfirmKind(RequestKind[ConfirmRequest, Answer]):
-    name = "confirm-for-test"
     request_type = ConfirmRequest
     outcome_type = Answer
-
-    def widget(self, resolution: Resolution[Answer]) -> Any:
-        raise NotImplementedError
+    widget_type = QuestionWidget  # not shown here: these tests run headless
 
     def summary(self, request: ConfirmRequest, outcome: Answer | None) -> str:
         return f"{request.text}: {outcome.answers.get(request.text) if outcome else 'pending'}"

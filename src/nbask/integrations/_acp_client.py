@@ -12,16 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from acp import RequestError
-from acp.schema import (
-    AllowedOutcome,
-    DeniedOutcome,
-    PermissionOption,
-    ReadTextFileResponse,
-    RequestPermissionResponse,
-    ToolCallUpdate,
-    WriteTextFileResponse,
-)
+from acp import RequestError, schema
 
 from ..contract import RECOMMENDED
 from ..core.lifecycle import DEFAULT_TIMEOUT
@@ -59,7 +50,7 @@ class Permission:
     answered_by: str | None
 
 
-def option_labels(options: Sequence[PermissionOption]) -> list[str]:
+def option_labels(options: Sequence[schema.PermissionOption]) -> list[str]:
     """Each option's name as shown, in the agent's order: made distinct, and the first reject
     option marked "(Recommended)" (what an unattended run picks; any other mark is left out).
     """
@@ -75,7 +66,7 @@ def option_labels(options: Sequence[PermissionOption]) -> list[str]:
     return labels
 
 
-def _reject_option(options: Sequence[PermissionOption]) -> PermissionOption | None:
+def _reject_option(options: Sequence[schema.PermissionOption]) -> schema.PermissionOption | None:
     """The option a rejection sends: the first "reject_once", else the first "reject_always"."""
     for kind in ("reject_once", "reject_always"):
         found = next((option for option in options if option.kind == kind), None)
@@ -85,8 +76,8 @@ def _reject_option(options: Sequence[PermissionOption]) -> PermissionOption | No
 
 
 def permission_asking(
-    view: ToolCallView, options: Sequence[PermissionOption], timeout: float | None
-) -> _seam.Asking[tuple[PermissionOption | None, Answer | None]]:
+    view: ToolCallView, options: Sequence[schema.PermissionOption], timeout: float | None
+) -> _seam.Asking[tuple[schema.PermissionOption | None, Answer | None]]:
     """Ask which of the agent's ``options`` to send for the tool call ``view``: returns the
     option (None: "cancelled") and the answer it was read from (None when nothing was asked).
 
@@ -157,8 +148,8 @@ class NbaskClient:
     # -- permissions -----------------------------------------------------------------------------
 
     async def request_permission(
-        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kwargs: Any
-    ) -> RequestPermissionResponse:
+        self, session_id: str, tool_call: schema.ToolCallUpdate, options: list[schema.PermissionOption], **kwargs: Any
+    ) -> schema.RequestPermissionResponse:
         del session_id, kwargs
         known = self.transcript.tool_calls.get(tool_call.tool_call_id)
         view = ToolCallView(tool_call.tool_call_id) if known is None else replace(known)
@@ -169,8 +160,10 @@ class NbaskClient:
         sent = f"{option.name} ({option.option_id})" if option is not None else "cancelled"
         self.transcript.line(f"permission: {view.name()} -> {sent}" + (f", answered by {who}" if who else ""))
         if option is None:
-            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-        return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected", option_id=option.option_id))
+            return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
+        return schema.RequestPermissionResponse(
+            outcome=schema.AllowedOutcome(outcome="selected", option_id=option.option_id)
+        )
 
     async def _asked(self, asking: _seam.Asking[Any]) -> Any:
         """``drive(asking)``; an interrupt of the wait, or a replay miss, stops the turn (the
@@ -192,7 +185,9 @@ class NbaskClient:
 
     # -- files, each behind an approval ----------------------------------------------------------
 
-    async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> WriteTextFileResponse:
+    async def write_text_file(
+        self, session_id: str, path: str, content: str, **kwargs: Any
+    ) -> schema.WriteTextFileResponse:
         del session_id, kwargs
         target = self._file(path, "write")
         decision = await self._decided(_seam.approval(_action("Write", path), content, timeout=self.timeout))
@@ -201,11 +196,11 @@ class NbaskClient:
         text = decision.edited if decision.decision == "edit" and decision.edited is not None else content
         target.write_text(text, encoding="utf-8")
         self.transcript.line(f"file: wrote {path} ({len(text)} characters)")
-        return WriteTextFileResponse()
+        return schema.WriteTextFileResponse()
 
     async def read_text_file(
         self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
-    ) -> ReadTextFileResponse:
+    ) -> schema.ReadTextFileResponse:
         del session_id, kwargs
         target = self._file(path, "read")
         lines = "" if line is None and limit is None else f"\nlines: from {line or 1}, at most {limit or 'all'}"
@@ -221,7 +216,7 @@ class NbaskClient:
             kept = text.splitlines(keepends=True)[start:]
             text = "".join(kept[:limit] if limit is not None else kept)
         self.transcript.line(f"file: read {path}")
-        return ReadTextFileResponse(content=text)
+        return schema.ReadTextFileResponse(content=text)
 
     def _file(self, path: str, verb: str) -> Path:
         if not self.files:

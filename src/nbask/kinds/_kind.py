@@ -29,14 +29,20 @@ DISMISS_NOTE = agent_text("policy_dismissed")
 class RequestKind(ABC, Generic[RequestT, OutcomeT]):
     """One kind of request: how it is shown, summarised, prompted for, and decided unattended."""
 
-    #: The name requests of this kind carry (``Request.kind``) and history entries record.
-    name: ClassVar[str]
     request_type: ClassVar[type[Request[Any]]]
     outcome_type: ClassVar[type[Outcome]]
+    #: The widget class that shows a request of this kind in a cell.
+    widget_type: ClassVar[type[InteractionWidget[Any]]]
 
-    @abstractmethod
+    @property
+    def name(self) -> str:
+        """The name requests of this kind carry (``Request.kind``) and history entries record."""
+        return self.request_type.kind
+
     def widget(self, resolution: Resolution[OutcomeT]) -> InteractionWidget[OutcomeT]:
         """The widget that shows ``resolution``'s request in a cell."""
+        widget: InteractionWidget[OutcomeT] = self.widget_type(resolution=resolution)
+        return widget
 
     @abstractmethod
     def summary(self, request: RequestT, outcome: OutcomeT | None) -> str:

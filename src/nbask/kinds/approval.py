@@ -20,7 +20,7 @@ from ..models import AnsweredBy, Approval, Decision, Risk
 from ..responses import ApprovalResponse, MalformedResponse, parse_approval_response
 from ..summary import by_whom, code_block, escape_markdown
 from ..terminal import Terminal, printable
-from ..widget import InteractionWidget
+from ..widget import ShowsRefusals
 from ._argcheck import edit_problems
 from ._kind import RequestKind, quoted
 
@@ -94,7 +94,7 @@ def refusal_text(problems: list[str]) -> str:
 # -- the widget -------------------------------------------------------------------------------
 
 
-class ApprovalWidget(InteractionWidget[Decision]):
+class ApprovalWidget(ShowsRefusals[Decision]):
     """Asks the person to approve, edit or reject an action.
 
     Example::
@@ -111,8 +111,6 @@ class ApprovalWidget(InteractionWidget[Decision]):
     details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     # What is at stake: "low", "medium", "high", or "" (no tag, the default look).
     risk = traitlets.Unicode("").tag(sync=True)
-    # Why the kernel refused the last reply ("" = none); the approval stays open to fix it.
-    error = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -147,11 +145,6 @@ class ApprovalWidget(InteractionWidget[Decision]):
 
     def result_for(self, outcome: Decision) -> dict[str, Any]:
         return {"decision": outcome.decision, "edited": outcome.edited, "reason": outcome.reason, "note": ""}
-
-    def refuse(self, error: MalformedResponse) -> None:
-        with self.hold_sync():
-            self.error = str(error)
-            super().refuse(error)
 
 
 # -- the summary ------------------------------------------------------------------------------
@@ -273,11 +266,11 @@ def replay_decision(request: ApprovalRequest, recording: Recording) -> Decision:
     """
     approval = request.approval
     here = current_workdir()
-    same_action = recording.index(ApprovalKind.name, _index).get(approval.action, [])
+    same_action = recording.index(ApprovalRequest.kind, _index).get(approval.action, [])
     records = [r for r in same_action if _as_here(r.details, r.workdir, here) == approval.details]
     if not records:
         raise ReplayMissing(_missing(approval, recording, same_action, here), asked=approval.action)
-    record = recording.take((ApprovalKind.name, approval.action, approval.details), records)
+    record = recording.take((ApprovalRequest.kind, approval.action, approval.details), records)
     if record is None:
         raise ReplayMissing(
             asked_again(f"the approval {approval.action!r}", recording, len(records)), asked=approval.action
@@ -323,12 +316,9 @@ def _missing(approval: Approval, recording: Recording, same_action: list[_Record
 class ApprovalKind(RequestKind[ApprovalRequest, Decision]):
     """Approvals: the widget, the summary, the prompt; unattended, never approved."""
 
-    name = "approval"
     request_type = ApprovalRequest
     outcome_type = Decision
-
-    def widget(self, resolution: Resolution[Decision]) -> ApprovalWidget:
-        return ApprovalWidget(resolution=resolution)
+    widget_type = ApprovalWidget
 
     def summary(self, request: ApprovalRequest, outcome: Decision | None) -> str:
         return approval_markdown(request.approval, outcome)

@@ -23,7 +23,7 @@ from ..models import AnsweredBy, FieldValue, FormAnswer
 from ..responses import MalformedResponse
 from ..summary import by_whom, code_block, escape_markdown
 from ..terminal import Terminal, printable
-from ..widget import InteractionWidget
+from ..widget import ShowsRefusals
 from ._form_terminal import ask_form_at_terminal
 from ._kind import RequestKind, quoted
 
@@ -100,7 +100,7 @@ class FormRequest(Request[FormAnswer]):
 # -- the widget -------------------------------------------------------------------------------
 
 
-class FormWidget(InteractionWidget[FormAnswer]):
+class FormWidget(ShowsRefusals[FormAnswer]):
     """Shows a form (or a page to open) and resolves with the person's values.
 
     Made by ``nbask.ask_form``; its traits are mirrored by FormModel in js/contract.ts.
@@ -109,8 +109,6 @@ class FormWidget(InteractionWidget[FormAnswer]):
     message = traitlets.Unicode("").tag(sync=True)
     fields = traitlets.List(traitlets.Dict()).tag(sync=True)
     url = traitlets.Unicode("").tag(sync=True)
-    # Why the kernel refused the last reply ("" = none); the form stays open to fix it.
-    error = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, *, resolution: Resolution[FormAnswer], **traits: Any) -> None:
         if not isinstance(resolution.request, FormRequest):
@@ -122,11 +120,6 @@ class FormWidget(InteractionWidget[FormAnswer]):
 
     def result_for(self, outcome: FormAnswer) -> dict[str, Any]:
         return {"values": outcome.values, "note": outcome.note}
-
-    def refuse(self, error: MalformedResponse) -> None:
-        with self.hold_sync():
-            self.error = str(error)
-            super().refuse(error)
 
 
 # -- the summary ------------------------------------------------------------------------------
@@ -183,7 +176,7 @@ def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
         # the server a page was opened when none was.
         return request.decide(None, answered_by="replay", note=URL_REPLAYED)
     key = _key(request.asked())
-    records = recording.index(FormKind.name, _index).get(key)
+    records = recording.index(FormRequest.kind, _index).get(key)
     if not records:
         msg = (
             f"replay: no recorded answer for the form {request.form.message[:80]!r} with these fields in "
@@ -191,7 +184,7 @@ def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
             "message and fields."
         )
         raise ReplayMissing(msg, asked=request.form.message)
-    record = recording.take((FormKind.name, key), records)
+    record = recording.take((FormRequest.kind, key), records)
     if record is None:
         what = f"the form {request.form.message[:80]!r}"
         raise ReplayMissing(asked_again(what, recording, len(records)), asked=request.form.message)
@@ -206,12 +199,9 @@ def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
 class FormKind(RequestKind[FormRequest, FormAnswer]):
     """Forms: the widget, the summary, the prompt; unattended, the schema's defaults."""
 
-    name = "form"
     request_type = FormRequest
     outcome_type = FormAnswer
-
-    def widget(self, resolution: Resolution[FormAnswer]) -> FormWidget:
-        return FormWidget(resolution=resolution)
+    widget_type = FormWidget
 
     def summary(self, request: FormRequest, outcome: FormAnswer | None) -> str:
         return form_markdown(request.form, outcome)

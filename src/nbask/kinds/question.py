@@ -261,7 +261,7 @@ def _index(entries: list[HistoryEntry]) -> _Index:
 
 def replay_answer(request: QuestionRequest, recording: Recording) -> Answer:
     """The recorded outcome for ``request``'s questions (answered_by "replay")."""
-    index = recording.index(QuestionKind.name, _index)
+    index = recording.index(QuestionRequest.kind, _index)
     records = [_record_for(question, index, recording) for question in request.question_set.questions]
     ended = next((record for record in records if record.status != "answered"), None)
     if ended is not None:
@@ -339,12 +339,9 @@ register_replay_reader(".json", entries_from_answer_map)
 class QuestionKind(RequestKind[QuestionRequest, Answer]):
     """Questions: the widget, the summary, the prompt; unattended, each "(Recommended)" option."""
 
-    name = "question"
     request_type = QuestionRequest
     outcome_type = Answer
-
-    def widget(self, resolution: Resolution[Answer]) -> QuestionWidget:
-        return QuestionWidget(resolution=resolution)
+    widget_type = QuestionWidget
 
     def summary(self, request: QuestionRequest, outcome: Answer | None) -> str:
         return questions_markdown(request.question_set, outcome)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
 from .. import config
 from ..api import refused, run_request, run_request_sync
-from ..approvals import approval_gated
+from ..approvals import approval_decorator, approval_gated
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..kinds import ApprovalRequest
@@ -91,22 +91,8 @@ def _as_tool(ask_tool: T, dialect: Dialect) -> T:
     return ask_tool
 
 
-@overload
-def gate(func: F, /) -> F: ...
-@overload
-def gate(
-    *, action: str | None = None, timeout: float | None = DEFAULT_TIMEOUT, risk: Risk | None = None
-) -> Callable[[F], F]: ...
-
-
-def gate(
-    func: F | None = None,
-    /,
-    *,
-    action: str | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    risk: Risk | None = None,
-) -> F | Callable[[F], F]:
+@approval_decorator
+def gate(function: F, action: str | None, timeout: float | None, risk: Risk | None) -> F:
     """``@nbask.requires_approval`` for a tool an agent framework calls: each call waits for the
     person's decision, and a rejection comes back as the tool's result (text saying the call did
     not run, and why) instead of an exception, so the model reads it in its next turn.
@@ -123,38 +109,34 @@ def gate(
         def drop_table(name: str) -> str: ...
         agent = pydantic_ai.Agent(model, tools=[drop_table])
     """
+    title = action or f"Call {function.__name__}"
+    gated = approval_gated(
+        function, action=title, timeout=timeout, risk=risk, run=_run_or_refuse, run_sync=_run_or_refuse_sync
+    )
 
-    def decorate(function: F) -> F:
-        title = action or f"Call {function.__name__}"
-        gated = approval_gated(
-            function, action=title, timeout=timeout, risk=risk, run=_run_or_refuse, run_sync=_run_or_refuse_sync
-        )
-
-        if inspect.iscoroutinefunction(function):
-
-            @functools.wraps(function)
-            async def async_gate(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return await gated(*args, **kwargs)
-                except ApprovalRejected as rejected:
-                    return rejection_text(rejected)
-                except _Unasked as unasked:
-                    return unasked_text(title, unasked.error)
-
-            return async_gate  # type: ignore[return-value]
+    if inspect.iscoroutinefunction(function):
 
         @functools.wraps(function)
-        def sync_gate(*args: Any, **kwargs: Any) -> Any:
+        async def async_gate(*args: Any, **kwargs: Any) -> Any:
             try:
-                return gated(*args, **kwargs)
+                return await gated(*args, **kwargs)
             except ApprovalRejected as rejected:
                 return rejection_text(rejected)
             except _Unasked as unasked:
                 return unasked_text(title, unasked.error)
 
-        return sync_gate  # type: ignore[return-value]
+        return async_gate  # type: ignore[return-value]
 
-    return decorate(func) if func is not None else decorate
+    @functools.wraps(function)
+    def sync_gate(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return gated(*args, **kwargs)
+        except ApprovalRejected as rejected:
+            return rejection_text(rejected)
+        except _Unasked as unasked:
+            return unasked_text(title, unasked.error)
+
+    return sync_gate  # type: ignore[return-value]
 
 
 class _Unasked(Exception):
