@@ -19,7 +19,7 @@ import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
 import { decisionWording, personWording } from "./wording";
 
-// Button and textbox names are part of the accessibility contract (SPEC §2b).
+// Button and textbox names are what people and the tests find them by (tests/scenarios/): keep them.
 export const APPROVAL_TEXT = {
   title: "The agent asks for your approval",
   approve: "Approve",

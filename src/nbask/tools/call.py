@@ -87,7 +87,7 @@ def _failure(
             f"Do not call {name} again in this run; continue with what you know and state your assumptions, or stop."
         )
         return dialect.error("unavailable", text, outcome)
-    # Only ids are logged: what was asked may be private (the 000 rule).
+    # Only ids are logged: what was asked may be private.
     log.error("nbask tool %s failed (tool call %s)", name, tool_call_id, exc_info=error)
     text = (
         f"{name} failed unexpectedly ({type(error).__name__}: {error}). This is a problem on the notebook's side, "
