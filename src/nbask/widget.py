@@ -114,10 +114,6 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
         self.resolution: Resolution[OutcomeT] = resolution
-        self.request: Request[OutcomeT] = resolution.request
-        #: The agent's id for the tool call that asked, if one did; when the request was shown.
-        self.tool_call_id: str | None = self.request.tool_call_id
-        self.asked_at: float = self.request.asked_at
         #: The answer given after the request timed out, if one was (at most one is kept).
         self.late_answer: OutcomeT | None = None
         #: The display this widget was shown with by the live resolver: a late answer is added
@@ -142,6 +138,18 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         follow_batch(self)
 
     # -- state -----------------------------------------------------------------
+
+    @property
+    def request(self) -> Request[OutcomeT]:
+        return self.resolution.request
+
+    @property
+    def tool_call_id(self) -> str | None:
+        return self.request.tool_call_id
+
+    @property
+    def asked_at(self) -> float:
+        return self.request.asked_at
 
     @property
     def answer(self) -> OutcomeT | None:

@@ -127,8 +127,9 @@ def register_replay_reader(suffix: str, reader: ReplayReader) -> None:
 
 #: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, the
 #: outcome as JSON text (or live, if its model leaves a field out of dumps), the working
-#: directory where the kind keeps it). As text, a record holds no object the garbage collector walks: live models
-#: (every question, option and answer) made each collection slower as the history grew.
+#: directory where the kind keeps it). As text, a record holds no object the garbage collector
+#: walks: live models (every question, option and answer) made each collection slower as the
+#: history grew.
 CompactRecord = tuple[str, str, Outcome | str, str | None]
 
 
