@@ -199,6 +199,17 @@ describe("focus once a request ends", () => {
     expect(document.activeElement).toBe(cells[1]);
   });
 
+  it("goes back to the cell the person was typing in after a click, though the notebook focused the widget's cell on the press", async () => {
+    const { model, root, cells, editor, user } = await inNotebook("editor1");
+    expect(document.activeElement).toBe(editor);
+    // What JupyterLab's bubbling mousedown handler does for a press in a cell's output.
+    cells[0]?.parentElement?.addEventListener("mousedown", () => cells[0]?.focus());
+    await user.click(getByRole(root, "radio", { name: /SQLite/ }));
+    await user.click(getByRole(root, "button", { name: "Submit" }));
+    expect(responseWrites(model)).toHaveLength(1);
+    expect(document.activeElement).toBe(cells[1]);
+  });
+
   it("goes to the widget's own cell when the person was in none", async () => {
     const { root, cells, user } = await inNotebook("body");
     cells[1]?.classList.remove("jp-mod-active");

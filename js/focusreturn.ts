@@ -32,6 +32,8 @@ export class FocusReturn {
   private inside = false;
   /** The form's controls are locked (an answer on its way, or past the time limit). */
   private locked = false;
+  /** A press in the widget is under way: where focus was is already noted (see onPointerDown). */
+  private pressing = false;
 
   constructor(private readonly root: HTMLElement) {}
 
@@ -42,11 +44,24 @@ export class FocusReturn {
     if (cell !== null) this.previous = cell;
   }
 
+  /** A press in the widget, before anything moves focus: JupyterLab's mousedown handler makes
+   *  the widget's own cell active and focuses it before the pressed control takes focus, so the
+   *  focusin that follows would name that cell, not the one the person was in (a click on
+   *  Approve would send the next Shift+Enter to the asking cell, running it again). */
+  readonly onPointerDown = (): void => {
+    this.remember(document.activeElement);
+    this.pressing = true;
+    // The press's focus change happens within the task that dispatched it.
+    setTimeout(() => {
+      this.pressing = false;
+    }, 0);
+  };
+
   /** Focus came into the widget (a click, Tab): where it came from is the cell to go back to. */
   readonly onFocusIn = (event: FocusEvent): void => {
     this.inside = true;
     const from = event.relatedTarget;
-    if (from instanceof Element && !this.root.contains(from)) this.remember(from);
+    if (!this.pressing && from instanceof Element && !this.root.contains(from)) this.remember(from);
   };
 
   /** Focus left the widget for another element. */

@@ -80,7 +80,8 @@ export abstract class InteractionView<M extends BaseModel> {
     this.listeners = [
       ["keydown", this.onKeydown as EventListener], ["focusout", this.onFocusOut as EventListener],
       ["focusin", this.autofocus.personArrives], ["focusin", this.focusReturn.onFocusIn as EventListener],
-      ["pointerdown", this.autofocus.personArrives], ["pointerdown", this.escape.disarm],
+      ["pointerdown", this.autofocus.personArrives], ["pointerdown", this.focusReturn.onPointerDown],
+      ["pointerdown", this.escape.disarm],
       ["input", this.escape.disarm], ["change", this.escape.disarm],
       [FOCUS_CARD_EVENT, onFocusCard(() => (this.form !== null && !this.isLocked() ? this.autofocusTarget() : null))],
     ];
