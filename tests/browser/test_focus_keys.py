@@ -91,7 +91,9 @@ def test_focus_goes_back_to_the_cell_when_the_time_limit_ends_the_request(open_n
 def test_focus_goes_back_to_the_cell_after_an_approval(open_notebook, page, decision, reached):
     call = "nbask.approve('Run shell command', 'make build', timeout=600)"
     wait = "await asyncio.sleep(1.5)\n" if reached != "autofocus" else ""
-    nb = open_notebook(["import asyncio, nbask", f"{wait}d = await {call}\nprint('DECISION', d.decision, d.status)", "print('after')"])
+    nb = open_notebook(
+        ["import asyncio, nbask", f"{wait}d = await {call}\nprint('DECISION', d.decision, d.status)", "print('after')"]
+    )
     nb.run_cell(0)
     nb.run_cell(1, wait=False)
     if reached != "autofocus":
