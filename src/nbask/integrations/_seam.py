@@ -7,6 +7,10 @@ The convention every module in this package follows (see the package docstring):
   (``approval``, ``form_request``, a ``QuestionRequest``) and receives each one's outcome, then
   returns what the framework resumes with. ``drive`` runs it awaiting, ``drive_sync`` blocking:
   a sync twin is one line, never a copy of the async code.
+- An entry point that also runs the framework (``run``, ``send``) is one Asking too: between its
+  requests it yields ``Work``, the framework call in both its forms (or only the async one, for
+  an async-only framework: the blocking twin runs it on a worker loop of its own). ``twins``
+  makes the public pair from that one program, with its parameters.
 - A framework's batch (parallel tool calls, parallel interrupts) is asked together: ``together``
   runs one Asking per item side by side, so their requests are shown at once (beside any already
   waiting), answered in any order, and the framework resumes once, with every decision.
@@ -21,11 +25,12 @@ The convention every module in this package follows (see the package docstring):
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, Union, cast
+from typing import Any, ParamSpec, TypeVar, Union, cast
 
 from ..api import approval_request, refused, run_request, run_request_sync, run_requests, run_requests_sync
 from ..core.lifecycle import Request
@@ -33,11 +38,13 @@ from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..models import MAX_ACTION_CHARS, Decision, Outcome
 from ..tools.function import DO_NOT_RETRY, rejection_text
 from ..waiting import WaitingUnsupported, cancelled_by_interrupt
+from ._worker_loop import WorkerLoop
 
 __all__ = [
     "Asking",
     "EditNotUsable",
     "Together",
+    "Work",
     "approval",
     "arguments_text",
     "ask",
@@ -48,11 +55,13 @@ __all__ = [
     "edited_arguments",
     "not_run_text",
     "together",
+    "twins",
 ]
 
 log = logging.getLogger("nbask.integrations")
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -64,22 +73,42 @@ class Together:
     requests: tuple[Request[Any], ...]
 
 
-#: What answering one pause yields (an nbask request, or several ``Together``), receives (the
-#: outcome, or the list of outcomes) and returns (what the framework resumes with).
-Asking = Generator[Union[Request[Any], Together], Any, T]  # noqa: UP007 - a runtime alias on 3.10
+@dataclass(frozen=True)
+class Work:
+    """A framework call an Asking makes between its requests: ``drive`` awaits ``start()``,
+    ``drive_sync`` calls ``blocking()`` or, for an async-only framework (``blocking`` None), runs
+    ``start()`` on a worker loop kept for the whole Asking. What it returns is sent back in; what
+    it raises is thrown in.
+    """
+
+    start: Callable[[], Awaitable[Any]]
+    blocking: Callable[[], Any] | None = None
+
+
+#: What answering one pause yields (an nbask request, several ``Together``, or framework
+#: ``Work``), receives (the outcome, the list of outcomes, what the work returned) and returns
+#: (what the framework resumes with). Whatever a step raises is thrown into the Asking, so its
+#: own ``try`` can end the framework's side (cancel a task, close a client) before it goes on.
+Asking = Generator[Union[Request[Any], Together, Work], Any, T]  # noqa: UP007 - a runtime alias on 3.10
 
 
 async def drive(asking: Asking[T]) -> T:
     """Run every request ``asking`` yields, awaiting each (shown beside any already waiting),
-    and return what it returns.
+    and every piece of work, and return what it returns.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     step, result = _step(asking, None, first=True)
     while step is not None:
-        if isinstance(step, Together):
-            sent: Any = await _all(step.requests)
-        else:
-            sent = await _one(step)
+        try:
+            if isinstance(step, Work):
+                sent: Any = await step.start()
+            elif isinstance(step, Together):
+                sent = await _all(step.requests)
+            else:
+                sent = await _one(step)
+        except BaseException as error:  # noqa: BLE001 - thrown in; raised again unless handled there
+            step, result = _thrown(asking, error)
+            continue
         step, result = _step(asking, sent)
     return cast("T", result)
 
@@ -103,15 +132,62 @@ async def drive_or_raise(asking: Asking[T], interrupted: Callable[[], BaseExcept
 def drive_sync(asking: Asking[T]) -> T:
     """The blocking twin of ``drive``, for synchronous code."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    step, result = _step(asking, None, first=True)
-    while step is not None:
-        requests = _requests_of(step)
-        try:
-            outcomes = run_requests_sync(requests) if isinstance(step, Together) else [run_request_sync(step)]
-        except (NoOneCanAnswer, WaitingUnsupported) as error:
-            outcomes = [_refused(request, error) for request in requests]
-        step, result = _step(asking, outcomes if isinstance(step, Together) else outcomes[0])
-    return cast("T", result)
+    worker: WorkerLoop | None = None
+    try:
+        step, result = _step(asking, None, first=True)
+        while step is not None:
+            try:
+                if isinstance(step, Work):
+                    if step.blocking is None:
+                        worker = worker or WorkerLoop("nbask-worker")
+                        sent: Any = worker.run(step.start)
+                    else:
+                        sent = step.blocking()
+                else:
+                    sent = _blocking_outcomes(step)
+            except BaseException as error:  # noqa: BLE001 - thrown in; raised again unless handled there
+                step, result = _thrown(asking, error)
+                continue
+            step, result = _step(asking, sent)
+        return cast("T", result)
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def twins(
+    program: Callable[P, Asking[T]], name: str, blocking_doc: str
+) -> tuple[Callable[P, Coroutine[Any, Any, T]], Callable[P, T]]:
+    """An entry point and its blocking twin (``<name>_sync``, documented by ``blocking_doc``)
+    from ``program``, the one Asking both drive: each takes ``program``'s parameters, and the
+    first has its docstring.
+    """
+
+    async def awaiting(*args: P.args, **kwargs: P.kwargs) -> T:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return await drive(program(*args, **kwargs))
+
+    def blocking(*args: P.args, **kwargs: P.kwargs) -> T:
+        __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+        return drive_sync(program(*args, **kwargs))
+
+    # What help(), the docs and an editor show: the program's parameters, not *args/**kwargs.
+    signature = inspect.signature(program).replace(return_annotation=inspect.Signature.empty)
+    for function, its_name, doc in ((awaiting, name, program.__doc__), (blocking, f"{name}_sync", blocking_doc)):
+        details = {"__name__": its_name, "__qualname__": its_name, "__doc__": doc, "__signature__": signature}
+        for attribute, value in {**details, "__module__": program.__module__}.items():
+            setattr(function, attribute, value)
+    return awaiting, blocking
+
+
+def _blocking_outcomes(step: Request[Any] | Together) -> Any:
+    """The outcome of a request, or the outcomes of ``Together``, run blocking."""
+    requests = _requests_of(step)
+    try:
+        outcomes = run_requests_sync(requests) if isinstance(step, Together) else [run_request_sync(step)]
+    except (NoOneCanAnswer, WaitingUnsupported) as error:
+        outcomes = [_refused(request, error) for request in requests]
+    return outcomes if isinstance(step, Together) else outcomes[0]
 
 
 async def _one(request: Request[Any]) -> Outcome:
@@ -128,12 +204,23 @@ async def _all(requests: Sequence[Request[Any]]) -> list[Outcome]:
         return [_refused(request, error) for request in requests]
 
 
-def _step(asking: Asking[T], sent: Any, *, first: bool = False) -> tuple[Request[Any] | Together | None, T | None]:
+def _step(
+    asking: Asking[T], sent: Any, *, first: bool = False
+) -> tuple[Request[Any] | Together | Work | None, T | None]:
     """(what ``asking`` yields next, None) once sent ``sent`` (or started, ``first``), or
     (None, what it returned) when it is done.
     """
     try:
         return (next(asking) if first else asking.send(sent)), None
+    except StopIteration as done:
+        return None, done.value
+
+
+def _thrown(asking: Asking[T], error: BaseException) -> tuple[Request[Any] | Together | Work | None, T | None]:
+    """Like ``_step``, with ``error`` raised at the Asking's ``yield``; raises what it does not handle."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    try:
+        return asking.throw(error), None
     except StopIteration as done:
         return None, done.value
 
@@ -181,6 +268,9 @@ def _advance(
     step, result = _step(askings[index], sent, first=first)
     if step is None:
         results[index] = result
+    elif isinstance(step, Work):
+        msg = "an item of together() only asks: its framework work belongs to the Asking around it"
+        raise TypeError(msg)
     else:
         current[index] = step
 

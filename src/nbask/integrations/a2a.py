@@ -49,9 +49,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Coroutine, Generator
-from dataclasses import dataclass
-from typing import Any, TypeVar, Union
+from functools import partial
 
 from a2a.client import Client, ClientConfig, create_client
 from a2a.types import (
@@ -71,12 +69,10 @@ from a2a.utils.errors import A2AError
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from . import _seam
 from ._a2a_parts import METADATA_KEY, Reply, Unanswered, answering, check_unanswered, reply_message, text_of
-from ._worker_loop import WorkerLoop
 
 __all__ = ["resolve", "resolve_sync", "send", "send_sync"]
 
 log = logging.getLogger("nbask.integrations")
-T = TypeVar("T")
 
 #: The states a task does not leave.
 ENDED = (
@@ -88,7 +84,7 @@ ENDED = (
 INTERRUPTED = "The person interrupted the kernel while the task was running."
 
 
-async def send(
+def _sending(
     agent: Client | AgentCard | str,
     message: str | Message,
     *,
@@ -97,77 +93,36 @@ async def send(
     context_id: str | None = None,
     show: bool = True,
     client_config: ClientConfig | None = None,
-) -> Task | Message:
+) -> _seam.Asking[Task | Message]:
     """Send ``message`` to ``agent`` and answer every ``input-required`` of its task in the cell
     (``timeout`` seconds each) until the task ends; returns the final ``Task`` (an agent that
     answers with a ``Message`` and no task returns that message). ``context_id`` continues a
     conversation; see the module docstring for the rest.
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    talk = _conversation(_first(message, context_id), timeout, check_unanswered(unanswered))
-    session = await _Session.open(agent, client_config, show=show)
+    first, unanswered = _first(message, context_id), check_unanswered(unanswered)
+    session: _Session = yield _seam.Work(partial(_Session.open, agent, client_config, show=show))
     try:
-        step = next(talk)
+        ended = yield from _conversation(session, first, timeout, unanswered)
+    except GeneratorExit:
+        raise
+    except BaseException as error:
         try:
-            while True:
-                if isinstance(step, _Ask):
-                    step = talk.send(await _seam.drive(step.asking))
-                elif isinstance(step, _Send):
-                    step = talk.send(await session.round(step.message))
-                else:
-                    step = talk.send(await session.cancel(step.task, step.reply))
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]  # what _conversation returned
-        except BaseException as error:
-            await session.stop(error)
-            raise
-    finally:
-        await session.close()
+            yield _seam.Work(partial(session.stop, error))
+        finally:
+            yield _seam.Work(session.close)
+        raise
+    yield _seam.Work(session.close)
+    return ended
 
 
-def send_sync(
-    agent: Client | AgentCard | str,
-    message: str | Message,
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    unanswered: Unanswered = "cancel",
-    context_id: str | None = None,
-    show: bool = True,
-    client_config: ClientConfig | None = None,
-) -> Task | Message:
+send, send_sync = _seam.twins(
+    _sending,
+    "send",
     """The blocking twin of ``send``: the client runs on an event loop of its own in a worker
     thread (so it works inside a cell's running loop too), and the person is asked from this
     thread, in the cell. A ``Client`` given here must not have been used on another loop yet.
-    """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    talk = _conversation(_first(message, context_id), timeout, check_unanswered(unanswered))
-    loop = WorkerLoop("nbask-a2a")
-    try:
-        session = _on(loop, _Session.open(agent, client_config, show=show))
-        try:
-            step = next(talk)
-            try:
-                while True:
-                    if isinstance(step, _Ask):
-                        step = talk.send(_seam.drive_sync(step.asking))
-                    elif isinstance(step, _Send):
-                        step = talk.send(_on(loop, session.round(step.message)))
-                    else:
-                        step = talk.send(_on(loop, session.cancel(step.task, step.reply)))
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]  # what _conversation returned
-            except BaseException as error:
-                _on(loop, session.stop(error))
-                raise
-        finally:
-            _on(loop, session.close())
-    finally:
-        loop.close()
-
-
-def _on(loop: WorkerLoop, coroutine: Coroutine[Any, Any, T]) -> T:
-    """``coroutine`` run to its end on the blocking twin's loop."""
-    return loop.run(lambda: coroutine)
+    """,
+)
 
 
 async def resolve(
@@ -206,43 +161,24 @@ def _as_task(task: Task | TaskStatusUpdateEvent) -> Task:
     raise TypeError(msg)
 
 
-# -- the conversation: what to do next, whichever way it is driven ------------------------------
-
-
-@dataclass(frozen=True)
-class _Send:
-    message: Message
-
-
-@dataclass(frozen=True)
-class _Ask:
-    asking: _seam.Asking[Reply]
-
-
-@dataclass(frozen=True)
-class _Cancel:
-    task: Task
-    reply: Reply
-
-
-_Step = Union[_Send, _Ask, _Cancel]  # noqa: UP007 - a runtime alias on 3.10
+# -- the conversation ------------------------------------------------------------------------------
 
 
 def _conversation(
-    first: Message, timeout: float | None, unanswered: Unanswered
-) -> Generator[_Step, Any, Task | Message]:
+    session: _Session, first: Message, timeout: float | None, unanswered: Unanswered
+) -> _seam.Asking[Task | Message]:
     """Send ``first``; while the task is ``input-required``, ask and answer in the same task;
     not answered, cancel (or refuse once, then cancel). Returns the final task (or message).
     """
-    result: Task | Message = yield _Send(first)
+    result: Task | Message = yield _seam.Work(partial(session.round, first))
     refused = False
     while isinstance(result, Task) and result.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
-        reply: Reply = yield _Ask(answering(result, timeout))
+        reply: Reply = yield from answering(result, timeout)
         if reply.parts is None and (unanswered == "cancel" or refused):
-            ended: Task = yield _Cancel(result, reply)
+            ended: Task = yield _seam.Work(partial(session.cancel, result, reply))
             return ended
         refused = reply.parts is None
-        result = yield _Send(reply_message(result, reply))
+        result = yield _seam.Work(partial(session.round, reply_message(result, reply)))
     return result
 
 

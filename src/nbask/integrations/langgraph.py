@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from langgraph.errors import is_invalid_resume
@@ -55,7 +56,7 @@ from ..tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
 from . import _langgraph_hitl as hitl
 from . import _langgraph_values as values
 from ._langgraph_values import InterruptNotAnswered, ResumeType
-from ._seam import Asking, drive, drive_sync, together
+from ._seam import Asking, Work, drive, drive_sync, together, twins
 
 __all__ = ["InterruptNotAnswered", "resume", "resume_sync", "run", "run_sync"]
 
@@ -68,14 +69,14 @@ ResumeTypes = ResumeType | Mapping[str, ResumeType] | None
 # -- running a graph ------------------------------------------------------------------------
 
 
-async def run(
+def _running(
     graph: PregelProtocol[Any, Any, Any, Any],
     input: Any,  # noqa: A002 - LangGraph's own name for it
     config: Mapping[str, Any] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     resume_type: ResumeTypes = None,
-) -> Any:
+) -> Asking[Any]:
     """Stream ``graph`` (``astream``) from ``input`` and answer each interrupt in the cell,
     resuming with ``Command(resume={interrupt id: value})`` until the graph ends; returns the final
     state's values. ``config`` needs ``configurable.thread_id`` (the checkpointer's thread); None
@@ -86,43 +87,36 @@ async def run(
     """
     run_config = _thread_config(graph, config)
     _check_types(resume_type, graph)
+    by_node = isinstance(resume_type, Mapping)
     next_input = input
     while True:
-        interrupts: list[Interrupt] = []
         try:
-            async for chunk in graph.astream(next_input, run_config, stream_mode="updates"):
-                interrupts.extend(_interrupts_in(chunk))
+            interrupts: list[Interrupt] = yield _streamed(graph, next_input, run_config)
         except ValidationError as error:
             raise _refused(error) from error
+        state: Any = None
+        if not interrupts or by_node:
+            state = yield Work(partial(graph.aget_state, run_config), partial(graph.get_state, run_config))
         if not interrupts:
-            return (await graph.aget_state(run_config)).values
-        pending: Any = await graph.aget_state(run_config) if isinstance(resume_type, Mapping) else interrupts
-        next_input = await resume(pending, timeout=timeout, resume_type=resume_type)
+            return state.values
+        next_input = yield from _answering(state if by_node else interrupts, timeout, resume_type)
 
 
-def run_sync(
-    graph: PregelProtocol[Any, Any, Any, Any],
-    input: Any,  # noqa: A002 - LangGraph's own name for it
-    config: Mapping[str, Any] | None = None,
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    resume_type: ResumeTypes = None,
-) -> Any:
-    """The blocking twin of ``run`` (``graph.stream``), for synchronous graphs and code."""
-    run_config = _thread_config(graph, config)
-    _check_types(resume_type, graph)
-    next_input = input
-    while True:
-        interrupts: list[Interrupt] = []
-        try:
-            for chunk in graph.stream(next_input, run_config, stream_mode="updates"):
-                interrupts.extend(_interrupts_in(chunk))
-        except ValidationError as error:
-            raise _refused(error) from error
-        if not interrupts:
-            return graph.get_state(run_config).values
-        pending: Any = graph.get_state(run_config) if isinstance(resume_type, Mapping) else interrupts
-        next_input = resume_sync(pending, timeout=timeout, resume_type=resume_type)
+run, run_sync = twins(
+    _running, "run", "The blocking twin of ``run`` (``graph.stream``), for synchronous graphs and code."
+)
+
+
+def _streamed(graph: PregelProtocol[Any, Any, Any, Any], input: Any, config: Any) -> Work:  # noqa: A002
+    """The graph run from ``input`` to its next pause or its end: the interrupts it streamed."""
+
+    async def streaming() -> list[Interrupt]:
+        return [i async for chunk in graph.astream(input, config, stream_mode="updates") for i in _interrupts_in(chunk)]
+
+    return Work(
+        streaming,
+        lambda: [i for chunk in graph.stream(input, config, stream_mode="updates") for i in _interrupts_in(chunk)],
+    )
 
 
 async def resume(
