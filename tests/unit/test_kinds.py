@@ -45,11 +45,7 @@ class ConfirmRequest(Request[Answer]):
         return Answer(status=status, note=note, **self._ids(answered_by))
 
 
-class ConfirmKind(RequestKind[ConfirmRequest, Answer]):
-    request_type = ConfirmRequest
-    outcome_type = Answer
-    widget_type = QuestionWidget  # not shown here: these tests run headless
-
+class ConfirmKind(RequestKind[ConfirmRequest, Answer], widget=QuestionWidget):  # not shown: these tests run headless
     def summary(self, request: ConfirmRequest, outcome: Answer | None) -> str:
         return f"{request.text}: {outcome.answers.get(request.text) if outcome else 'pending'}"
 
@@ -93,6 +89,14 @@ def test_the_built_in_kinds_are_registered_and_found_by_name():
     approval = ApprovalRequest(approval=Approval(action="Run"))
     assert kind_of(question) is KINDS["question"]
     assert kind_of(approval) is KINDS["approval"]
+
+
+def test_a_kind_reads_its_request_and_outcome_types_from_its_class_line():
+    assert (ConfirmKind.request_type, ConfirmKind.outcome_type) == (ConfirmRequest, Answer)
+    assert ConfirmKind.widget_type is QuestionWidget
+    assert ConfirmKind().name == "confirm-for-test"
+    with pytest.raises(TypeError, match=r"RequestKind\[<its request class>, <its outcome class>\]"):
+        type("Unsubscripted", (RequestKind,), {}, widget=QuestionWidget)
 
 
 def test_an_unregistered_request_is_refused_with_its_name():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
 from ..contract import agent_text
 from ..core.history import HistoryEntry, Recording
@@ -27,12 +27,26 @@ DISMISS_NOTE = agent_text("policy_dismissed")
 
 
 class RequestKind(ABC, Generic[RequestT, OutcomeT]):
-    """One kind of request: how it is shown, summarised, prompted for, and decided unattended."""
+    """One kind of request: how it is shown, summarised, prompted for, and decided unattended.
+
+    A kind says each of its types once, in its class line: ``class ConfirmKind(RequestKind[
+    ConfirmRequest, Answer], widget=ConfirmWidget)``; the request and outcome types are read
+    from the subscript.
+    """
 
     request_type: ClassVar[type[Request[Any]]]
     outcome_type: ClassVar[type[Outcome]]
     #: The widget class that shows a request of this kind in a cell.
     widget_type: ClassVar[type[InteractionWidget[Any]]]
+
+    def __init_subclass__(cls, *, widget: type[InteractionWidget[Any]], **rest: Any) -> None:
+        super().__init_subclass__(**rest)
+        subscripts = [get_args(base) for base in cls.__orig_bases__ if get_origin(base) is RequestKind]  # type: ignore[attr-defined]
+        if len(subscripts) != 1 or not all(isinstance(t, type) for t in subscripts[0]):
+            msg = f"{cls.__name__}: a kind subclasses RequestKind[<its request class>, <its outcome class>]"
+            raise TypeError(msg)
+        cls.request_type, cls.outcome_type = subscripts[0]
+        cls.widget_type = widget
 
     @property
     def name(self) -> str:
@@ -67,9 +81,19 @@ class RequestKind(ABC, Generic[RequestT, OutcomeT]):
 
     def late_text(self, entry: HistoryEntry) -> str:
         """What the model reads of a late answer (after "the person"): what came, after what
-        had timed out. A kind words its own; this is the fallback.
+        had timed out, in the kind's words (``late_answer_text``) when the entry's outcome is this
+        kind's outcome.
         """
+        outcome = entry.outcome
+        if isinstance(outcome, self.outcome_type):
+            return self.late_answer_text(entry.asked, outcome)  # type: ignore[arg-type]  # checked just above
         return f"answered an earlier {entry.kind} after it had timed out."
+
+    def late_answer_text(self, asked: dict[str, Any], outcome: OutcomeT) -> str:  # noqa: ARG002 - a kind's own reads them
+        """A late ``outcome`` of what was ``asked``, worded for the model. A kind words its own;
+        this is the fallback.
+        """
+        return f"answered an earlier {self.name} after it had timed out."
 
 
 def quoted(text: object) -> str:

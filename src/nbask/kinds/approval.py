@@ -313,12 +313,8 @@ def _missing(approval: Approval, recording: Recording, same_action: list[_Record
 # -- the kind ---------------------------------------------------------------------------------
 
 
-class ApprovalKind(RequestKind[ApprovalRequest, Decision]):
+class ApprovalKind(RequestKind[ApprovalRequest, Decision], widget=ApprovalWidget):
     """Approvals: the widget, the summary, the prompt; unattended, never approved."""
-
-    request_type = ApprovalRequest
-    outcome_type = Decision
-    widget_type = ApprovalWidget
 
     def summary(self, request: ApprovalRequest, outcome: Decision | None) -> str:
         return approval_markdown(request.approval, outcome)
@@ -333,10 +329,8 @@ class ApprovalKind(RequestKind[ApprovalRequest, Decision]):
     def replayed(self, request: ApprovalRequest, recording: Recording) -> Decision:
         return replay_decision(request, recording)
 
-    def late_text(self, entry: HistoryEntry) -> str:
-        outcome = entry.outcome
-        assert isinstance(outcome, Decision)  # noqa: S101 - the history reads an approval's outcome as a Decision
-        action = quoted(str(entry.asked.get("action", "")))
+    def late_answer_text(self, asked: dict[str, Any], outcome: Decision) -> str:
+        action = quoted(str(asked.get("action", "")))
         verdict = _LATE_VERDICTS[outcome.decision]
         what = f"{verdict} after the approval request {action} had timed out; it has not run since."
         if outcome.edited is not None:

@@ -196,12 +196,8 @@ def replay_form(request: FormRequest, recording: Recording) -> FormAnswer:
 # -- the kind ---------------------------------------------------------------------------------
 
 
-class FormKind(RequestKind[FormRequest, FormAnswer]):
+class FormKind(RequestKind[FormRequest, FormAnswer], widget=FormWidget):
     """Forms: the widget, the summary, the prompt; unattended, the schema's defaults."""
-
-    request_type = FormRequest
-    outcome_type = FormAnswer
-    widget_type = FormWidget
 
     def summary(self, request: FormRequest, outcome: FormAnswer | None) -> str:
         return form_markdown(request.form, outcome)
@@ -233,8 +229,6 @@ class FormKind(RequestKind[FormRequest, FormAnswer]):
     def replayed(self, request: FormRequest, recording: Recording) -> FormAnswer:
         return replay_form(request, recording)
 
-    def late_text(self, entry: HistoryEntry) -> str:
-        outcome = entry.outcome
-        assert isinstance(outcome, FormAnswer)  # noqa: S101 - the history reads a form's outcome as a FormAnswer
-        message = quoted(str(entry.asked.get("message", "")))
+    def late_answer_text(self, asked: dict[str, Any], outcome: FormAnswer) -> str:
+        message = quoted(str(asked.get("message", "")))
         return f"filled in the earlier form {message} after it had timed out: {quoted(outcome.values)}."

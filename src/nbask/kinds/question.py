@@ -336,12 +336,8 @@ register_replay_reader(".json", entries_from_answer_map)
 # -- the kind ---------------------------------------------------------------------------------
 
 
-class QuestionKind(RequestKind[QuestionRequest, Answer]):
+class QuestionKind(RequestKind[QuestionRequest, Answer], widget=QuestionWidget):
     """Questions: the widget, the summary, the prompt; unattended, each "(Recommended)" option."""
-
-    request_type = QuestionRequest
-    outcome_type = Answer
-    widget_type = QuestionWidget
 
     def summary(self, request: QuestionRequest, outcome: Answer | None) -> str:
         return questions_markdown(request.question_set, outcome)
@@ -357,9 +353,7 @@ class QuestionKind(RequestKind[QuestionRequest, Answer]):
     def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
         return replay_answer(request, recording)
 
-    def late_text(self, entry: HistoryEntry) -> str:
-        outcome = entry.outcome
-        assert isinstance(outcome, Answer)  # noqa: S101 - the history reads a question's outcome as an Answer
+    def late_answer_text(self, asked: dict[str, Any], outcome: Answer) -> str:  # noqa: ARG002 - the answer names its questions
         given = "; ".join(f"{quoted(q)} -> {quoted(a)}" for q, a in outcome.answers.items())
         what = f"answered an earlier question after it had timed out: {given}."
         if outcome.notes:
