@@ -43,7 +43,9 @@ convention each module keeps:
 - ``run(...)`` drives the framework's loop to its end, answering every pause;
 - ``resolve(...)`` answers one batch of pending requests and returns what the framework resumes
   with; a framework's own callback keeps the framework's name for it;
-- a sync twin (``run_sync``, ``resolve_sync``) is the same ``Asking`` driven blocking;
+- a sync twin (``run_sync``, ``resolve_sync``) is the same ``Asking`` driven blocking; an entry
+  point that also runs the framework is one program that yields the framework's calls as
+  ``Work`` between its requests, and ``_seam.twins`` makes both public functions from it;
 - no one to ask (no front end, the ``error`` policy, ``nbask.no_questions()``) is the
   framework's own refusal with nbask's reason, recorded in ``nbask.history()``; a replay miss
   raises ``nbask.ReplayMissing``.
