@@ -48,7 +48,8 @@ run where it waits.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from agent_framework import AgentResponse, Message, Workflow, WorkflowRunResult
@@ -56,7 +57,6 @@ from agent_framework import AgentResponse, Message, Workflow, WorkflowRunResult
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from . import _agent_framework_hitl as _hitl
 from . import _seam
-from ._worker_loop import WorkerLoop
 
 __all__ = ["middleware", "resolve", "resolve_sync", "run", "run_sync"]
 
@@ -64,53 +64,35 @@ middleware = _hitl.middleware
 Result = AgentResponse | WorkflowRunResult
 
 
-async def run(
+def _running(
     target: Any,
     input: Any = None,  # noqa: A002 - the framework's own word for it
     *,
     session: Any = None,
     timeout: float | None = DEFAULT_TIMEOUT,
     **run_kwargs: Any,
-) -> Any:
+) -> _seam.Asking[Any]:
     """Run an ``Agent`` (``agent.run(input, session=..., **run_kwargs)``) or a ``Workflow``
     (``workflow.run(input, **run_kwargs)``) with every approval and request answered in the cell
     (``timeout`` seconds each); see the module docstring. Returns the last ``AgentResponse`` /
     ``WorkflowRunResult``.
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    steps = _steps(target, input, session, timeout, run_kwargs)
-    sent: Any = None
-    while True:
-        kind, value = steps.send(sent)
-        if kind == "done":
-            return value
-        sent = await value() if kind == "call" else await _seam.drive(value)
+    if run_kwargs.pop("stream", False):
+        msg = "run(..., stream=True): run drives a whole run; stream yourself and answer each pause with resolve"
+        raise TypeError(msg)
+    if isinstance(target, Workflow):
+        return (yield from _workflow_run(target, input, timeout, run_kwargs))
+    return (yield from _agent_run(target, input, session, timeout, run_kwargs))
 
 
-def run_sync(
-    target: Any,
-    input: Any = None,  # noqa: A002 - the framework's own word for it
-    *,
-    session: Any = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    **run_kwargs: Any,
-) -> Any:
+run, run_sync = _seam.twins(
+    _running,
+    "run",
     """The blocking twin of ``run``: the framework's coroutines run on an event loop of their own
     in a worker thread (so it works inside a cell's running loop too), and the person is asked
     from this thread between runs. An interrupt cancels the run there and waits for it to end.
-    """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    steps = _steps(target, input, session, timeout, run_kwargs)
-    loop = WorkerLoop("nbask-agent-framework")
-    try:
-        sent: Any = None
-        while True:
-            kind, value = steps.send(sent)
-            if kind == "done":
-                return value
-            sent = loop.run(value) if kind == "call" else _seam.drive_sync(value)
-    finally:
-        loop.close()
+    """,
+)
 
 
 async def resolve(response: Result, *, agent: Any = None, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
@@ -137,45 +119,37 @@ def resolve_sync(response: Result, *, agent: Any = None, timeout: float | None =
 Step = tuple[str, Any]
 
 
-def _steps(target: Any, input: Any, session: Any, timeout: float | None, run_kwargs: dict[str, Any]) -> Any:  # noqa: A002
-    if run_kwargs.pop("stream", False):
-        msg = "run(..., stream=True): run drives a whole run; stream yourself and answer each pause with resolve"
-        raise TypeError(msg)
-    if isinstance(target, Workflow):
-        return _workflow_steps(target, input, timeout, run_kwargs)
-    return _agent_steps(target, input, session, timeout, run_kwargs)
-
-
-def _agent_steps(agent: Any, input: Any, session: Any, timeout: float | None, run_kwargs: dict[str, Any]) -> Any:  # noqa: A002
+def _agent_run(
+    agent: Any, given: Any, session: Any, timeout: float | None, run_kwargs: dict[str, Any]
+) -> _seam.Asking[Any]:
     session = session if session is not None else agent.create_session()
     extra = list(run_kwargs.pop("middleware", None) or [])
     if not _hitl.has_middleware([*(getattr(agent, "middleware", None) or []), *extra]):
         extra += _hitl.middleware()
     schemas = _schemas(agent, run_kwargs.get("tools"))
-
-    def call(messages: Any) -> Callable[[], Awaitable[AgentResponse]]:
-        return lambda: agent.run(messages, session=session, middleware=extra, **run_kwargs)
-
-    response = yield ("call", call(input))
+    response = yield _seam.Work(partial(agent.run, given, session=session, middleware=extra, **run_kwargs))
     while True:
         requests = [content for content in response.user_input_requests if _hitl.is_approval(content)]
         if not requests or len(requests) < len(response.user_input_requests):
-            yield ("done", response)
-        answers = yield ("ask", _seam.together([_hitl.approving(r, timeout, schemas, edits=True) for r in requests]))
-        response = yield ("call", call(Message(role="user", contents=answers)))
+            return response
+        answers = yield from _seam.together([_hitl.approving(r, timeout, schemas, edits=True) for r in requests])
+        again = Message(role="user", contents=answers)
+        response = yield _seam.Work(partial(agent.run, again, session=session, middleware=extra, **run_kwargs))
 
 
-def _workflow_steps(workflow: Workflow, input: Any, timeout: float | None, run_kwargs: dict[str, Any]) -> Any:  # noqa: A002
+def _workflow_run(
+    workflow: Workflow, given: Any, timeout: float | None, run_kwargs: dict[str, Any]
+) -> _seam.Asking[Any]:
     client_kwargs = dict(run_kwargs.pop("client_kwargs", None) or {})
     client_kwargs["middleware"] = [*(client_kwargs.get("middleware") or []), *_hitl.middleware()]
     run_kwargs["client_kwargs"] = client_kwargs
-    result = yield ("call", lambda: workflow.run(input, **run_kwargs))
+    result = yield _seam.Work(partial(workflow.run, given, **run_kwargs))
     while events := result.get_request_info_events():
-        answered = yield ("ask", _events_asking(events, timeout, {}, edits=True))
+        answered = yield from _events_asking(events, timeout, {}, edits=True)
         if len(answered) < len(events):
-            yield ("done", result)
-        result = yield ("call", lambda answered=answered: workflow.run(responses=answered, **run_kwargs))
-    yield ("done", result)
+            return result
+        result = yield _seam.Work(partial(workflow.run, responses=answered, **run_kwargs))
+    return result
 
 
 # -- one pause -------------------------------------------------------------------------------------

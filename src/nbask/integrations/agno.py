@@ -47,6 +47,7 @@ import logging
 import types
 from collections.abc import Iterable, Mapping
 from enum import Enum
+from functools import partial
 from typing import Any, Literal, Union, cast, get_args, get_origin
 
 from agno.agent import Agent
@@ -80,49 +81,36 @@ Paused = RunOutput | RunPausedEvent
 Schemas = Mapping[str, Mapping[str, Any]]
 
 
-async def run(
+def _running(
     agent: Agent,
     input: Any,  # noqa: A002 - agno's own name
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     **run_kwargs: Any,
-) -> RunOutput:
+) -> _seam.Asking[RunOutput]:
     """``agent.arun(input, **run_kwargs)`` with every pause answered in the cell: while the run is
     paused, its active requirements are asked together (``timeout`` seconds each) and the run goes
     on with ``agent.acontinue_run(run_response=...)`` (given ``user_id``, ``dependencies``,
     ``metadata``, ``knowledge_filters`` and ``debug_mode`` again), until it ends; that RunOutput
     is returned. A requirement left open (see the module docstring) returns the paused run.
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     resume = _resume_kwargs(run_kwargs)
     run_kwargs.pop("stream", None)
-    result = await agent.arun(input, stream=False, **run_kwargs)
+    result: RunOutput = yield _seam.Work(
+        partial(agent.arun, input, stream=False, **run_kwargs), partial(agent.run, input, stream=False, **run_kwargs)
+    )
     schemas = _schemas(agent)
     while result.is_paused:
-        if await _seam.drive(_asking(result.active_requirements, timeout, schemas)):
+        if (yield from _asking(result.active_requirements, timeout, schemas)):
             return result
-        result = await agent.acontinue_run(run_response=result, stream=False, **resume)
+        going_on = {"run_response": result, "stream": False, **resume}
+        result = yield _seam.Work(partial(agent.acontinue_run, **going_on), partial(agent.continue_run, **going_on))
     return result
 
 
-def run_sync(
-    agent: Agent,
-    input: Any,  # noqa: A002 - agno's own name
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    **run_kwargs: Any,
-) -> RunOutput:
-    """The blocking twin of ``run``: ``agent.run`` and ``agent.continue_run``, the same requests."""
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    resume = _resume_kwargs(run_kwargs)
-    run_kwargs.pop("stream", None)
-    result = agent.run(input, stream=False, **run_kwargs)
-    schemas = _schemas(agent)
-    while result.is_paused:
-        if _seam.drive_sync(_asking(result.active_requirements, timeout, schemas)):
-            return result
-        result = agent.continue_run(run_response=result, stream=False, **resume)
-    return result
+run, run_sync = _seam.twins(
+    _running, "run", "The blocking twin of ``run``: ``agent.run`` and ``agent.continue_run``, the same requests."
+)
 
 
 async def resolve(

@@ -47,6 +47,7 @@ for the caller to resume with responses for the rest. A replay miss raises
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
@@ -108,37 +109,27 @@ async def ask(prompt: str, *, timeout: float | None = DEFAULT_TIMEOUT, **kwargs:
     return await waited(hitl_confirming(prompt, timeout))
 
 
-async def run(
+def _running(
     agent: Agent, prompt: Any = None, *, timeout: float | None = DEFAULT_TIMEOUT, **invoke_kwargs: Any
-) -> AgentResult:
+) -> _seam.Asking[AgentResult]:
     """``agent.invoke_async(prompt, **invoke_kwargs)``, every interrupt answered in the cell
     (``timeout`` seconds each) and the agent resumed with all the responses at once, until it
     ends; that result is returned (or the interrupted one, when an interrupt is left open).
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    result = await agent.invoke_async(prompt, **invoke_kwargs)
-    while result.stop_reason == "interrupt":
-        interrupts = list(result.interrupts or [])
-        responses = await _seam.drive(_asking(interrupts, timeout))
-        if len(responses) < len(interrupts):
+    given = prompt
+    while True:
+        result: AgentResult = yield _seam.Work(
+            partial(agent.invoke_async, given, **invoke_kwargs), partial(agent, given, **invoke_kwargs)
+        )
+        if result.stop_reason != "interrupt":
             return result
-        result = await agent.invoke_async(responses, **invoke_kwargs)
-    return result
+        interrupts = list(result.interrupts or [])
+        given = yield from _asking(interrupts, timeout)
+        if len(given) < len(interrupts):
+            return result
 
 
-def run_sync(
-    agent: Agent, prompt: Any = None, *, timeout: float | None = DEFAULT_TIMEOUT, **invoke_kwargs: Any
-) -> AgentResult:
-    """The blocking twin of ``run``: ``agent(prompt)``, the same requests."""
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    result = agent(prompt, **invoke_kwargs)
-    while result.stop_reason == "interrupt":
-        interrupts = list(result.interrupts or [])
-        responses = _seam.drive_sync(_asking(interrupts, timeout))
-        if len(responses) < len(interrupts):
-            return result
-        result = agent(responses, **invoke_kwargs)
-    return result
+run, run_sync = _seam.twins(_running, "run", "The blocking twin of ``run``: ``agent(prompt)``, the same requests.")
 
 
 async def resolve(result: AgentResult, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[dict[str, Any]]:
