@@ -58,6 +58,7 @@ def test_the_twins_take_the_programs_parameters_and_documentation() -> None:
     assert not inspect.iscoroutinefunction(run_sync)
     assert str(inspect.signature(run)) == str(inspect.signature(run_sync))
     assert list(inspect.signature(run).parameters) == ["framework", "what", "timeout"]
+    assert inspect.signature(run_sync).return_annotation == "str"  # what the program returns
     assert run.__doc__ == _program.__doc__
     assert run_sync.__doc__ == "The blocking twin of ``run``."
     assert run.__module__ == run_sync.__module__ == __name__

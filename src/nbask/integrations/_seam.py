@@ -28,6 +28,7 @@ import asyncio
 import inspect
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, Union, cast
@@ -171,8 +172,11 @@ def twins(
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return drive_sync(program(*args, **kwargs))
 
-    # What help(), the docs and an editor show: the program's parameters, not *args/**kwargs.
-    signature = inspect.signature(program).replace(return_annotation=inspect.Signature.empty)
+    # What help(), the docs and an editor show: the program's parameters, not *args/**kwargs,
+    # and what it returns in the end (its annotation, a string here: ``Asking[<what>]``).
+    signature = inspect.signature(program)
+    returned = re.fullmatch(r"(?:_seam\.)?Asking\[(.+)\]", str(signature.return_annotation))
+    signature = signature.replace(return_annotation=returned[1] if returned else inspect.Signature.empty)
     for function, its_name, doc in ((awaiting, name, program.__doc__), (blocking, f"{name}_sync", blocking_doc)):
         details = {"__name__": its_name, "__qualname__": its_name, "__doc__": doc, "__signature__": signature}
         for attribute, value in {**details, "__module__": program.__module__}.items():
