@@ -177,8 +177,12 @@ def twins(
     signature = inspect.signature(program)
     returned = re.fullmatch(r"(?:_seam\.)?Asking\[(.+)\]", str(signature.return_annotation))
     signature = signature.replace(return_annotation=returned[1] if returned else inspect.Signature.empty)
+    annotations = {k: v for k, v in program.__annotations__.items() if k != "return"}
+    if returned:
+        annotations["return"] = returned[1]
     for function, its_name, doc in ((awaiting, name, program.__doc__), (blocking, f"{name}_sync", blocking_doc)):
         details = {"__name__": its_name, "__qualname__": its_name, "__doc__": doc, "__signature__": signature}
+        function.__annotations__ = dict(annotations)
         for attribute, value in {**details, "__module__": program.__module__}.items():
             setattr(function, attribute, value)
     return awaiting, blocking
