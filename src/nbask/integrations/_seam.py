@@ -174,17 +174,15 @@ def twins(
 
     # What help(), the docs and an editor show: the program's parameters, not *args/**kwargs,
     # and what it returns in the end (its annotation, a string here: ``Asking[<what>]``).
-    signature = inspect.signature(program)
-    returned = re.fullmatch(r"(?:_seam\.)?Asking\[(.+)\]", str(signature.return_annotation))
-    signature = signature.replace(return_annotation=returned[1] if returned else inspect.Signature.empty)
+    returned = re.fullmatch(r"(?:_seam\.)?Asking\[(.+)\]", str(program.__annotations__.get("return")))
     annotations = {k: v for k, v in program.__annotations__.items() if k != "return"}
-    if returned:
-        annotations["return"] = returned[1]
+    annotations.update({"return": returned[1]} if returned else {})
+    signature = inspect.signature(program).replace(return_annotation=annotations.get("return", inspect.Signature.empty))
     for function, its_name, doc in ((awaiting, name, program.__doc__), (blocking, f"{name}_sync", blocking_doc)):
-        details = {"__name__": its_name, "__qualname__": its_name, "__doc__": doc, "__signature__": signature}
+        function.__name__ = function.__qualname__ = its_name
+        function.__module__, function.__doc__ = program.__module__, doc
         function.__annotations__ = dict(annotations)
-        for attribute, value in {**details, "__module__": program.__module__}.items():
-            setattr(function, attribute, value)
+        vars(function)["__signature__"] = signature  # what inspect.signature() reads first
     return awaiting, blocking
 
 

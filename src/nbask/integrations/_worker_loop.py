@@ -1,6 +1,7 @@
 """An event loop in a worker thread, for the blocking twins of integrations whose framework is
-async only (``run_sync`` in a cell, whose own loop is already running): Agent Framework,
-AutoGen, AG2 and A2A.
+async only (``run_sync`` in a cell, whose own loop is already running): the seam's
+``drive_sync`` runs async-only ``Work`` on one (Agent Framework, A2A), and AutoGen and AG2 keep
+their own.
 """
 
 from __future__ import annotations

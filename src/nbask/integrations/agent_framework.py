@@ -116,9 +116,6 @@ def resolve_sync(response: Result, *, agent: Any = None, timeout: float | None =
 # -- the loop, shared by run and run_sync: ("call", awaitable) / ("ask", Asking) / ("done", result)
 
 
-Step = tuple[str, Any]
-
-
 def _agent_run(
     agent: Any, given: Any, session: Any, timeout: float | None, run_kwargs: dict[str, Any]
 ) -> _seam.Asking[Any]:
