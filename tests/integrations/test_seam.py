@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import signal
 import threading
 from typing import Any
 
@@ -99,3 +100,36 @@ def test_an_item_of_together_may_not_do_work() -> None:
 
     with pytest.raises(TypeError, match=r"only asks"):
         _seam.drive_sync(_seam.together([item()]))
+
+
+def test_an_interrupted_blocking_twin_ends_async_work_through_its_cancel_hook() -> None:
+    """An interrupt of the blocking caller reaches the worker loop: ``on_cancel`` (a framework's
+    own cancellation token) first, then the coroutine is cancelled, and the caller waits for it.
+    """
+    started = threading.Event()
+    log: list[tuple[str, str]] = []
+
+    async def forever() -> None:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            log.append(("cancelled", threading.current_thread().name))
+            raise
+
+    def program() -> _seam.Asking[None]:
+        yield _seam.Work(forever, on_cancel=lambda: log.append(("on_cancel", threading.current_thread().name)))
+
+    def interrupt() -> None:  # a real SIGINT to this thread, as a kernel interrupt is
+        if started.wait(30):
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    # A process started in the background inherits SIGINT ignored: hear it here, as a kernel does.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            _seam.drive_sync(program())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert log == [("on_cancel", "nbask-worker"), ("cancelled", "nbask-worker")]

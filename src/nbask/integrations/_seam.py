@@ -84,6 +84,9 @@ class Work:
 
     start: Callable[[], Awaitable[Any]]
     blocking: Callable[[], Any] | None = None
+    #: For ``start()`` run on the worker loop: called there first when the blocking caller is
+    #: interrupted, before the coroutine is cancelled (a framework's own cancellation token).
+    on_cancel: Callable[[], None] | None = None
 
 
 #: What answering one pause yields (an nbask request, several ``Together``, or framework
@@ -141,7 +144,7 @@ def drive_sync(asking: Asking[T]) -> T:
                 if isinstance(step, Work):
                     if step.blocking is None:
                         worker = worker or WorkerLoop("nbask-worker")
-                        sent: Any = worker.run(step.start)
+                        sent: Any = worker.run(step.start, on_cancel=step.on_cancel)
                     else:
                         sent = step.blocking()
                 else:

@@ -29,7 +29,7 @@ one to ask is AutoGen's own refusal with nbask's reason (``approved=False``; for
 recorded in ``nbask.history()``; a replay miss raises ``nbask.ReplayMissing`` (inside a team,
 AutoGen re-raises an agent's error as ``RuntimeError`` naming it). A kernel interrupt while a
 callback waits stops the team: the callback raises ``Interrupted``, which AutoGen ends the run
-with; ``run_sync`` cancels the run on its loop's thread and waits for it before re-raising.
+with; ``run_sync`` cancels the run on its worker loop's thread and waits for it before re-raising.
 """
 
 from __future__ import annotations
@@ -52,8 +52,7 @@ from ..contract import MAX_DETAILS_CHARS, MAX_TITLE_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
 from ..waiting import cancelled_by_interrupt
-from ._seam import Asking, approval, drive, drive_sync, not_run_text
-from ._worker_loop import WorkerLoop
+from ._seam import Asking, Work, approval, drive, drive_sync, not_run_text, twins
 
 __all__ = [
     "INTERRUPTED",
@@ -238,64 +237,57 @@ def _edited_reason(decision: Decision, title: str, language: str, *, fenced_alon
 # -- HandoffTermination: run the team, answer each handoff to the user ---------------------------
 
 
-async def run(
+def _running(
     team: TaskRunner,
     task: str | BaseChatMessage | Sequence[BaseChatMessage] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     user: str = "user",
     cancellation_token: CancellationToken | None = None,
-) -> TaskResult:
+) -> Asking[TaskResult]:
     """Run ``team`` (a team, or one agent) on ``task``; each time it stops on a handoff to
     ``user`` (``HandoffTermination(target="user")``), ask the person and run it again with their
     reply as a ``HandoffMessage`` back to the agent that handed off, until it stops otherwise or
-    the reply is not given (the team stays paused at that handoff). ``timeout`` applies to each ask.
+    the reply is not given (the team stays paused at that handoff). ``timeout`` applies to each
+    ask; ``cancellation_token`` (AutoGen's) cancels the runs (and, awaited, the asks between them).
 
         result = await nbask.integrations.autogen.run(team, "What is the weather in New York?")
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    result = await team.run(task=task, cancellation_token=cancellation_token)
+    token = cancellation_token or CancellationToken()
+    result: TaskResult = yield _team_run(team, task, token)
     messages = list(result.messages)
     while (handoff := handoff_to(result, user)) is not None:
-        reply = _resumed_with(await _asked(_asked_for(handoff, timeout), cancellation_token))
+        reply = _resumed_with((yield _reply_to(handoff, timeout, token)))
         if reply is None:
             break
-        resume = HandoffMessage(source=user, target=handoff.source, content=reply)
-        result = await team.run(task=resume, cancellation_token=cancellation_token)
+        result = yield _team_run(team, HandoffMessage(source=user, target=handoff.source, content=reply), token)
         messages += result.messages
     return TaskResult(messages=messages, stop_reason=result.stop_reason)
 
 
-def run_sync(
-    team: TaskRunner,
-    task: str | BaseChatMessage | Sequence[BaseChatMessage] | None = None,
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    user: str = "user",
-) -> TaskResult:
+run, run_sync = twins(
+    _running,
+    "run",
     """The blocking twin of ``run``: the team runs on an event loop of its own, in one worker
     thread (so it works inside a cell's running loop too), and the person is asked from this
-    thread between runs. An interrupt cancels the team's run and waits for it to end.
+    thread between runs. An interrupt cancels the team's run and waits for it to end.""",
+)
+
+
+def _team_run(
+    team: TaskRunner, task: str | BaseChatMessage | Sequence[BaseChatMessage] | None, token: CancellationToken
+) -> Work:
+    """One ``team.run``: AutoGen is async only, so the blocking twin runs it on its worker loop,
+    where an interrupt cancels AutoGen's token first.
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    loop = _TeamLoop()
-    try:
-        result = loop.run(lambda token: team.run(task=task, cancellation_token=token))
-        messages = list(result.messages)
-        while (handoff := handoff_to(result, user)) is not None:
-            reply = _resumed_with(drive_sync(_asked_for(handoff, timeout)))
-            if reply is None:
-                break
-            resume = HandoffMessage(source=user, target=handoff.source, content=reply)
-            result = loop.run(functools.partial(_resumed, team, resume))
-            messages += result.messages
-        return TaskResult(messages=messages, stop_reason=result.stop_reason)
-    finally:
-        loop.close()
+    return Work(functools.partial(team.run, task=task, cancellation_token=token), on_cancel=token.cancel)
 
 
-def _resumed(team: TaskRunner, resume: HandoffMessage, token: CancellationToken) -> Awaitable[TaskResult]:
-    return team.run(task=resume, cancellation_token=token)
+def _reply_to(handoff: HandoffMessage, timeout: float | None, token: CancellationToken) -> Work:
+    """The person's reply to ``handoff``: awaited as the callbacks' are (``token`` cancels it), or
+    asked blocking from the caller's own thread (where the widget's answer arrives).
+    """
+    return Work(lambda: _asked(_asked_for(handoff, timeout), token), lambda: drive_sync(_asked_for(handoff, timeout)))
 
 
 def handoff_to(result: TaskResult, user: str = "user") -> HandoffMessage | None:
@@ -336,19 +328,3 @@ async def _asked(asking: Asking[T], token: CancellationToken | None = None) -> T
         if (token is not None and token.is_cancelled()) or not cancelled_by_interrupt():
             raise
         raise Interrupted(INTERRUPTED) from None
-
-
-class _TeamLoop:
-    """A worker thread's event loop that runs a team's coroutines to their end; an interrupt of
-    the caller's wait cancels the run there (AutoGen's token first), and waits for it to end.
-    """
-
-    def __init__(self) -> None:
-        self._worker = WorkerLoop("nbask-autogen")
-
-    def run(self, start: Callable[[CancellationToken], Awaitable[T]]) -> T:
-        token = CancellationToken()
-        return self._worker.run(lambda: start(token), on_cancel=token.cancel)
-
-    def close(self) -> None:
-        self._worker.close()
