@@ -1,7 +1,6 @@
 """An event loop in a worker thread, for the blocking twins of integrations whose framework is
 async only (``run_sync`` in a cell, whose own loop is already running): the seam's
-``drive_sync`` runs async-only ``Work`` on one (Agent Framework, A2A, AutoGen), and AG2 keeps its
-own.
+``drive_sync`` runs async-only ``Work`` on one (Agent Framework, A2A, AutoGen, AG2).
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from copy import copy
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final, TypeVar
 
 from ag2 import Agent, AgentReply, Context
@@ -54,7 +55,6 @@ from ..errors import ReplayMissing
 from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
-from ._ag2_sync import INTERRUPTED, Interrupted, run_in_thread
 
 __all__ = [
     "INTERRUPTED",
@@ -76,6 +76,16 @@ REPLY: Final = "reply"
 _YES, _NO = "yes", "no"
 
 HumanHook = Callable[[HumanInputRequest, Context], Awaitable[str]]
+
+#: Why a turn ended on a kernel interrupt.
+INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the turn stops here."
+
+
+class Interrupted(HumanInputError):
+    """A kernel interrupt while nbask waited for the person: AG2 ends the turn with it."""
+
+    def __init__(self) -> None:
+        super().__init__(INTERRUPTED)
 
 
 # -- the hook ----------------------------------------------------------------------------------
@@ -261,15 +271,16 @@ def requires_approval(
 # -- run a turn --------------------------------------------------------------------------------
 
 
-async def run(
+def _running(
     agent: Agent[Any], *msg: Any, timeout: float | None = DEFAULT_TIMEOUT, **ask_kwargs: Any
-) -> AgentReply[Any, Any]:
+) -> _seam.Asking[AgentReply[Any, Any]]:
     """``await agent.ask(*msg, **ask_kwargs)`` with nbask's hook (``timeout`` seconds for each
     answer); a replay miss raises ``nbask.ReplayMissing``.
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
-        reply: AgentReply[Any, Any] = await agent.ask(*msg, hitl_hook=hitl(timeout=timeout), **ask_kwargs)
+        reply: AgentReply[Any, Any] = yield _seam.Work(
+            partial(agent.ask, *msg, hitl_hook=hitl(timeout=timeout), **ask_kwargs)
+        )
     except HumanInputFailedError as failed:
         if isinstance(failed.cause, ReplayMissing):
             raise failed.cause from None
@@ -277,13 +288,11 @@ async def run(
     return reply
 
 
-def run_sync(
-    agent: Agent[Any], *msg: Any, timeout: float | None = DEFAULT_TIMEOUT, **ask_kwargs: Any
-) -> AgentReply[Any, Any]:
+run, run_sync = _seam.twins(
+    _running,
+    "run",
     """The blocking twin of ``run``: the turn runs on an event loop of its own in a worker thread
     (so it also works in a cell, whose loop is running) while this thread waits; its questions
     are asked from there, as nbask asks from any worker thread.
-    An interrupt ends the turn, waits for it to end, and is raised.
-    """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return run_in_thread(lambda: run(agent, *msg, timeout=timeout, **ask_kwargs))
+    An interrupt ends the turn, waits for it to end, and is raised.""",
+)
