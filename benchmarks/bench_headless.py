@@ -21,9 +21,9 @@ import tracemalloc
 from collections.abc import Callable
 
 import nbask
-from nbask.api import one_question_set
 from nbask.core.history import Recording, load
 from nbask.core.manager import manager
+from nbask.models import one_question_set
 
 QUESTION = "Which database should the app use?"
 OPTIONS = ["PostgreSQL (Recommended)", "SQLite", "DuckDB"]

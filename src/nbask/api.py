@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel
 
@@ -20,7 +20,18 @@ from .core.manager import manager
 from .errors import ReplayMissing
 from .forms import Form, read_schema
 from .kinds import ApprovalRequest, FormRequest, QuestionRequest
-from .models import Answer, Approval, Decision, FormAnswer, Option, Outcome, Question, QuestionSet, Risk
+from .models import (
+    Answer,
+    Approval,
+    Decision,
+    FormAnswer,
+    Option,
+    Outcome,
+    Question,
+    QuestionSet,
+    Risk,
+    one_question_set,
+)
 from .resolvers.policies import choose_resolver
 
 # The public calls (``nbask`` re-exports them): those that ask, then those that read what ended.
@@ -34,7 +45,6 @@ SEAMS = (
     "approval_request",
     "as_question_set",
     "form_request",
-    "one_question_set",
     "refused",
     "run_request",
     "run_request_sync",
@@ -88,21 +98,31 @@ def refused(request: Request[OutcomeT], error: Exception) -> OutcomeT:
     return outcome
 
 
-def one_question_set(
+def one_question_request(
     question: str,
     options: Sequence[str | Option | dict[str, Any]],
     *,
-    header: str = "",
-    multi_select: bool = False,
-) -> QuestionSet:
-    """The one-question shorthand of ``nbask.ask`` as a validated QuestionSet."""
-    if isinstance(options, str):
-        msg = "options must be a list of option labels, not a single string"
-        raise TypeError(msg)
-    normalised = [{"label": o} if isinstance(o, str) else o for o in options]
-    return QuestionSet(
-        questions=[Question(question=question, header=header, options=normalised, multi_select=multi_select)]
-    )
+    header: str,
+    multi_select: bool,
+    timeout: float | None,
+    tool_call_id: str | None,
+) -> QuestionRequest:
+    """The request of a one-question ask. With options given as labels alone (text: nothing can
+    change it after the ask), it carries the arguments, for the history to keep.
+    """
+    question_set = one_question_set(question, options, header=header, multi_select=multi_select)
+    labels = tuple(options)
+    shorthand = (question, labels, header, multi_select) if _all_text(labels) else None
+    return QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id, shorthand=shorthand)
+
+
+def _all_text(values: tuple[object, ...]) -> TypeGuard[tuple[str, ...]]:
+    """Whether every one of ``values`` is text: ``str.join`` takes text alone, the quickest check."""
+    try:
+        "".join(values)  # type: ignore[arg-type]  # what it refuses is the answer
+    except TypeError:
+        return False
+    return True
 
 
 def as_question_set(questions: Sequence[Question | dict[str, Any]] | QuestionSet) -> QuestionSet:
@@ -130,8 +150,9 @@ async def ask(
     question) and ``Answer.note`` (the whole set).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    question_set = one_question_set(question, options, header=header, multi_select=multi_select)
-    request = QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id)
+    request = one_question_request(
+        question, options, header=header, multi_select=multi_select, timeout=timeout, tool_call_id=tool_call_id
+    )
     return await run_request(request, queue=queue)
 
 
@@ -169,13 +190,14 @@ def ask_sync(
         if options is None:
             msg = "ask_sync(question, options): options are required with a question text"
             raise TypeError(msg)
-        question_set = one_question_set(question, options, header=header, multi_select=multi_select)
+        request = one_question_request(
+            question, options, header=header, multi_select=multi_select, timeout=timeout, tool_call_id=tool_call_id
+        )
     else:
         if options is not None:
             msg = "ask_sync(questions): pass options inside each question, not separately"
             raise TypeError(msg)
-        question_set = as_question_set(question)
-    request = QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id)
+        request = QuestionRequest(question_set=as_question_set(question), timeout=timeout, tool_call_id=tool_call_id)
     return run_request_sync(request, queue=queue)
 
 

@@ -7,7 +7,7 @@ an error that names the field and the rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -175,6 +175,23 @@ class QuestionSet(StrictModel):
                 raise ValueError(msg)
             seen.add(question.question)
         return questions
+
+
+def one_question_set(
+    question: str,
+    options: Sequence[str | Option | dict[str, Any]],
+    *,
+    header: str = "",
+    multi_select: bool = False,
+) -> QuestionSet:
+    """The one-question shorthand of ``nbask.ask`` as a validated QuestionSet."""
+    if isinstance(options, str):
+        msg = "options must be a list of option labels, not a single string"
+        raise TypeError(msg)
+    normalised = [{"label": o} if isinstance(o, str) else o for o in options]
+    return QuestionSet(
+        questions=[Question(question=question, header=header, options=normalised, multi_select=multi_select)]
+    )
 
 
 class Approval(StrictModel):

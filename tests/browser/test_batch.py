@@ -187,7 +187,7 @@ def test_axe_with_the_batch_pending_confirming_and_resolved(open_notebook, page,
 
 # Two approvals and a question shown together; the cell prints every outcome once all ended.
 MIXED_SETUP = (
-    SETUP + "\nfrom nbask.api import one_question_set\nfrom nbask.kinds import QuestionRequest\n"
+    SETUP + "\nfrom nbask.models import one_question_set\nfrom nbask.kinds import QuestionRequest\n"
     "MIXED = [approval_request(f'Drop table t{i}', f'DROP TABLE t{i}', timeout=600) for i in range(2)]\n"
     "MIXED.append(QuestionRequest(question_set=one_question_set('Which backup?', ['Nightly', 'Hourly']), timeout=600))"
 )

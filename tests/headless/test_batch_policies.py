@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 import nbask
-from nbask.api import approval_request, one_question_set, run_requests, run_requests_sync
+from nbask.api import approval_request, run_requests, run_requests_sync
 from nbask.core.lifecycle import Resolution
 from nbask.core.manager import manager
 from nbask.kinds import QuestionRequest
+from nbask.models import one_question_set
 
 
 def batch() -> list:

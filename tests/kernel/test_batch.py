@@ -16,7 +16,8 @@ pytestmark = pytest.mark.kernel
 
 SETUP = r"""
 import asyncio, json, nbask
-from nbask.api import approval_request, one_question_set, run_requests, run_requests_sync
+from nbask.api import approval_request, run_requests, run_requests_sync
+from nbask.models import one_question_set
 from nbask.kinds import QuestionRequest
 def asks(tag, timeouts):
     return [QuestionRequest(question_set=one_question_set(f"{tag} {i}?", ["A", "B"]), timeout=t)

@@ -4,6 +4,7 @@ back exactly what the call returned.
 
 from __future__ import annotations
 
+import json
 import pathlib
 
 import pytest
@@ -52,7 +53,7 @@ def test_only_an_approval_keeps_the_working_directory_beside_its_record():
 def test_an_answer_built_without_validation_equals_the_validated_one():
     options = [{"label": "A"}, {"label": "B"}]
     request = QuestionRequest(question_set=QuestionSet(questions=[{"question": "Q?", "options": options}]))
-    answered = request.answered([["A"]], {"Q?": "a note"}, "all", "person")
+    answered = request.answered({"Q?": ["A"]}, {"Q?": "a note"}, "all", "person")
     assert answered == Answer.model_validate(answered.model_dump())
     assert answered.answers == {"Q?": "A"}
     short = {"status": "dismissed", "request_id": "r", "asked_at": 0.0, "resolved_at": 0.0}
@@ -75,3 +76,41 @@ def test_building_an_outcome_names_what_is_missing_or_unknown():
 def test_a_tool_call_id_that_is_not_text_is_refused_when_asked():
     with pytest.raises(TypeError, match="tool_call_id must be a string or None, got int"):
         nbask.ask_sync("Which database?", ["PostgreSQL", "SQLite"], tool_call_id=7)  # type: ignore[arg-type]
+
+
+def test_a_one_question_ask_of_labels_keeps_its_arguments_and_reads_back_as_its_set(tmp_path: pathlib.Path):
+    """Its record keeps the ask's arguments, not the set's JSON, and is read back as the same
+    entry, stripped text and all, as the same question asked as a set.
+    """
+    nbask.configure(policy="recommended")
+    labels = ["  PostgreSQL (Recommended) ", "SQLite"]
+    nbask.ask_sync("  Which database? ", labels, header="DB ", multi_select=True)
+    kept = manager()._ended[-1][1]
+    assert kept == ("  Which database? ", tuple(labels), "DB ", True)
+    labels.append("DuckDB")  # the caller's list changes after the ask: the record does not
+    as_set = [
+        {
+            "question": "Which database?",
+            "header": "DB",
+            "multi_select": True,
+            "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}],
+        }
+    ]
+    nbask.ask_sync(as_set)
+    shorthand, from_set = nbask.history()
+    assert isinstance(manager()._ended[-1][1], str)  # a set given whole is kept as its JSON
+    assert shorthand.asked == from_set.asked
+    assert shorthand.asked["questions"][0]["options"][0] == {"label": "PostgreSQL (Recommended)", "description": ""}
+    assert shorthand.outcome.answers == from_set.outcome.answers == {"Which database?": "PostgreSQL (Recommended)"}
+    saved = nbask.save_history(tmp_path / "history.jsonl")
+    read = [json.loads(line) for line in saved.read_text(encoding="utf-8").splitlines()]
+    assert read[0]["asked"] == read[1]["asked"]
+
+
+def test_options_given_as_objects_are_kept_as_they_were_when_asked():
+    nbask.configure(policy="recommended")
+    option = {"label": "SQLite", "description": "a file"}
+    nbask.ask_sync("Which database?", [option, "DuckDB"])
+    option["label"] = "changed later"
+    (entry,) = nbask.history()
+    assert [o["label"] for o in entry.asked["questions"][0]["options"]] == ["SQLite", "DuckDB"]

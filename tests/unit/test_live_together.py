@@ -9,9 +9,9 @@ import threading
 import pytest
 
 from nbask import waiting
-from nbask.api import one_question_set
 from nbask.core.lifecycle import Resolution
 from nbask.kinds import QuestionRequest
+from nbask.models import one_question_set
 from nbask.resolvers import live
 from nbask.widget import InteractionWidget
 

@@ -7,13 +7,13 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from nbask.api import one_question_set
 from nbask.contract import MAX_PREVIEW_CHARS
 from nbask.models import (
     Option,
     Question,
     QuestionSet,
     is_recommended,
+    one_question_set,
 )
 
 

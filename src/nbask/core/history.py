@@ -36,6 +36,14 @@ OUTCOME_TYPES: dict[str, type[Outcome]] = {}
 #: The kinds whose outcome model dumps every field (none left out with ``exclude``): the
 #: manager keeps their outcomes as JSON text, read back unchanged.
 _WHOLE_IN_JSON: dict[str, type[Outcome]] = {}
+#: Each kind's reader of what a record keeps of an ask in the kind's own form (a tuple, see
+#: ``Request.kept_asked``): it gives back ``asked()``. Filled by ``nbask.kinds.register``.
+ASKED_READERS: dict[str, Callable[[tuple[Any, ...]], dict[str, Any]]] = {}
+
+
+def register_asked_reader(kind: str, reader: Callable[[tuple[Any, ...]], dict[str, Any]]) -> None:
+    """Let records of ``kind`` that keep what was asked in the kind's own form be read."""
+    ASKED_READERS[kind] = reader
 
 
 def register_outcome_type(kind: str, outcome_type: type[Outcome]) -> None:
@@ -125,12 +133,12 @@ def register_replay_reader(suffix: str, reader: ReplayReader) -> None:
     REPLAY_READERS[suffix] = reader
 
 
-#: An ended interaction as the manager keeps it: (kind, what was asked as JSON text, the
-#: outcome as JSON text (or live, if its model leaves a field out of dumps), the working
-#: directory where the kind keeps it). As text, a record holds no object the garbage collector
-#: walks: live models (every question, option and answer) made each collection slower as the
-#: history grew.
-CompactRecord = tuple[str, str, Outcome | str, str | None]
+#: An ended interaction as the manager keeps it: (kind, what was asked as JSON text or in the
+#: kind's own smaller form (``Request.kept_asked``), the outcome as JSON text (or live, if its
+#: model leaves a field out of dumps), the working directory where the kind keeps it). As text
+#: and tuples of text, a record holds no object the garbage collector walks: live models (every
+#: question, option and answer) made each collection slower as the history grew.
+CompactRecord = tuple[str, str | tuple[Any, ...], Outcome | str, str | None]
 
 
 def current_workdir() -> str | None:
@@ -163,14 +171,15 @@ def compact(request: Request[Any], outcome: Outcome) -> CompactRecord:
             kept = json_text(outcome)
         except PydanticSerializationError:
             pass  # text JSON cannot hold (a lone surrogate a front end sent): kept live
-    return (kind, request.asked_json(), kept, workdir_of(request))
+    return (kind, request.kept_asked(), kept, workdir_of(request))
 
 
 def expand(record: CompactRecord) -> HistoryEntry:
     """The HistoryEntry of a compact record."""
-    kind, asked_json, kept, workdir = record
+    kind, kept_asked, kept, workdir = record
     outcome = _WHOLE_IN_JSON[kind].model_validate_json(kept) if isinstance(kept, str) else kept
-    return HistoryEntry.ended(kind, json.loads(asked_json), outcome, workdir)
+    asked = json.loads(kept_asked) if isinstance(kept_asked, str) else ASKED_READERS[kind](kept_asked)
+    return HistoryEntry.ended(kind, asked, outcome, workdir)
 
 
 def record_of(request: Request[Any], outcome: Outcome) -> dict[str, Any]:

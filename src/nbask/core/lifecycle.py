@@ -106,6 +106,13 @@ class Request(ABC, Generic[OutcomeT]):
         """``asked()`` as JSON text (a kind whose payload is a pydantic model dumps it directly)."""
         return json.dumps(self.asked(), ensure_ascii=False)
 
+    def kept_asked(self) -> str | tuple[Any, ...]:
+        """What the history keeps of what was asked: ``asked_json()``, or a smaller form of the
+        kind's own (a tuple of plain values, which nothing can change later) that its kind's
+        ``asked_from`` turns back into ``asked()`` when the history is read.
+        """
+        return self.asked_json()
+
     @abstractmethod
     def parse_and_decide(self, raw: dict[str, Any]) -> OutcomeT:
         """The person's outcome from a front end's raw response; raises MalformedResponse."""
@@ -291,6 +298,14 @@ class Resolver(Protocol):
 
     def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         """The blocking twin of ``resolve``."""
+
+
+class DecidesAtOnce:
+    """A resolver that decides a request the moment it runs, with no one to wait for (a policy).
+    While no other request waits, the manager lets it decide without claiming a place among the
+    waiting requests: there is nothing to show beside, and a headless run, thousands of requests
+    long, pays for the decision and its record only.
+    """
 
 
 #: Who resolves a request: given to the manager with each request it runs.

@@ -25,7 +25,7 @@ from ..errors import InteractionPending
 from ..models import Outcome
 from ..scope import check_questions_allowed
 from .history import CompactRecord, HistoryEntry, compact, expand
-from .lifecycle import OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
+from .lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,10 @@ class InteractionManager:
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolver = self._resolver(resolution, choose)
+        if isinstance(resolver, DecidesAtOnce) and not self._waiting:
+            outcome = await resolver.resolve(resolution)
+            self._record_ended(resolution)
+            return outcome
         self._claim_or_raise(resolution, queue=queue)
         try:
             return await resolver.resolve(resolution)
@@ -187,6 +191,10 @@ class InteractionManager:
         """The blocking twin of ``run``."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolver = self._resolver(resolution, choose)
+        if isinstance(resolver, DecidesAtOnce) and not self._waiting:  # no place to claim
+            outcome = resolver.resolve_blocking(resolution)
+            self._record_ended(resolution)
+            return outcome
         self._claim_or_raise(resolution, queue=queue)
         try:
             return resolver.resolve_blocking(resolution)
@@ -282,6 +290,11 @@ class InteractionManager:
                 self._waiting = []
             else:
                 self._waiting = [r for r in self._waiting if r is not resolution and not r.done]
+        self._record_ended(resolution)
+
+    def _record_ended(self, resolution: Resolution[Any]) -> None:
+        """Keep ``resolution``'s outcome in the history, once (if it has one)."""
+        with self._lock:
             outcome = resolution.outcome
             record = outcome is not None and not resolution.recorded
             resolution.recorded = resolution.recorded or record

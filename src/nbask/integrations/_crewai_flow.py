@@ -8,11 +8,11 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..api import form_request, one_question_set
+from ..api import form_request
 from ..contract import MAX_DETAILS_CHARS, is_recommended
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
 from ..kinds import QuestionRequest
-from ..models import Answer, FormAnswer
+from ..models import Answer, FormAnswer, one_question_set
 from ._seam import Asking, arguments_text, drive_sync
 
 __all__ = ["ANSWER", "FEEDBACK", "OUTCOME", "FeedbackProvider", "InputProvider", "asking_feedback", "asking_input"]

@@ -10,9 +10,9 @@ from typing import Any, Final
 
 from agents import RunResult, RunResultStreaming, ToolApprovalItem
 
-from ..api import history, one_question_set
+from ..api import history
 from ..kinds import QuestionRequest
-from ..models import Answer, Decision
+from ..models import Answer, Decision, one_question_set
 from ._seam import Asking, call_title
 
 __all__ = [

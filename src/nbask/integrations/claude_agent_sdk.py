@@ -75,12 +75,11 @@ from claude_agent_sdk import (
     ToolPermissionContext,
 )
 
-from ..api import one_question_set
 from ..contract import MAX_PREVIEW_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
 from ..errors import ReplayMissing
 from ..kinds import QuestionRequest
-from ..models import MAX_ACTION_CHARS, Answer, Decision, Outcome
+from ..models import MAX_ACTION_CHARS, Answer, Decision, Outcome, one_question_set
 from ..tools.dialects import DIALECTS, ArgumentError, Plan
 from ..tools.function import DO_NOT_RETRY
 from ..tools.late import with_late_answers

@@ -54,10 +54,10 @@ from workflows import Workflow
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, InternalDispatchEvent, WorkflowIdleEvent
 from workflows.handler import WorkflowHandler
 
-from ..api import as_question_set, form_request, one_question_set
+from ..api import as_question_set, form_request
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
 from ..kinds import QuestionRequest
-from ..models import Answer, Decision, FormAnswer, Outcome
+from ..models import Answer, Decision, FormAnswer, Outcome, one_question_set
 from . import _seam
 
 __all__ = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.history import register_outcome_type
+from ..core.history import register_asked_reader, register_outcome_type
 from ..core.lifecycle import Request
 from ..widget import SUMMARIES
 from ._kind import RequestKind
@@ -37,6 +37,7 @@ def register(kind: RequestKind[Any, Any]) -> None:
     """Make ``kind`` known to the resolvers, the history's reader and the widgets' summaries."""
     KINDS[kind.name] = kind
     register_outcome_type(kind.name, kind.outcome_type)
+    register_asked_reader(kind.name, kind.asked_from)
     SUMMARIES[kind.name] = kind.summary
 
 

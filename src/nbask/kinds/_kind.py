@@ -79,6 +79,13 @@ class RequestKind(ABC, Generic[RequestT, OutcomeT]):
     def replayed(self, request: RequestT, recording: Recording) -> OutcomeT:
         """The recorded outcome for ``request`` (``answered_by="replay"``); raises ReplayMissing."""
 
+    def asked_from(self, kept: tuple[Any, ...]) -> dict[str, Any]:
+        """``asked()`` of a request whose ``kept_asked`` gave ``kept``, its kind's own form (a
+        kind that keeps one reads it here; the others keep JSON text and never get here).
+        """
+        msg = f"a {self.name} record keeps what was asked as JSON text, not {kept!r}"
+        raise TypeError(msg)
+
     def late_text(self, entry: HistoryEntry) -> str:
         """What the model reads of a late answer (after "the person"): what came, after what
         had timed out, in the kind's words (``late_answer_text``) when the entry's outcome is this

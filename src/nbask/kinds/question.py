@@ -14,7 +14,7 @@ from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE, agent_t
 from ..core.history import HistoryEntry, Recording, asked_again, json_text, register_replay_reader
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
-from ..models import Answer, AnsweredBy, Question, QuestionSet
+from ..models import Answer, AnsweredBy, Question, QuestionSet, one_question_set
 from ..responses import QuestionReply, QuestionResponse, parse_question_response
 from ..summary import by_whom, escape_markdown
 from ..terminal import Dismissed, Terminal, printable
@@ -31,6 +31,10 @@ class QuestionRequest(Request[Answer]):
 
     kind: ClassVar[str] = "question"
     question_set: QuestionSet = field(kw_only=True)
+    #: The arguments of the one-question shorthand, ``(question, option labels, header,
+    #: multi_select)``, when the set was made by it from labels alone: what the history keeps
+    #: instead of the set's JSON (smaller, and cheaper on every headless ask).
+    shorthand: tuple[str, tuple[str, ...], str, bool] | None = field(default=None, kw_only=True)
 
     def asked(self) -> dict[str, Any]:
         return self.question_set.model_dump()
@@ -38,30 +42,34 @@ class QuestionRequest(Request[Answer]):
     def asked_json(self) -> str:
         return json_text(self.question_set)
 
+    def kept_asked(self) -> str | tuple[Any, ...]:
+        return self.asked_json() if self.shorthand is None else self.shorthand
+
     def parse_and_decide(self, raw: dict[str, Any]) -> Answer:
         return self.decide(parse_question_response(raw, self.question_set))
 
     def decide(self, response: QuestionResponse, answered_by: AnsweredBy = "person") -> Answer:
         if response.action == "dismiss":
             return self.ended("dismissed", agent_text("question_dismissed"), answered_by)
-        chosen: list[list[str]] = []
+        selections: dict[str, list[str]] = {}
         notes: dict[str, str] = {}
         for question, reply in zip(self.question_set.questions, response.replies, strict=True):
-            chosen.append([*reply.selected, *([reply.other] if reply.other is not None else [])])
+            selections[question.question] = [*reply.selected, *([reply.other] if reply.other is not None else [])]
             if reply.note:
                 notes[question.question] = reply.note
-        return self.answered(chosen, notes, response.note, answered_by)
+        return self.answered(selections, notes, response.note, answered_by)
 
-    def answered(self, chosen: list[list[str]], notes: dict[str, str], note: str, answered_by: AnsweredBy) -> Answer:
-        """The Answer giving each question (in order) the values in ``chosen`` (empty: no
-        preference), with the person's ``notes`` per question and ``note`` on the whole set.
+    def answered(
+        self, selections: dict[str, list[str]], notes: dict[str, str], note: str, answered_by: AnsweredBy
+    ) -> Answer:
+        """The Answer giving each question the values ``selections`` holds under its text (in
+        the set's order; empty: no preference), with the person's ``notes`` per question and
+        ``note`` on the whole set.
         """
         answers: dict[str, str] = {}
-        selections: dict[str, list[str]] = {}
         skipped = 0
-        for question, values in zip(self.question_set.questions, chosen, strict=True):
-            selections[question.question] = values
-            answers[question.question] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
+        for text, values in selections.items():
+            answers[text] = ANSWER_SEPARATOR.join(values) if values else NO_PREFERENCE
             skipped += not values
         # The person's own words first; nbask's remark about empty questions after them.
         if skipped:
@@ -347,8 +355,13 @@ class QuestionKind(RequestKind[QuestionRequest, Answer], widget=QuestionWidget):
 
     def recommended(self, request: QuestionRequest) -> Answer:
         """Each question's "(Recommended)" option, else its first."""
-        chosen = [[question.recommended_label()] for question in request.question_set.questions]
-        return request.answered(chosen, {}, "", "policy")
+        selections = {question.question: [question.recommended_label()] for question in request.question_set.questions}
+        return request.answered(selections, {}, "", "policy")
+
+    def asked_from(self, kept: tuple[Any, ...]) -> dict[str, Any]:
+        """The set the shorthand's arguments made, validated again (as it was when asked)."""
+        question, labels, header, multi_select = kept
+        return one_question_set(question, labels, header=header, multi_select=multi_select).model_dump()
 
     def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
         return replay_answer(request, recording)

@@ -22,7 +22,7 @@ from IPython.display import display
 
 from .. import config, frontend
 from ..core.history import RECORD_KEY, Recording, load, record_of
-from ..core.lifecycle import OutcomeT, Request, Resolution, Resolver
+from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver
 from ..errors import NoFrontEnd, NoOneCanAnswer
 from ..kinds import RequestKind, kind_of
 from ..models import Outcome
@@ -82,7 +82,7 @@ def interactive_resolver() -> Resolver:
     return ConsoleResolver()
 
 
-class PolicyResolver:
+class PolicyResolver(DecidesAtOnce):
     """Decides a request at once, without a person; subclasses say which of the kind's answers."""
 
     name = ""
