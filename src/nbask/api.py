@@ -98,7 +98,7 @@ def refused(request: Request[OutcomeT], error: Exception) -> OutcomeT:
     return outcome
 
 
-def one_question_request(
+def _one_question_request(
     question: str,
     options: Sequence[str | Option | dict[str, Any]],
     *,
@@ -150,7 +150,7 @@ async def ask(
     question) and ``Answer.note`` (the whole set).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = one_question_request(
+    request = _one_question_request(
         question, options, header=header, multi_select=multi_select, timeout=timeout, tool_call_id=tool_call_id
     )
     return await run_request(request, queue=queue)
@@ -190,7 +190,7 @@ def ask_sync(
         if options is None:
             msg = "ask_sync(question, options): options are required with a question text"
             raise TypeError(msg)
-        request = one_question_request(
+        request = _one_question_request(
             question, options, header=header, multi_select=multi_select, timeout=timeout, tool_call_id=tool_call_id
         )
     else:
