@@ -110,9 +110,10 @@ def _one_question_request(
     """The request of a one-question ask. With options given as labels alone (text: nothing can
     change it after the ask), it carries the arguments, for the history to keep.
     """
-    question_set = one_question_set(question, options, header=header, multi_select=multi_select)
-    labels = tuple(options)
-    shorthand = (question, labels, header, multi_select) if _all_text(labels) else None
+    # Read once (an iterator would be empty the second time); a string is refused just below.
+    labels = options if isinstance(options, str) else tuple(options)
+    question_set = one_question_set(question, labels, header=header, multi_select=multi_select)
+    shorthand = (question, labels, header, multi_select) if isinstance(labels, tuple) and _all_text(labels) else None
     return QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id, shorthand=shorthand)
 
 

@@ -114,3 +114,11 @@ def test_options_given_as_objects_are_kept_as_they_were_when_asked():
     option["label"] = "changed later"
     (entry,) = nbask.history()
     assert [o["label"] for o in entry.asked["questions"][0]["options"]] == ["SQLite", "DuckDB"]
+
+
+def test_options_given_once_as_an_iterator_are_read_once_and_kept():
+    nbask.configure(policy="recommended")
+    answer = nbask.ask_sync("Which database?", (label for label in ["SQLite", "DuckDB (Recommended)"]))
+    (entry,) = nbask.history()
+    assert [o["label"] for o in entry.asked["questions"][0]["options"]] == ["SQLite", "DuckDB (Recommended)"]
+    assert entry.outcome == answer
