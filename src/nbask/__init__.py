@@ -35,12 +35,23 @@ if TYPE_CHECKING:
     from .config import configure
     from .contract import NO_PREFERENCE
     from .core.lifecycle import DEFAULT_TIMEOUT
-    from .errors import ApprovalRejected, InteractionPending, NoOneCanAnswer, ReplayMissing
-    from .forms import FormSchemaError
+    from .errors import (
+        ApprovalRejected,
+        AskedAgain,
+        FormSchemaError,
+        InteractionPending,
+        Interrupted,
+        NbaskError,
+        NoFrontEnd,
+        NoOneCanAnswer,
+        NotAnswered,
+        QuestionsNotAllowed,
+        ReplayMissing,
+        WaitingUnsupported,
+    )
     from .kinds import ApprovalWidget, FormWidget, QuestionWidget
     from .models import Answer, Approval, Decision, FormAnswer, Option, Question, QuestionSet
-    from .scope import QuestionsNotAllowed, no_questions
-    from .waiting import WaitingUnsupported
+    from .scope import no_questions
 
 #: Public name -> the module (relative to this package) that defines or re-exports it.
 _PUBLIC: dict[str, str] = {
@@ -50,17 +61,22 @@ _PUBLIC: dict[str, str] = {
     "Approval": ".models",
     "Decision": ".models",
     "FormAnswer": ".models",
-    "FormSchemaError": ".forms",
     "Option": ".models",
     "Question": ".models",
     "QuestionSet": ".models",
     "ApprovalRejected": ".errors",
+    "AskedAgain": ".errors",
+    "FormSchemaError": ".errors",
     "InteractionPending": ".errors",
+    "Interrupted": ".errors",
+    "NbaskError": ".errors",
+    "NoFrontEnd": ".errors",
     "NoOneCanAnswer": ".errors",
+    "NotAnswered": ".errors",
+    "QuestionsNotAllowed": ".errors",
     "ReplayMissing": ".errors",
-    "QuestionsNotAllowed": ".scope",
+    "WaitingUnsupported": ".errors",
     "no_questions": ".scope",
-    "WaitingUnsupported": ".waiting",
     "ApprovalWidget": ".kinds",
     "QuestionWidget": ".kinds",
     "FormWidget": ".kinds",
@@ -87,13 +103,18 @@ __all__ = [
     "Approval",
     "ApprovalRejected",
     "ApprovalWidget",
+    "AskedAgain",
     "Decision",
     "FormAnswer",
     "FormSchemaError",
     "FormWidget",
     "HistoryEntry",
     "InteractionPending",
+    "Interrupted",
+    "NbaskError",
+    "NoFrontEnd",
     "NoOneCanAnswer",
+    "NotAnswered",
     "Option",
     "Question",
     "QuestionSet",

@@ -17,15 +17,11 @@ import contextvars
 from collections.abc import Iterator
 from typing import Final
 
-from .errors import NoOneCanAnswer
+from .errors import QuestionsNotAllowed
 
 _REASON: Final[contextvars.ContextVar[str | None]] = contextvars.ContextVar("nbask_no_questions", default=None)
 
 DEFAULT_REASON: Final = "this code runs as a sub-agent, and only the main agent may ask the person"
-
-
-class QuestionsNotAllowed(NoOneCanAnswer):
-    """Raised by a question or approval started inside ``nbask.no_questions()``."""
 
 
 @contextlib.contextmanager

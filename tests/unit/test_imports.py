@@ -17,12 +17,12 @@ PACKAGE = SRC / "nbask"
 
 #: Lowest first. A module may import from its own layer and the layers below it, never above.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("exceptions", ("nbask.errors",)),
     ("waiting engine", ("nbask.waiting",)),
     (
         "foundation",
         (
             "nbask.contract",
-            "nbask.errors",
             "nbask.models",
             "nbask.forms",
             "nbask.responses",

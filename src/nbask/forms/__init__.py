@@ -4,8 +4,9 @@ fields (``schema``), and a reply's values checked against them (``fields``).
 
 from __future__ import annotations
 
+from ..errors import FormSchemaError
 from .fields import FieldOption, Form, FormField, check_value, check_values, defaults_of
-from .schema import FormSchemaError, read_schema
+from .schema import read_schema
 
 __all__ = [
     "FieldOption",

@@ -24,14 +24,11 @@ from ..contract import (
     MAX_TITLE_CHARS,
     STRING_FORMATS,
 )
+from ..errors import FormSchemaError
 from .fields import FieldOption, FormField, check_value
 
 # Keys that would change what a property means, which the form cannot honour.
 _STRUCTURAL_KEYS = ("$ref", "allOf", "not", "if", "then", "else", "properties", "patternProperties", "pattern")
-
-
-class FormSchemaError(ValueError):
-    """A schema outside the form subset; the message names the property and the rule."""
 
 
 def read_schema(schema: Mapping[str, Any] | type[BaseModel]) -> list[FormField]:

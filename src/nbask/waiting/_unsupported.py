@@ -1,7 +1,9 @@
-"""``WaitingUnsupported``, in a module of its own: importing it loads neither pyzmq nor ipykernel."""
+"""``WaitingUnsupported`` for the waiting engine's modules: importing it loads neither pyzmq nor
+ipykernel. It lives with every other exception in ``nbask.errors``.
+"""
 
 from __future__ import annotations
 
+from ..errors import WaitingUnsupported
 
-class WaitingUnsupported(RuntimeError):
-    """No strategy can receive widget messages here, so waiting would hang."""
+__all__ = ["WaitingUnsupported"]
