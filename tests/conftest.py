@@ -12,6 +12,7 @@ import pytest
 import nbask
 from nbask import config
 from nbask.core.manager import manager
+from nbask.integrations import _bounded
 
 
 @pytest.fixture(autouse=True)
@@ -21,6 +22,7 @@ def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     unset = {setting.name: None for setting in config.SETTINGS}
     nbask.configure(**unset)
     manager().clear_history()
+    _bounded.forget()
     yield
     for setting in config.SETTINGS:  # a test may have set one without monkeypatch
         monkeypatch.delenv(setting.env, raising=False)

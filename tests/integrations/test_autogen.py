@@ -117,12 +117,33 @@ def test_an_unanswered_reply_is_empty_and_kept_in_the_history(person: Person, un
         assert "No one could be asked: no front end here" in outcome.note
 
 
-def test_recommended_policy_sends_the_empty_default():
+def test_recommended_policy_sends_an_empty_reply_and_the_history_says_no_one_replied():
     nbask.configure(policy="recommended")
     model, team = ask_team()
     asyncio.run(team.run(task="What is the weather?"))
     assert model.texts()[-1] == ""
-    assert nbask.history()[-1].outcome.answered_by == "policy"
+    (entry,) = nbask.history()
+    assert entry.outcome.answered_by == "policy"
+    assert (entry.outcome.status, entry.outcome.action) == ("dismissed", "decline")  # not "answered", "accept"
+    assert "no one was asked" in entry.outcome.note
+
+
+def test_unattended_the_user_proxy_tutorial_ends_instead_of_looping():
+    """AutoGen's UserProxyAgent tutorial: the team ends only when the user says APPROVE, which a
+    policy never does; the second empty round stops the run with nbask's reason.
+    """
+    nbask.configure(policy="recommended")
+    model = ScriptedClient("Here is a haiku about the sea.")  # the last reply repeats
+    team = RoundRobinGroupChat(
+        [AssistantAgent("assistant", model_client=model), UserProxyAgent("user", input_func=nbask_autogen.input_func)],
+        termination_condition=TextMentionTermination("APPROVE"),
+        max_turns=40,  # without the bound, the run would go on to here
+    )
+    with pytest.raises(Exception, match="nbask stopped this run: it asked again") as raised:
+        asyncio.run(team.run(task="Write a haiku about the sea."))
+    assert "AskedAgain" in str(raised.value) or isinstance(raised.value, nbask.AskedAgain)
+    assert len(model.seen) == 2  # two rounds: answered once by the policy, stopped on the second
+    assert [entry.outcome.answered_by for entry in nbask.history()] == ["policy"]
 
 
 def test_without_messages_the_prompt_is_asked(person: Person):

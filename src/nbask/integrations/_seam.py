@@ -19,6 +19,8 @@ The convention every module in this package follows (see the package docstring):
   (an approval is rejected by policy), recorded in ``nbask.history()`` like any other outcome.
 - A replay miss is never a refusal: ``ReplayMissing`` propagates, so a replayed run that asks
   something the recording lacks fails instead of going on with a guess.
+- An unattended run ends in bounded steps: the same caller asking again what was decided without
+  a person in the same run raises ``nbask.AskedAgain`` (``_bounded``) instead of answering again.
 - A call's edited arguments are read by ``edited_arguments``, with one wording for what is wrong.
 """
 
@@ -33,15 +35,26 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, Union, cast
 
-from ..api import approval_request, refused, run_request, run_request_sync, run_requests, run_requests_sync
-from ..core.lifecycle import Request
+from ..api import (
+    approval_request,
+    form_request,
+    refused,
+    run_request,
+    run_request_sync,
+    run_requests,
+    run_requests_sync,
+)
+from ..contract import MAX_TITLE_CHARS
+from ..core.lifecycle import DEFAULT_TIMEOUT, Request
 from ..errors import ApprovalRejected, NoOneCanAnswer
-from ..models import MAX_ACTION_CHARS, Decision, Outcome
+from ..models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
 from ..tools.function import DO_NOT_RETRY, rejection_text
 from ..waiting import WaitingUnsupported, cancelled_by_interrupt
+from . import _bounded
 from ._worker_loop import WorkerLoop
 
 __all__ = [
+    "REPLY",
     "Asking",
     "EditNotUsable",
     "Together",
@@ -55,6 +68,7 @@ __all__ = [
     "drive_sync",
     "edited_arguments",
     "not_run_text",
+    "replying",
     "together",
     "twins",
 ]
@@ -101,15 +115,16 @@ async def drive(asking: Asking[T]) -> T:
     and every piece of work, and return what it returns.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    caller = _caller(asking)
     step, result = _step(asking, None, first=True)
     while step is not None:
         try:
             if isinstance(step, Work):
                 sent: Any = await step.start()
             elif isinstance(step, Together):
-                sent = await _all(step.requests)
+                sent = _remembered(caller, step, await _all(_checked(caller, step)))
             else:
-                sent = await _one(step)
+                sent = _remembered(caller, step, await _one(_checked(caller, step)[0]))
         except BaseException as error:  # noqa: BLE001 - thrown in; raised again unless handled there
             step, result = _thrown(asking, error)
             continue
@@ -137,6 +152,7 @@ def drive_sync(asking: Asking[T]) -> T:
     """The blocking twin of ``drive``, for synchronous code."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     worker: WorkerLoop | None = None
+    caller = _caller(asking)
     try:
         step, result = _step(asking, None, first=True)
         while step is not None:
@@ -148,7 +164,8 @@ def drive_sync(asking: Asking[T]) -> T:
                     else:
                         sent = step.blocking()
                 else:
-                    sent = _blocking_outcomes(step)
+                    _checked(caller, step)
+                    sent = _remembered(caller, step, _blocking_outcomes(step))
             except BaseException as error:  # noqa: BLE001 - thrown in; raised again unless handled there
                 step, result = _thrown(asking, error)
                 continue
@@ -169,11 +186,13 @@ def twins(
 
     async def awaiting(*args: P.args, **kwargs: P.kwargs) -> T:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await drive(program(*args, **kwargs))
+        with _bounded.one_run():
+            return await drive(program(*args, **kwargs))
 
     def blocking(*args: P.args, **kwargs: P.kwargs) -> T:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return drive_sync(program(*args, **kwargs))
+        with _bounded.one_run():
+            return drive_sync(program(*args, **kwargs))
 
     # What help(), the docs and an editor show: the program's parameters, not *args/**kwargs,
     # and what it returns in the end (its annotation, a string here: ``Asking[<what>]``).
@@ -187,6 +206,30 @@ def twins(
         function.__annotations__ = dict(annotations)
         vars(function)["__signature__"] = signature  # what inspect.signature() reads first
     return awaiting, blocking
+
+
+def _caller(asking: Asking[Any]) -> str:
+    """Who asks, for ``_bounded``: the function that made ``asking``."""
+    code = getattr(asking, "gi_code", None)
+    if code is None:  # an Asking that is not a plain generator: no caller to tell apart
+        return repr(type(asking))
+    return f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}"
+
+
+def _checked(caller: str, step: Request[Any] | Together) -> tuple[Request[Any], ...]:
+    """``step``'s requests, once ``_bounded`` found none of them already decided in this run."""
+    requests = _requests_of(step)
+    for request in requests:
+        _bounded.check(caller, request)
+    return requests
+
+
+def _remembered(caller: str, step: Request[Any] | Together, sent: Any) -> Any:
+    """``sent`` (the outcome, or the outcomes of ``Together``), each noted by ``_bounded``."""
+    outcomes = sent if isinstance(step, Together) else [sent]
+    for request, outcome in zip(_requests_of(step), outcomes, strict=True):
+        _bounded.remember(caller, request, outcome)
+    return sent
 
 
 def _blocking_outcomes(step: Request[Any] | Together) -> Any:
@@ -305,6 +348,23 @@ def call_title(name: str, suffix: str = "") -> str:
 #: The approval request for one pending call: ``details`` shown (and editable), an edit checked
 #: against ``schema`` (the call's JSON Schema of arguments) where there is one.
 approval = approval_request
+
+
+#: The reply form's one field.
+REPLY = "reply"
+
+
+def replying(question: str, source: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[FormAnswer]:
+    """The Asking of a person's free reply to ``source`` (an agent): a form of one optional text
+    field, "Your reply to <source>", under ``question`` shown as text. Rounds of one conversation
+    are the same request for ``_bounded`` whatever the agent said: unattended, the second round
+    of a reply no one gave stops the run.
+    """
+    title = (f"Your reply to {source}" if source else "Your reply")[:MAX_TITLE_CHARS]
+    schema = {"type": "object", "properties": {REPLY: {"type": "string", "title": title}}}
+    answer = yield _bounded.same_as(form_request(question, schema, timeout=timeout), title)
+    assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
+    return answer
 
 
 def arguments_text(arguments: object) -> str:

@@ -23,8 +23,10 @@
   ``TaskResult`` of every message of every run.
 
 Unattended (a policy) or unanswered: an approval is rejected (the code never runs); a text form
-is left empty (``recommended`` submits its empty default), so ``input_func`` returns ``""`` and
-``run`` ends at the handoff without resuming (the team stays paused there, to resume later). No
+is declined (no one replied, and the history says so), so ``input_func`` returns ``""`` and
+``run`` ends at the handoff without resuming (the team stays paused there, to resume later). A
+team that turns to the user again in the same run stops there: ``input_func`` raises
+``nbask.AskedAgain`` (AutoGen ends the run with it) instead of sending empty replies for ever. No
 one to ask is AutoGen's own refusal with nbask's reason (``approved=False``; for input, ``""``),
 recorded in ``nbask.history()``; a replay miss raises ``nbask.ReplayMissing`` (inside a team,
 AutoGen re-raises an agent's error as ``RuntimeError`` naming it). A kernel interrupt while a
@@ -47,12 +49,12 @@ from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, HandoffM
 from autogen_core import CancellationToken
 from autogen_core.models import AssistantMessage
 
-from ..api import form_request
-from ..contract import MAX_DETAILS_CHARS, MAX_TITLE_CHARS
+from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
 from ..waiting import cancelled_by_interrupt
-from ._seam import Asking, Work, approval, drive, drive_sync, not_run_text, twins
+from . import _seam
+from ._seam import Asking, Work, approval, drive, drive_sync, not_run_text, replying, twins
 
 __all__ = [
     "INTERRUPTED",
@@ -78,7 +80,7 @@ InputFunc = Callable[[str, "CancellationToken | None"], Awaitable[str]]
 ApprovalFunc = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
 
 #: The text form's one field.
-REPLY: Final = "reply"
+REPLY: Final = _seam.REPLY
 #: Why a run stopped on a kernel interrupt.
 INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the run stops here."
 #: One fenced block of ``ApprovalRequest.code`` (AutoGen joins blocks as "```lang\ncode\n```").
@@ -156,16 +158,6 @@ def question_of(messages: Sequence[BaseAgentEvent | BaseChatMessage]) -> tuple[s
     if len(text) > MAX_DETAILS_CHARS:  # the question is at the end of a long message: keep the end
         text = "…" + text[-(MAX_DETAILS_CHARS - 1) :]
     return text, last.source
-
-
-def replying(question: str, source: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[FormAnswer]:
-    """The Asking of the person's reply: a form of one text field, which may be left blank."""
-    title = f"Your reply to {source}" if source else "Your reply"
-    field = {"type": "string", "title": title[:MAX_TITLE_CHARS]}
-    schema = {"type": "object", "properties": {REPLY: field}}
-    answer = yield form_request(question, schema, timeout=timeout)
-    assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
-    return answer
 
 
 def _reply_text(answer: FormAnswer) -> str | None:

@@ -36,11 +36,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from ..api import form_request
-from ..contract import MAX_DETAILS_CHARS, MAX_TITLE_CHARS
+from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..kinds._argcheck import edit_problems
 from ..models import Decision, FormAnswer
@@ -70,7 +69,7 @@ HumanResponse = Callable[..., Awaitable["ChatMessageContent"]]
 Functions = Collection[str] | Callable[["KernelFunction"], bool] | None
 
 #: The text form's one field.
-REPLY: Final = "reply"
+REPLY: Final = _seam.REPLY
 #: Why a run stopped on a kernel interrupt.
 INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the run stops here."
 #: The plugin SK's HandoffOrchestration adds (transfer_to_<agent>, complete_task): never asked.
@@ -292,7 +291,7 @@ async def _respond(chat_history: ChatHistory | None, timeout: float | None) -> C
 
     actor, said = _handoff_asking() if chat_history is None else (None, _last_said(chat_history.messages))
     try:
-        answer = await _asked(replying(*(said or ("The agent asks for your reply.", None)), timeout=timeout))
+        answer = await _asked(_seam.replying(*(said or ("The agent asks for your reply.", None)), timeout=timeout))
     except BaseException as error:
         if actor is not None:  # SK's handoff actor does not report a failure here: the result would never come
             actor._exception_callback(error)  # noqa: SLF001 - SK's own way to end the orchestration
@@ -329,18 +328,6 @@ def _last_said(messages: Collection[Any]) -> tuple[str, str | None] | None:
                 text = "…" + text[-(MAX_DETAILS_CHARS - 1) :]
             return text, getattr(message, "name", None) or None
     return None
-
-
-def replying(question: str, source: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> _seam.Asking[FormAnswer]:
-    """The Asking of the person's reply: a form of one text field, which may be left blank."""
-    title = f"Your reply to {source}" if source else "Your reply"
-    schema: Mapping[str, Any] = {
-        "type": "object",
-        "properties": {REPLY: {"type": "string", "title": title[:MAX_TITLE_CHARS]}},
-    }
-    answer = yield form_request(question, schema, timeout=timeout)
-    assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
-    return answer
 
 
 def reply_text(answer: FormAnswer) -> str:

@@ -209,8 +209,9 @@ class FormKind(RequestKind[FormRequest, FormAnswer], widget=FormWidget):
         return answer
 
     def recommended(self, request: FormRequest) -> FormAnswer:
-        """Accept with the schema's defaults when every required field has one; else (and for a
-        confirmation or a page to open) decline.
+        """Accept with the schema's defaults when every required field has one and at least one
+        field has a value; else (and for a confirmation or a page to open) decline: a form with
+        fields and no value in any was not answered, and the history must not say it was.
         """
         if request.form.url:
             return request.decide(None, answered_by="policy", note=URL_UNATTENDED)
@@ -222,6 +223,9 @@ class FormKind(RequestKind[FormRequest, FormAnswer], widget=FormWidget):
                 f"Declined by the 'recommended' policy: the required field {missing!r} has no default, "
                 "and no one was asked."
             )
+            return request.decide(None, answered_by="policy", note=note)
+        if request.form.fields and not values:
+            note = "Declined by the 'recommended' policy: no field has a default, and no one was asked."
             return request.decide(None, answered_by="policy", note=note)
         note = "Accepted with the form's defaults by the 'recommended' policy; no one was asked."
         return request.decide(values, answered_by="policy", note=note)
