@@ -5,7 +5,7 @@ model (``agents.testing.ScriptedModel``), nbask's scripted person in place of th
   click), rejects the second and is asked "Always reject <tool> in this run?"; "Always in this
   run" is the SDK's ``always_reject``: the SDK rejects the third call itself, with nbask's text,
   without asking. Through ``run``, a ``resolve`` / ``resolve_sync`` loop and ``run_streamed``.
-  Just this call, a dismiss or a time-out of that question asks again on the next call; a policy,
+  Just this once, a dismiss or a time-out of that question asks again on the next call; a policy,
   a dismissal of the approval or an edit sent back never offers it; the run's
   ``tool_error_formatter`` is given nbask's text for the SDK's own rejections too; a replay
   replays the question as recorded.

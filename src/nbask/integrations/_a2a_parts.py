@@ -51,6 +51,10 @@ class Reply:
         """Why it was not answered, in nbask's words."""
         return self.outcome.note.strip() or f"the request ended {self.outcome.status}"
 
+    def reason(self) -> dict[str, str]:
+        """Why it was not answered, as a cancellation's metadata says it."""
+        return {"reason": self.why, "status": self.outcome.status, "answered_by": self.outcome.answered_by}
+
 
 def check_unanswered(unanswered: str) -> Unanswered:
     if unanswered not in UNANSWERED:

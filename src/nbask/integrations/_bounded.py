@@ -7,7 +7,8 @@ remembers what was decided without a person (by a policy, or refused for want of
 in the current run, and when the same caller asks the same thing again it raises
 ``nbask.AskedAgain`` instead of answering: the integration ends the run the framework's way.
 
-- *The same thing*: the kind of request and its gist: an approval's action, a form's fields, a
+- *The same thing*: the kind of request and its gist: an approval's action and details (a batch
+  of calls of one tool with other arguments is not a loop; the same call again is), a form's fields, a
   question's header, options and first paragraph (model text quoted after it, such as the draft
   under review, changes from round to round and is left out). An integration whose question
   differs each round only by model text names its gist itself (``same_as``).
@@ -73,7 +74,7 @@ def check(caller: str, request: Request[Any]) -> None:
         seen = key in _memo()
     if seen:
         _named.pop(request.request_id, None)
-        what = key[-1]
+        what = _label(request)
         msg = (
             f"nbask stopped this run: it asked again what was already decided without a person "
             f"({_what(request)} {what!r}), and answering again would repeat the same round without "
@@ -129,8 +130,8 @@ def _key(caller: str, request: Request[Any]) -> tuple[str, ...]:
 
 def _gist(request: Request[Any]) -> str:
     """What makes two requests the same question (see the module docstring)."""
-    if isinstance(request, ApprovalRequest):
-        return request.approval.action
+    if isinstance(request, ApprovalRequest):  # the same call: its action and its arguments
+        return f"{request.approval.action}\n{request.approval.details}"
     if isinstance(request, FormRequest):
         fields = "; ".join(f"{field.name}: {field.title}" for field in request.form.fields)
         return f"{_first_paragraph(request.form.message)} [{fields}]"
@@ -145,6 +146,17 @@ def _gist(request: Request[Any]) -> str:
 
 def _first_paragraph(text: str) -> str:
     return text.strip().split("\n\n", 1)[0].strip()
+
+
+def _label(request: Request[Any]) -> str:
+    """What was asked, in a few words, for the error."""
+    if isinstance(request, ApprovalRequest):
+        return request.approval.action
+    if isinstance(request, FormRequest):
+        return _first_paragraph(request.form.message)
+    if isinstance(request, QuestionRequest):
+        return _first_paragraph(request.question_set.questions[0].question)
+    return request.request_id
 
 
 def _what(request: Request[Any]) -> str:

@@ -13,6 +13,7 @@ from agents import RunResult, RunResultStreaming, ToolApprovalItem
 from ..api import history
 from ..kinds import QuestionRequest
 from ..models import Answer, Decision, one_question_set
+from . import _texts
 from ._seam import Asking, call_title
 
 __all__ = [
@@ -30,10 +31,10 @@ __all__ = [
 
 #: The options of the question asked after a tool's second approval or rejection by the person;
 #: only ALWAYS holds the decision for the run.
-JUST_ONCE: Final = "Just this call (Recommended)"
+JUST_ONCE: Final = _texts.JUST_ONCE
 #: The option that approves (``always_approve=True``) or rejects (``always_reject=True``) the
 #: tool for the rest of the run.
-ALWAYS: Final = "Always in this run"
+ALWAYS: Final = _texts.ALWAYS
 
 #: A tool of one agent, as the SDK's always_approve and always_reject scope it.
 Tool = tuple[int, str]

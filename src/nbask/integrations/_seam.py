@@ -50,7 +50,7 @@ from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
 from ..tools.function import DO_NOT_RETRY, rejection_text
 from ..waiting import WaitingUnsupported, cancelled_by_interrupt
-from . import _bounded
+from . import _bounded, _texts
 from ._worker_loop import WorkerLoop
 
 __all__ = [
@@ -351,7 +351,7 @@ approval = approval_request
 
 
 #: The reply form's one field.
-REPLY = "reply"
+REPLY = _texts.REPLY
 
 
 def replying(question: str, source: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[FormAnswer]:

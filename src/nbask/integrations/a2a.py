@@ -67,6 +67,7 @@ from a2a.types import (
 from a2a.utils.errors import A2AError
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..errors import AskedAgain
 from . import _seam
 from ._a2a_parts import METADATA_KEY, Reply, Unanswered, answering, check_unanswered, reply_message, text_of
 
@@ -173,9 +174,14 @@ def _conversation(
     result: Task | Message = yield _seam.Work(partial(session.round, first))
     refused = False
     while isinstance(result, Task) and result.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
-        reply: Reply = yield from answering(result, timeout)
+        try:
+            reply: Reply = yield from answering(result, timeout)
+        except AskedAgain as again:  # unattended, the agent asked again what a policy refused
+            why = {"reason": str(again), "status": "dismissed", "answered_by": "policy"}
+            stopped: Task = yield _seam.Work(partial(session.cancel, result, why))
+            return stopped
         if reply.parts is None and (unanswered == "cancel" or refused):
-            ended: Task = yield _seam.Work(partial(session.cancel, result, reply))
+            ended: Task = yield _seam.Work(partial(session.cancel, result, reply.reason()))
             return ended
         refused = reply.parts is None
         result = yield _seam.Work(partial(session.round, reply_message(result, reply)))
@@ -246,9 +252,8 @@ class _Session:
         self.task_id, self.state = task.id, task.status.state
         return task
 
-    async def cancel(self, task: Task, reply: Reply) -> Task:
-        """Cancel ``task`` for an unanswered ``reply``; returns the task as it then is."""
-        why = {"reason": reply.why, "status": reply.outcome.status, "answered_by": reply.outcome.answered_by}
+    async def cancel(self, task: Task, why: dict[str, str]) -> Task:
+        """Cancel ``task``, saying ``why`` in its metadata; returns the task as it then is."""
         try:
             ended = await self.client.cancel_task(CancelTaskRequest(id=task.id, metadata={METADATA_KEY: why}))
         except A2AError as error:

@@ -49,11 +49,12 @@ from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, HandoffM
 from autogen_core import CancellationToken
 from autogen_core.models import AssistantMessage
 
+from .. import errors
 from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
 from ..waiting import cancelled_by_interrupt
-from . import _seam
+from . import _texts
 from ._seam import Asking, Work, approval, drive, drive_sync, not_run_text, replying, twins
 
 __all__ = [
@@ -80,14 +81,14 @@ InputFunc = Callable[[str, "CancellationToken | None"], Awaitable[str]]
 ApprovalFunc = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
 
 #: The text form's one field.
-REPLY: Final = _seam.REPLY
+REPLY: Final = _texts.REPLY
 #: Why a run stopped on a kernel interrupt.
-INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the run stops here."
+INTERRUPTED: Final = _texts.INTERRUPTED
 #: One fenced block of ``ApprovalRequest.code`` (AutoGen joins blocks as "```lang\ncode\n```").
 _ONE_BLOCK = re.compile(r"```([^\n`]*)\n(.*?)\n```", re.DOTALL)
 
 
-class Interrupted(RuntimeError):
+class Interrupted(errors.Interrupted):
     """A kernel interrupt while a callback waited for the person: AutoGen ends the run with it."""
 
 

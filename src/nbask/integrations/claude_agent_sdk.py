@@ -84,6 +84,7 @@ from ..tools.dialects import DIALECTS, ArgumentError, Plan
 from ..tools.function import DO_NOT_RETRY
 from ..tools.late import with_late_answers
 from ..waiting import cancelled_by_interrupt
+from . import _texts
 from ._claude_agent_sdk_replay import query, raise_replay_misses, remember
 from ._seam import Asking, EditNotUsable, approval, call_title, drive, edited_arguments, not_run_text
 
@@ -105,13 +106,13 @@ log = logging.getLogger("nbask.integrations")
 #: Claude Code's "ask the user" tool: asked as questions, not approved.
 ASK_USER_QUESTION: Final = "AskUserQuestion"
 #: The options of the follow-up question that offers Claude Code's suggested permission rules.
-JUST_ONCE: Final = "Just this once (Recommended)"
+JUST_ONCE: Final = _texts.JUST_ONCE
 #: The option that returns the suggested rules as ``updated_permissions``.
-REMEMBER: Final = "Don't ask again"
+REMEMBER: Final = _texts.REMEMBER
 #: The longest note Claude Code accepts in an AskUserQuestion annotation.
 MAX_NOTES_CHARS: Final = 8192
 #: The deny a kernel interrupt sends (with ``interrupt=True``: Claude Code stops the run).
-INTERRUPTED: Final = "The person interrupted the run while this was waiting for them: the tool did not run. Stop here."
+INTERRUPTED: Final = _texts.INTERRUPTED_TOOL
 #: Fields of Claude Code's AskUserQuestion input that are not questions: analytics metadata,
 #: and annotations a caller may already have filled in (kept as they are).
 _NOT_ASKED: Final = ("metadata", "annotations")

@@ -39,12 +39,13 @@ import sys
 from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from .. import errors
 from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..kinds._argcheck import edit_problems
 from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
-from . import _seam
+from . import _seam, _texts
 
 if TYPE_CHECKING:
     from semantic_kernel.contents import ChatHistory, ChatMessageContent
@@ -69,14 +70,14 @@ HumanResponse = Callable[..., Awaitable["ChatMessageContent"]]
 Functions = Collection[str] | Callable[["KernelFunction"], bool] | None
 
 #: The text form's one field.
-REPLY: Final = _seam.REPLY
+REPLY: Final = _texts.REPLY
 #: Why a run stopped on a kernel interrupt.
-INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the run stops here."
+INTERRUPTED: Final = _texts.INTERRUPTED
 #: The plugin SK's HandoffOrchestration adds (transfer_to_<agent>, complete_task): never asked.
 HANDOFF_PLUGIN: Final = "Handoff"
 
 
-class Interrupted(RuntimeError):
+class Interrupted(errors.Interrupted):
     """A kernel interrupt while nbask waited for the person: the agent's run (or the
     orchestration's result) ends with it.
     """
