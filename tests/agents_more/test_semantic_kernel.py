@@ -189,7 +189,7 @@ def test_parallel_calls_are_one_batch_answered_in_any_order(person: Person):
 
 def test_only_the_functions_named_are_asked(person: Person):
     person.answers(reject("no"))
-    only = nbask_sk.approval_filter_with(timeout=9, functions=["Files-delete_file"])
+    only = nbask_sk.approval_filter_with(timeout=9, tools=["Files-delete_file"])
     agent, model, files = agent_for([("Files-list_files", {}), DELETE], approval_filter=only)
     ask(agent)
     assert [a.approval.action for a in person.approvals] == ["Call Files-delete_file"]

@@ -82,9 +82,9 @@ def test_the_person_reads_the_last_message_and_the_model_reads_their_reply(perso
 
 def test_input_func_is_async_so_autogen_awaits_it_on_its_loop():
     assert inspect.iscoroutinefunction(nbask_autogen.input_func)
-    assert inspect.iscoroutinefunction(nbask_autogen.input_function(timeout=5))
+    assert inspect.iscoroutinefunction(nbask_autogen.input_func_with(timeout=5))
     assert inspect.iscoroutinefunction(nbask_autogen.approval_func)
-    assert inspect.iscoroutinefunction(nbask_autogen.approval_function(timeout=5))
+    assert inspect.iscoroutinefunction(nbask_autogen.approval_func_with(timeout=5))
 
 
 def test_a_blank_reply_is_sent_as_autogen_takes_it(person: Person):
@@ -96,7 +96,7 @@ def test_a_blank_reply_is_sent_as_autogen_takes_it(person: Person):
 
 def test_input_function_asks_with_its_time_limit(person: Person):
     person.answers(submit(reply="Lyon"))
-    model, team = ask_team(nbask_autogen.input_function(timeout=7))
+    model, team = ask_team(nbask_autogen.input_func_with(timeout=7))
     asyncio.run(team.run(task="What is the weather?"))
     assert [request.timeout for request in person.asked] == [7]
     assert model.texts()[-1] == "Lyon"
@@ -217,7 +217,7 @@ def test_no_one_to_ask_is_autogens_refusal_with_nbasks_reason(person: Person, tm
 def test_several_blocks_are_shown_in_their_fences_and_run_after_one_approval(person: Person, tmp_path: Path):
     person.answers(approve())
     reply = "```python\nprint(1)\n```\nthen\n```sh\necho two\n```"
-    model, executor = run_code(tmp_path, reply, nbask_autogen.approval_function(timeout=9))
+    model, executor = run_code(tmp_path, reply, nbask_autogen.approval_func_with(timeout=9))
     (asked,) = person.approvals
     assert asked.approval.action == "Run code (python, sh)"
     assert asked.approval.details == "```python\nprint(1)\n\n```\n\n```sh\necho two\n\n```"  # ApprovalRequest.code

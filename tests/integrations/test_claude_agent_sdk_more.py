@@ -2,7 +2,7 @@
 fixtures/claude_code_cli.py): a replay miss stops the run (a deny with ``interrupt=True``, since
 the SDK keeps a callback's exception to itself) and is raised to the caller by nbask's ``query``
 and ``raise_replay_misses``; the ``error`` policy's refusal kept in the history;
-``permission_callback``'s time limit and rules; and a caller's own permission rules handing
+``can_use_tool_with``'s time limit and rules; and a caller's own permission rules handing
 only the rest to nbask.
 """
 
@@ -204,12 +204,12 @@ def test_the_error_policy_denies_with_its_reason_and_keeps_it():
     ]
 
 
-# -- permission_callback: a time limit and rules ----------------------------------------------------
+# -- can_use_tool_with: a time limit and rules ----------------------------------------------------
 
 
 def test_permission_callback_waits_as_long_as_it_was_told(person: Person):
     person.answers(pick("SQLite"), approve(), pick("Just this once (Recommended)"))
-    callback = integration.permission_callback(timeout=5)
+    callback = integration.can_use_tool_with(timeout=5)
     run([ToolCall("AskUserQuestion", ASK_INPUT), ToolCall("Bash", BASH, suggestions=[SUGGESTION])], callback)
     assert [request.timeout for request in person.asked] == [5, 5, 5]
     assert [request.kind for request in person.asked] == ["question", "approval", "question"]
@@ -221,7 +221,7 @@ def outside_the_project(tool_name: str, tool_input: dict[str, Any]) -> bool:
 
 def test_rules_allow_and_deny_before_anyone_is_asked(person: Person):
     person.answers(approve())
-    callback = integration.permission_callback(
+    callback = integration.can_use_tool_with(
         allow=["Read", "Write", "mcp__docs__*"], deny=["Bash", outside_the_project]
     )
     cli = run(

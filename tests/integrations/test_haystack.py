@@ -77,8 +77,10 @@ COUNT = ("count_rows", {"name": "events_2023"})
 
 def hook_of(style: str, tools: list[Tool]) -> Any:
     if style.startswith("hook"):
-        return nbask_haystack.confirmation_hook("drop_table")
-    return ConfirmationHook({"drop_table": nbask_haystack.AskInCell(tools=tools)})  # Haystack's hook, one at a time
+        return nbask_haystack.confirmation_hook(tools=["drop_table"])
+    return ConfirmationHook(
+        {"drop_table": nbask_haystack.AskInCell(tool_definitions=tools)}
+    )  # Haystack's hook, one at a time
 
 
 def running(style: str, turns: list[Turn], warehouse: Warehouse) -> tuple[dict[str, Any], Script]:
@@ -230,7 +232,7 @@ def test_blocking_strategys_ui_with_its_policy(person: Person):
     warehouse = Warehouse()
     tools = warehouse.tools()
     strategy = BlockingConfirmationStrategy(
-        confirmation_policy=AskOncePolicy(), confirmation_ui=nbask_haystack.CellConfirmationUI(tools=tools)
+        confirmation_policy=AskOncePolicy(), confirmation_ui=nbask_haystack.CellConfirmationUI(tool_definitions=tools)
     )
     generator, script = scripted([[DROP], [DROP], [("drop_table", {"name": "users"})], "done"])
     agent = Agent(
@@ -295,7 +297,7 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, s
 
 def test_the_hook_and_strategy_serialize_as_haystack_components(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "nbask.integrations.haystack")  # Haystack's allowlist
-    hook = nbask_haystack.confirmation_hook("drop_table", "count_rows", timeout=30)
+    hook = nbask_haystack.confirmation_hook(tools=["drop_table", "count_rows"], timeout=30)
     data = hook.to_dict()
     assert data["type"] == "nbask.integrations.haystack.CellConfirmationHook"
     again = nbask_haystack.CellConfirmationHook.from_dict(data)

@@ -26,7 +26,7 @@ from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, RunContext
 
 from nbask.errors import ReplayMissing
-from nbask.integrations.pydantic_ai import handle_deferred, handler, resolve_sync
+from nbask.integrations.pydantic_ai import handle_deferred, handle_deferred_with, resolve_sync
 
 SHIP = ("ship", {"order": "A-1"})
 
@@ -83,7 +83,7 @@ def test_the_callers_handler_beside_nbasks_answers_the_external_call(person: Per
 def test_handler_with_external_answers_every_deferred_call_in_one_capability(person: Person, external: Any):
     person.answers(reject("keep it"))
     script, warehouse = Script([DROP, SHIP, REFUND]), Warehouse()
-    agent = agent_with(script, warehouse, HandleDeferredToolCalls(handler=handler(external=external)))
+    agent = agent_with(script, warehouse, HandleDeferredToolCalls(handler=handle_deferred_with(external=external)))
     assert agent.run_sync("Clean up and ship.").output == "done"
     assert warehouse.ran == []
     assert script.contents() == [
@@ -97,14 +97,16 @@ def test_handler_with_external_answers_every_deferred_call_in_one_capability(per
 def test_handler_without_external_calls_leaves_the_external_handler_unasked(person: Person):
     person.answers(approve())
     shipping = Shipping()
-    agent = agent_with(Script([DROP]), Warehouse(), HandleDeferredToolCalls(handler=handler(external=shipping)))
+    agent = agent_with(
+        Script([DROP]), Warehouse(), HandleDeferredToolCalls(handler=handle_deferred_with(external=shipping))
+    )
     assert agent.run_sync("Clean up.").output == "done"
     assert shipping.saw == []
 
 
 def test_handler_waits_as_long_as_it_was_told(person: Person):
     person.answers(approve())
-    agent = agent_with(Script([DROP]), Warehouse(), HandleDeferredToolCalls(handler=handler(timeout=7)))
+    agent = agent_with(Script([DROP]), Warehouse(), HandleDeferredToolCalls(handler=handle_deferred_with(timeout=7)))
     agent.run_sync("Clean up.")
     (asked,) = person.approvals
     assert asked.timeout == 7

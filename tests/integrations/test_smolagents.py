@@ -67,7 +67,7 @@ DROP = ("drop_table", {"name": "events_2023"})
 def agent_for(turns: list[Turn], *, max_steps: int = 6) -> tuple[ToolCallingAgent, ScriptedModel, DropTable]:
     model = ScriptedModel([*turns, "done"])
     drop = DropTable()
-    tools = nbask_smolagents.approving([drop, nbask_smolagents.UserInputTool()], "drop_table")
+    tools = nbask_smolagents.approving([drop, nbask_smolagents.UserInputTool()], tools=["drop_table"])
     return ToolCallingAgent(tools=tools, model=model, verbosity_level=0, max_steps=max_steps), model, drop
 
 
@@ -149,7 +149,7 @@ def test_a_code_agent_calls_the_gated_tool_from_its_code(person: Person):
         ]
     )
     drop = DropTable()
-    agent = CodeAgent(tools=nbask_smolagents.approving([drop], "drop_table"), model=model, verbosity_level=0)
+    agent = CodeAgent(tools=nbask_smolagents.approving([drop], tools=["drop_table"]), model=model, verbosity_level=0)
     assert agent.run("Clean up.") == "done"
     assert drop.ran == [{"name": "tmp_scratch"}]  # the rejected call never ran
     assert rejected("drop_table", "not today") in model.seen[0]
@@ -178,7 +178,7 @@ def test_parallel_calls_each_ask_from_smolagents_worker_threads(person: Person):
 
 def test_approving_names_a_tool_that_is_not_there():
     with pytest.raises(ValueError, match=r"no tool named 'drop_tabel' among \['drop_table'\]"):
-        nbask_smolagents.approving([DropTable()], "drop_tabel")
+        nbask_smolagents.approving([DropTable()], tools=["drop_tabel"])
 
 
 # -- user_input --------------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ def drop_table(name: str) -> str:
 
 def agent(turns):
     model = ScriptedModel([*turns, "done"])
-    tools = approving([drop_table, UserInputTool()], "drop_table")
+    tools = approving([drop_table, UserInputTool()], tools=["drop_table"])
     return ToolCallingAgent(tools=tools, model=model, verbosity_level=0), model
 """
 

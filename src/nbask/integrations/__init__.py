@@ -3,10 +3,10 @@ each importing only its framework, loaded when first used (``nbask.integrations.
 works after a plain ``import nbask``).
 
 - ``claude_agent_sdk``: ``can_use_tool`` for ``ClaudeAgentOptions(can_use_tool=...)``;
-  ``permission_callback(timeout=..., allow=..., deny=...)`` makes one with settings and rules.
+  ``can_use_tool_with(timeout=..., allow=..., deny=...)`` makes one with settings and rules.
 - ``openai_agents``: ``run(agent, input)`` / ``run_streamed(agent, input)`` answer every
   interruption; ``resolve(result)`` / ``resolve_sync`` answer one batch.
-- ``pydantic_ai``: ``handle_deferred`` (or ``handler(timeout=..., external=...)``) for
+- ``pydantic_ai``: ``handle_deferred`` (or ``handle_deferred_with(timeout=..., external=...)``) for
   ``HandleDeferredToolCalls``; ``resolve(requests)`` / ``resolve_sync``.
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
   ``resume`` / ``resume_sync`` build the ``Command`` for one batch.
@@ -17,7 +17,7 @@ works after a plain ``import nbask``).
   (and factories taking ``timeout=``); ``run`` / ``run_sync(team, task)`` resume handoffs to the user.
 - ``llama_index``: ``run(workflow_or_handler)`` answers every ``InputRequiredEvent``;
   ``resolve(events)`` / ``resolve_sync`` build the responses for events streamed by the caller.
-- ``semantic_kernel``: ``approval_filter`` (or ``approval_filter_with(timeout=..., functions=...)``)
+- ``semantic_kernel``: ``approval_filter`` (or ``approval_filter_with(timeout=..., tools=...)``)
   for ``kernel.add_filter``; ``human_response_function`` for the orchestrations.
 - ``strands``: the ``Approvals()`` hook provider; ``run`` / ``run_sync(agent, prompt)`` answer a
   result's interrupts together; ``resolve`` / ``resolve_sync``; ``ask`` for ``HumanInTheLoop``.
@@ -26,9 +26,9 @@ works after a plain ``import nbask``).
   and ``request_info``; ``middleware()`` carries edits; ``resolve`` / ``resolve_sync``.
 - ``ag2``: ``hitl_hook`` for ``Agent(hitl_hook=...)``; ``requires_approval(fn)`` and
   ``approval_required()`` gate tools; ``run`` / ``run_sync(agent, message)``.
-- ``haystack``: ``confirmation_hook(*tools)`` for ``Agent(hooks=...)``; ``AskInCell`` (a
+- ``haystack``: ``confirmation_hook(tools=...)`` for ``Agent(hooks=...)``; ``AskInCell`` (a
   confirmation strategy) and ``CellConfirmationUI`` (a confirmation UI).
-- ``smolagents``: ``approving(tools, *names)`` gates named tools; ``UserInputTool()`` answers
+- ``smolagents``: ``approving(agent_tools, tools=...)`` gates the named tools; ``UserInputTool()`` answers
   ``user_input``; ``run(agent, task)``.
 - ``acp``: ``prompt(command, text)`` / ``Session(command)`` start and prompt any Agent Client
   Protocol agent, its permission requests asked with its own options.

@@ -8,13 +8,13 @@
   reply to <sender>". AutoGen sends only a prompt to ``input_func``; nbask reads the messages the
   ``UserProxyAgent`` was given (its ``on_messages_stream`` argument) to show the question, and
   shows the prompt where there are none. The field may be left blank: AutoGen takes an empty reply
-  as the console's Enter does. ``input_function(timeout=...)`` makes one with another time limit.
+  as the console's Enter does. ``input_func_with(timeout=...)`` makes one with another time limit.
 - ``CodeExecutorAgent(..., approval_func=approval_func)``: the code (``ApprovalRequest.code``) is
   an approval "Run <language> code", the code itself in the details (several blocks: each in its
   fence): approve -> ``ApprovalResponse(approved=True)``, reject -> ``approved=False`` with the
   reason the model reads. AutoGen's ``ApprovalResponse`` has no field for other code, so an edit
   is a rejection whose reason carries the edited code for the model to propose again (asked again
-  then). ``approval_function(timeout=...)`` makes one with another time limit. Both are async:
+  then). ``approval_func_with(timeout=...)`` makes one with another time limit. Both are async:
   AutoGen awaits them on its loop, where a sync one would block it.
 - ``run(team, task)`` / ``run_sync``: runs a team (or one agent) with ``HandoffTermination(target=
   "user")``; each time it stops on a handoff to ``user``, the same text form asks the person, and
@@ -63,13 +63,10 @@ __all__ = [
     "InputFunc",
     "Interrupted",
     "approval_func",
-    "approval_function",
-    "approving",
+    "approval_func_with",
     "handoff_to",
     "input_func",
-    "input_function",
-    "question_of",
-    "replying",
+    "input_func_with",
     "run",
     "run_sync",
 ]
@@ -103,7 +100,7 @@ async def input_func(prompt: str, cancellation_token: CancellationToken | None =
     return await _input(prompt, cancellation_token, DEFAULT_TIMEOUT)
 
 
-def input_function(*, timeout: float | None = DEFAULT_TIMEOUT) -> InputFunc:
+def input_func_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> InputFunc:
     """An ``input_func`` that waits ``timeout`` seconds for each reply (None: no limit)."""
 
     async def input_func(prompt: str, cancellation_token: CancellationToken | None = None) -> str:
@@ -114,7 +111,7 @@ def input_function(*, timeout: float | None = DEFAULT_TIMEOUT) -> InputFunc:
 
 
 async def _input(prompt: str, token: CancellationToken | None, timeout: float | None) -> str:
-    asked = question_of(_messages_given()) or (" ".join(prompt.split()).rstrip(":") or "Your reply", None)
+    asked = _question_of(_messages_given()) or (" ".join(prompt.split()).rstrip(":") or "Your reply", None)
     answer = await _asked(replying(*asked, timeout=timeout), token)
     return _reply_text(answer) or ""
 
@@ -133,7 +130,7 @@ def _messages_given() -> Sequence[BaseChatMessage]:
     return []
 
 
-def question_of(messages: Sequence[BaseAgentEvent | BaseChatMessage]) -> tuple[str, str] | None:
+def _question_of(messages: Sequence[BaseAgentEvent | BaseChatMessage]) -> tuple[str, str] | None:
     """(what to ask, who asks it) for the last chat message of ``messages``; None without one.
     A handoff asks what the model said with it (its context's last text), else its own message.
     """
@@ -174,20 +171,20 @@ def _reply_text(answer: FormAnswer) -> str | None:
 async def approval_func(request: ApprovalRequest) -> ApprovalResponse:
     """``CodeExecutorAgent``'s ``approval_func``: the code as an nbask approval. See the module docstring."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await _asked(approving(request.code, timeout=DEFAULT_TIMEOUT))
+    return await _asked(_approving(request.code, timeout=DEFAULT_TIMEOUT))
 
 
-def approval_function(*, timeout: float | None = DEFAULT_TIMEOUT) -> ApprovalFunc:
+def approval_func_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> ApprovalFunc:
     """An ``approval_func`` that waits ``timeout`` seconds for each decision (None: no limit)."""
 
     async def approval_func(request: ApprovalRequest) -> ApprovalResponse:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await _asked(approving(request.code, timeout=timeout))
+        return await _asked(_approving(request.code, timeout=timeout))
 
     return approval_func
 
 
-def approving(code: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[ApprovalResponse]:
+def _approving(code: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[ApprovalResponse]:
     """The Asking of one ``ApprovalRequest.code``: the ``ApprovalResponse`` AutoGen reads."""
     one = _ONE_BLOCK.fullmatch(code)
     if one is not None and "```" not in one.group(2):
@@ -291,7 +288,7 @@ def handoff_to(result: TaskResult, user: str = "user") -> HandoffMessage | None:
 
 
 def _asked_for(handoff: HandoffMessage, timeout: float | None) -> Asking[FormAnswer]:
-    question, source = question_of([handoff]) or (handoff.content, handoff.source)
+    question, source = _question_of([handoff]) or (handoff.content, handoff.source)
     return replying(question, source, timeout=timeout)
 
 

@@ -2,7 +2,7 @@
 
     options = ClaudeAgentOptions(can_use_tool=nbask.integrations.claude_agent_sdk.can_use_tool)
     # another time limit, or rules of your own that allow or deny before anyone is asked:
-    callback = nbask.integrations.claude_agent_sdk.permission_callback(timeout=60, allow=["Read"], deny=["WebFetch"])
+    callback = nbask.integrations.claude_agent_sdk.can_use_tool_with(timeout=60, allow=["Read"], deny=["WebFetch"])
     options = ClaudeAgentOptions(can_use_tool=callback)
 
 Claude Code asks the SDK before each tool call it may not make on its own (``can_use_tool``
@@ -53,7 +53,7 @@ as in the SDK's ``tool_permission_callback`` example::
             return PermissionResultDeny(message="No sudo here")
         return await nbask.integrations.claude_agent_sdk.can_use_tool(tool_name, input_data, context)
 
-``permission_callback(allow=..., deny=...)`` does the simple part of that for you: each rule is a
+``can_use_tool_with(allow=..., deny=...)`` does the simple part of that for you: each rule is a
 tool name pattern (``fnmatch``: ``"Read"``, ``"mcp__github__*"``) or a function
 ``(tool_name, input) -> bool``; a deny rule wins over an allow rule, and the rest is asked.
 """
@@ -95,8 +95,8 @@ __all__ = [
     "CanUseTool",
     "Rule",
     "can_use_tool",
+    "can_use_tool_with",
     "describe_suggestions",
-    "permission_callback",
     "query",
     "raise_replay_misses",
 ]
@@ -135,7 +135,7 @@ async def can_use_tool(
     return await _answer(tool_name, input, context, DEFAULT_TIMEOUT)
 
 
-def permission_callback(
+def can_use_tool_with(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     allow: Sequence[Rule] = (),

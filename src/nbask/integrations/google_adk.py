@@ -48,16 +48,16 @@ from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..forms import FormSchemaError
 from ..kinds import FormRequest
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
-from ._seam import Asking, EditNotUsable, approval, drive, edited_arguments, together
+from ._seam import Asking, EditNotUsable, approval, drive, drive_sync, edited_arguments, together
 
 __all__ = [
     "CONFIRMATION",
     "INPUT",
-    "answer",
-    "answer_all",
     "confirmation_response",
     "input_response",
     "requests_of",
+    "resolve",
+    "resolve_sync",
     "run",
 ]
 
@@ -112,7 +112,7 @@ async def run(
             async for event in events:
                 yield event
                 pending.extend(requests_of(event))
-        parts = await answer_all(pending, timeout=timeout)
+        parts = await resolve(pending, timeout=timeout)
         if not parts:
             return
         message = types.Content(role="user", parts=parts)
@@ -131,21 +131,22 @@ def requests_of(event: Event) -> list[types.FunctionCall]:
     ]
 
 
-async def answer(call: types.FunctionCall, *, timeout: float | None = DEFAULT_TIMEOUT) -> types.Part | None:
-    """The FunctionResponse part answering one confirmation or input request (None: left unanswered)."""
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    response = await drive(answering(call, timeout=timeout))
-    if response is None:
-        return None
-    return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
-
-
-async def answer_all(calls: list[types.FunctionCall], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[types.Part]:
-    """The FunctionResponse parts answering ``calls``, asked together (a pause's parallel
-    confirmations and input requests are shown at once and answered in any order).
+async def resolve(calls: list[types.FunctionCall], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[types.Part]:
+    """The FunctionResponse parts answering ``calls`` (``requests_of`` an event), asked together:
+    a pause's parallel confirmations and input requests are shown at once and answered in any
+    order; a call left unanswered (declined input, another long-running call) gets no part.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    responses = await drive(together([answering(call, timeout=timeout) for call in calls]))
+    return _parts(calls, await drive(together([_answering(call, timeout=timeout) for call in calls])))
+
+
+def resolve_sync(calls: list[types.FunctionCall], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[types.Part]:
+    """The blocking twin of ``resolve``, for ``Runner.run``'s synchronous loop."""
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return _parts(calls, drive_sync(together([_answering(call, timeout=timeout) for call in calls])))
+
+
+def _parts(calls: list[types.FunctionCall], responses: list[dict[str, Any] | None]) -> list[types.Part]:
     return [
         types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
         for call, response in zip(calls, responses, strict=True)
@@ -153,11 +154,11 @@ async def answer_all(calls: list[types.FunctionCall], *, timeout: float | None =
     ]
 
 
-def answering(call: types.FunctionCall, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[dict[str, Any] | None]:
+def _answering(call: types.FunctionCall, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[dict[str, Any] | None]:
     """The Asking of one confirmation or input request: what the ADK is sent (None: nothing)."""
     if call.name == CONFIRMATION:
-        return (yield from confirming(call.args or {}, timeout=timeout))
-    return (yield from inputting(call.args or {}, tool_call_id=call.id, timeout=timeout))
+        return (yield from _confirming(call.args or {}, timeout=timeout))
+    return (yield from _inputting(call.args or {}, tool_call_id=call.id, timeout=timeout))
 
 
 # -- adk_request_confirmation -> an approval, or a form of the payload --------------------------
@@ -170,10 +171,10 @@ async def confirmation_response(args: Mapping[str, Any], *, timeout: float | Non
     tool gave one (the submitted values when confirmed, the tool's own payload when not).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await drive(confirming(args, timeout=timeout))
+    return await drive(_confirming(args, timeout=timeout))
 
 
-def confirming(args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[dict[str, Any]]:
+def _confirming(args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[dict[str, Any]]:
     """The Asking behind ``confirmation_response``."""
     original = _mapping(args.get("originalFunctionCall"), "originalFunctionCall")
     confirmation = _mapping(args.get("toolConfirmation", {}), "toolConfirmation")
@@ -295,10 +296,10 @@ async def input_response(
     and the rule.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await drive(inputting(args, tool_call_id=tool_call_id, timeout=timeout))
+    return await drive(_inputting(args, tool_call_id=tool_call_id, timeout=timeout))
 
 
-def inputting(
+def _inputting(
     args: Mapping[str, Any], *, tool_call_id: str | None = None, timeout: float | None = DEFAULT_TIMEOUT
 ) -> Asking[dict[str, Any] | None]:
     """The Asking behind ``input_response``."""

@@ -7,11 +7,11 @@ In a cell::
     from nbask.integrations.haystack import confirmation_hook
 
     agent = Agent(chat_generator=..., tools=[delete_file, search],
-                  hooks={"before_tool": [confirmation_hook("delete_file")]})
+                  hooks={"before_tool": [confirmation_hook(tools=["delete_file"])]})
     result = agent.run([ChatMessage.from_user("Clean up.")])          # blocking: the cell waits
     result = await agent.run_async([ChatMessage.from_user("Clean up.")])  # the event loop stays free
 
-``confirmation_hook(*names, timeout=...)`` is Haystack's own ``ConfirmationHook`` whose strategy
+``confirmation_hook(tools=..., timeout=...)`` is Haystack's own ``ConfirmationHook`` whose strategy
 for the named tools (every tool when none is named) is ``AskInCell``. ``AskInCell`` is a
 ``ConfirmationStrategy`` of its own, to mix with Haystack's in one ``ConfirmationHook``
 (``{"delete_file": AskInCell(), "*": BlockingConfirmationStrategy(...)}``); there it asks one call
@@ -32,7 +32,7 @@ miss raises ``nbask.ReplayMissing``; a kernel interrupt ends the run.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from haystack.components.agents.state.state import State
@@ -47,7 +47,7 @@ from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
-__all__ = ["AskInCell", "CellConfirmationHook", "CellConfirmationUI", "ToolCall", "confirmation_hook", "confirming"]
+__all__ = ["AskInCell", "CellConfirmationHook", "CellConfirmationUI", "ToolCall", "confirmation_hook"]
 
 Schemas = Mapping[str, Mapping[str, Any]]
 
@@ -65,24 +65,29 @@ class ToolCall(TypedDict):
 _Key = tuple[str | None, str, str]
 
 
-def confirmation_hook(*names: str, timeout: float | None = DEFAULT_TIMEOUT) -> CellConfirmationHook:
-    """A ``before_tool`` hook asking the person about every call of the tools ``names`` (every
-    tool when none is named), the calls of one step together; ``timeout`` seconds each (None: no
-    limit).
+def confirmation_hook(
+    *, tools: Collection[str] | None = None, timeout: float | None = DEFAULT_TIMEOUT
+) -> CellConfirmationHook:
+    """A ``before_tool`` hook asking the person about every call of the tools named in ``tools``
+    (None: every tool), the calls of one step together; ``timeout`` seconds each (None: no limit).
     """
-    key: str | tuple[str, ...] = "*" if not names else names[0] if len(names) == 1 else tuple(names)
+    if isinstance(tools, str):
+        msg = f"tools must be a collection of tool names, not one string: tools=[{tools!r}]"
+        raise TypeError(msg)
+    names = tuple(tools or ())
+    key: str | tuple[str, ...] = "*" if not names else names[0] if len(names) == 1 else names
     return CellConfirmationHook({key: AskInCell(timeout=timeout)})
 
 
 class AskInCell:
     """Haystack's ``ConfirmationStrategy``: each call it is given is an nbask approval (see the
-    module docstring). ``tools``: the tools whose ``parameters`` an edit is checked against (in a
+    module docstring). ``tool_definitions``: the tools whose ``parameters`` an edit is checked against (in a
     ``CellConfirmationHook`` the Agent's own are used).
     """
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, tools: Iterable[Tool] = ()) -> None:
+    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, tool_definitions: Iterable[Tool] = ()) -> None:
         self.timeout = timeout
-        self._schemas: dict[str, Mapping[str, Any]] = {tool.name: tool.parameters for tool in tools}
+        self._schemas: dict[str, Mapping[str, Any]] = {tool.name: tool.parameters for tool in tool_definitions}
         #: Decisions asked ahead by a CellConfirmationHook (one step's calls together), by call.
         self._decided: dict[_Key, ToolExecutionDecision] = {}
 
@@ -113,7 +118,7 @@ class AskInCell:
         schema: Mapping[str, Any] | None = None,
     ) -> _seam.Asking[ToolExecutionDecision]:
         """The Asking of one call: its ``ToolExecutionDecision``."""
-        return confirming(
+        return _confirming(
             tool_name, tool_params, tool_call_id, timeout=self.timeout, schema=schema or self._schemas.get(tool_name)
         )
 
@@ -163,11 +168,11 @@ class CellConfirmationHook(ConfirmationHook):
 class CellConfirmationUI:
     """Haystack's ``ConfirmationUI`` for ``BlockingConfirmationStrategy``: the call as an nbask
     approval (blocking); confirm, modify (the edited arguments) or reject with the text the model
-    reads. ``tools``: the tools whose ``parameters`` an edit is checked against.
+    reads. ``tool_definitions``: the tools whose ``parameters`` an edit is checked against.
     """
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, tools: Iterable[Tool] = ()) -> None:
-        self._strategy = AskInCell(timeout=timeout, tools=tools)
+    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, tool_definitions: Iterable[Tool] = ()) -> None:
+        self._strategy = AskInCell(timeout=timeout, tool_definitions=tool_definitions)
 
     def get_user_confirmation(
         self,
@@ -191,7 +196,7 @@ class CellConfirmationUI:
         return default_from_dict(cls, data)
 
 
-def confirming(
+def _confirming(
     tool_name: str,
     tool_params: Mapping[str, Any],
     tool_call_id: str | None = None,

@@ -4,11 +4,11 @@ with ``requires_approval=True``, or one that raised ``ApprovalRequired``) become
 Inline, the run goes on by itself::
 
     from pydantic_ai.capabilities import HandleDeferredToolCalls
-    from nbask.integrations.pydantic_ai import handle_deferred, handler
+    from nbask.integrations.pydantic_ai import handle_deferred, handle_deferred_with
 
     agent = Agent(model, tools=[...], capabilities=[HandleDeferredToolCalls(handler=handle_deferred)])
     # another time limit, or your own handler for the external (CallDeferred) calls:
-    HandleDeferredToolCalls(handler=handler(timeout=60, external=run_in_the_warehouse))
+    HandleDeferredToolCalls(handler=handle_deferred_with(timeout=60, external=run_in_the_warehouse))
 
 Stop and resume::
 
@@ -29,7 +29,7 @@ a replay that has no recorded answer raises ``nbask.ReplayMissing`` out of the r
 External calls (``CallDeferred``, ``requests.calls``) are not nbask's to answer. pydantic-ai asks
 each ``HandleDeferredToolCalls`` capability in turn about what the ones before it left, so your
 own handler goes beside nbask's (``capabilities=[HandleDeferredToolCalls(handler=handle_deferred),
-HandleDeferredToolCalls(handler=yours)]``), or inside it (``handler(external=yours)``). Without
+HandleDeferredToolCalls(handler=yours)]``), or inside it (``handle_deferred_with(external=yours)``). Without
 one, the run ends with a ``DeferredToolRequests`` output holding them (its ``output_type`` must
 allow it); with ``resolve`` the caller adds ``results.calls[tool_call_id]`` before resuming.
 """
@@ -54,7 +54,7 @@ from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
-__all__ = ["approval_result", "handle_deferred", "handler", "resolve", "resolve_sync"]
+__all__ = ["approval_result", "handle_deferred", "handle_deferred_with", "resolve", "resolve_sync"]
 
 ApprovalResult = bool | ToolApproved | ToolDenied
 #: A ``HandleDeferredToolCalls`` handler: the run's context and the pending calls -> results for
@@ -72,12 +72,12 @@ async def handle_deferred(ctx: RunContext[Any], requests: DeferredToolRequests) 
     every call in ``requests.approvals`` (see ``resolve``) and lets the run go on; external calls
     are left to the next handler, or to the run's ``DeferredToolRequests`` output. The run's tool
     definitions (``ctx.tools``) give each approval its tool's parameter schema, so a bad edit is
-    refused. ``handler(timeout=..., external=...)`` makes one with other settings.
+    refused. ``handle_deferred_with(timeout=..., external=...)`` makes one with other settings.
     """
-    return await resolve(requests, tools=ctx.tools)
+    return await resolve(requests, tool_definitions=ctx.tools)
 
 
-def handler(
+def handle_deferred_with(
     *, timeout: float | None = DEFAULT_TIMEOUT, external: Handler | None = None
 ) -> Callable[[RunContext[Any], DeferredToolRequests], Awaitable[DeferredToolResults]]:
     """A ``handle_deferred`` that waits ``timeout`` seconds for each approval (None: no limit)
@@ -87,7 +87,7 @@ def handler(
     """
 
     async def handle(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
-        results = await resolve(requests, timeout=timeout, tools=ctx.tools)
+        results = await resolve(requests, timeout=timeout, tool_definitions=ctx.tools)
         rest = requests.remaining(results) if external is not None else None
         if external is not None and rest is not None:
             answered = external(ctx, rest)
@@ -104,38 +104,38 @@ async def resolve(
     requests: DeferredToolRequests,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    tools: Mapping[str, ToolDefinition] | None = None,
+    tool_definitions: Mapping[str, ToolDefinition] | None = None,
 ) -> DeferredToolResults:
     """Map each call of ``requests.approvals`` to an nbask approval, one after another, and return
     the ``DeferredToolResults`` to resume with: approve -> ``True``, edit ->
     ``ToolApproved(override_args=<the edited JSON object>)``, anything else -> ``ToolDenied`` whose
     message the model reads. ``answered_by`` records who decided each call (person, policy or
     replay). External calls (``requests.calls``) are left out: add their results before resuming.
-    With ``tools`` (tool definitions by name, e.g. ``RunContext.tools``), an edit that does not
+    With ``tool_definitions`` (tool definitions by name, e.g. ``RunContext.tools``), an edit that does not
     fit the called tool's ``parameters_json_schema`` is refused and the approval stays open.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await _seam.drive(_asking(requests, timeout=timeout, tools=tools))
+    return await _seam.drive(_asking(requests, timeout=timeout, tool_definitions=tool_definitions))
 
 
 def resolve_sync(
     requests: DeferredToolRequests,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    tools: Mapping[str, ToolDefinition] | None = None,
+    tool_definitions: Mapping[str, ToolDefinition] | None = None,
 ) -> DeferredToolResults:
     """The blocking twin of ``resolve``, for synchronous code; it also works in a notebook cell,
     whose event loop is already running (where ``asyncio.run(resolve(...))`` cannot).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _seam.drive_sync(_asking(requests, timeout=timeout, tools=tools))
+    return _seam.drive_sync(_asking(requests, timeout=timeout, tool_definitions=tool_definitions))
 
 
 def _asking(
     requests: DeferredToolRequests,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    tools: Mapping[str, ToolDefinition] | None = None,
+    tool_definitions: Mapping[str, ToolDefinition] | None = None,
 ) -> _seam.Asking[DeferredToolResults]:
     """The approvals of one batch, shown together (in pydantic-ai's order, answered in any
     order); returns the results to resume with.
@@ -145,7 +145,7 @@ def _asking(
     calls: list[Any] = []
     askings: list[_seam.Asking[Decision]] = []
     for call in requests.approvals:
-        tool = (tools or {}).get(call.tool_name)
+        tool = (tool_definitions or {}).get(call.tool_name)
         reason = _reason(requests.metadata.get(call.tool_call_id))
         try:
             request = _seam.approval(

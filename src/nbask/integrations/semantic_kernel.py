@@ -4,7 +4,7 @@ SK's orchestrations.
 
     kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, nbask.integrations.semantic_kernel.approval_filter)
     # an agent: agent.kernel.add_filter(...); another time limit, or only some functions:
-    kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, approval_filter_with(timeout=60, functions=["Files"]))
+    kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, approval_filter_with(timeout=60, tools=["Files"]))
 
 - The filter: each call SK is about to run (``FunctionChoiceBehavior.Auto()``, a
   ``ChatCompletionAgent``'s default) is an approval titled "Call <plugin-function>", its details
@@ -14,7 +14,7 @@ SK's orchestrations.
   arguments, then it runs; Reject (and a dismissal, a timeout, a headless policy, no one to ask)
   -> ``context.function_result`` is the text the model reads (who decided, and why), and the
   function never runs. An edit that is not a JSON object of its parameters is a rejection saying
-  so. ``functions=`` names the functions asked about (``"Plugin-function"``, ``"Plugin"`` or
+  so. ``tools=`` names the functions asked about (``"Plugin-function"``, ``"Plugin"`` or
   ``"function"``) or is a predicate of the ``KernelFunction``; the others run unasked, as do the
   ``Handoff`` plugin's functions a ``HandoffOrchestration`` adds (SK's own control flow).
 - Parallel calls: SK runs a model message's calls concurrently (``asyncio.gather``), each
@@ -92,14 +92,14 @@ async def approval_filter(context: AutoFunctionInvocationContext, next: Next) ->
     await _filtered(context, next, DEFAULT_TIMEOUT, None)
 
 
-def approval_filter_with(*, timeout: float | None = DEFAULT_TIMEOUT, functions: Functions = None) -> Filter:
+def approval_filter_with(*, timeout: float | None = DEFAULT_TIMEOUT, tools: Functions = None) -> Filter:
     """An ``approval_filter`` that waits ``timeout`` seconds for each decision (None: no limit)
-    and asks only about ``functions`` (names, or a predicate; None: every function).
+    and asks only about ``tools`` (names, or a predicate; None: every function).
     """
 
     async def approval_filter(context: AutoFunctionInvocationContext, next: Next) -> None:  # noqa: A002
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        await _filtered(context, next, timeout, functions)
+        await _filtered(context, next, timeout, tools)
 
     return approval_filter
 

@@ -4,7 +4,7 @@ front of the tools you name (smolagents has no approval of its own).
 
     from nbask.integrations.smolagents import UserInputTool, approving
 
-    agent = ToolCallingAgent(tools=approving([drop_table, search, UserInputTool()], "drop_table"), model=model)
+    agent = ToolCallingAgent(tools=approving([drop_table, search, UserInputTool()], tools=["drop_table"]), model=model)
     agent.run("Clean up the warehouse.")  # blocking: the cell waits, the widget answers
 
 What each becomes:
@@ -30,7 +30,7 @@ reads, and goes on; so a replay miss inside these tools is raised as ``ReplayMis
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, cast
 
 from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[import-untyped]
@@ -47,9 +47,7 @@ __all__ = [
     "ApprovalGate",
     "ReplayMissed",
     "UserInputTool",
-    "answering",
     "approving",
-    "gating",
     "inputs_schema",
     "run",
 ]
@@ -105,10 +103,10 @@ class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
 
     def forward(self, question: str) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return cast("str", _asked(answering(question, timeout=self.timeout, tool_call_id=_tool_call_id())))
+        return cast("str", _asked(_answering(question, timeout=self.timeout, tool_call_id=_tool_call_id())))
 
 
-def answering(
+def _answering(
     question: str, *, timeout: float | None = DEFAULT_TIMEOUT, tool_call_id: str | None = None
 ) -> _seam.Asking[str]:
     """The Asking of one ``user_input`` question: the text the tool returns."""
@@ -136,12 +134,19 @@ def answering(
     )
 
 
-def approving(tools: Iterable[Tool], *names: str, timeout: float | None = DEFAULT_TIMEOUT) -> list[Tool]:
-    """``tools`` with each tool named in ``names`` behind an nbask approval (``ApprovalGate``),
-    the others as they are; ValueError names any name that is not among the tools.
+def approving(
+    agent_tools: Iterable[Tool], *, tools: Collection[str] | None = None, timeout: float | None = DEFAULT_TIMEOUT
+) -> list[Tool]:
+    """``agent_tools`` with each tool named in ``tools`` (None: every one) behind an nbask
+    approval (``ApprovalGate``), the others as they are; ValueError names any name that is not
+    among them.
     """
-    listed = list(tools)
-    unknown = sorted(set(names) - {tool.name for tool in listed})
+    listed = list(agent_tools)
+    if isinstance(tools, str):
+        msg = f"approving(...): tools must be a collection of tool names, not one string: tools=[{tools!r}]"
+        raise TypeError(msg)
+    names = {tool.name for tool in listed} if tools is None else set(tools)
+    unknown = sorted(names - {tool.name for tool in listed})
     if unknown:
         msg = f"approving(...): no tool named {', '.join(map(repr, unknown))} among {[tool.name for tool in listed]}"
         raise ValueError(msg)
@@ -170,13 +175,13 @@ class ApprovalGate(Tool):  # type: ignore[misc]  # smolagents is untyped
         arguments = dict(kwargs)
         if args:  # smolagents passes a one-input tool's value alone
             arguments.update(zip(self.inputs, args, strict=False))
-        decided = _asked(gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_tool_call_id()))
+        decided = _asked(_gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_tool_call_id()))
         if isinstance(decided, str):
             return decided
         return self.tool(**decided)
 
 
-def gating(
+def _gating(
     tool: Tool,
     arguments: Mapping[str, Any],
     *,
