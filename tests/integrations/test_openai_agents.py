@@ -175,6 +175,17 @@ def test_approve_runs_the_call_as_the_model_made_it(person: Person):
     assert person.questions == [], "a first approval of a tool is one click"
 
 
+def test_run_sync_is_the_same_run_for_synchronous_code(person: Person):
+    person.answers(reject("not today"))
+    model = drop()
+    context: dict[str, list[str]] = {"dropped": []}
+    result = openai_agents.run_sync(agent_for(model), "Clean up the warehouse.", context=context)
+    assert context["dropped"] == []
+    assert model.read == [[rejected("not today")]]
+    assert result.final_output == f"I read: {rejected('not today')}"
+    assert openai_agents.run_sync.__name__ == "run_sync"
+
+
 def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: Person):
     person.answers(edit({"name": "events_2022"}, reason="2023 is still in use"), approve())
     model = drop()

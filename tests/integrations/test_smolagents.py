@@ -253,7 +253,7 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         nbask_smolagents.run(agent, "Clean up.")
     assert drop.ran == []
     agent, model, drop = agent_for([[("user_input", {"question": "Why?"})]])
-    with pytest.raises(nbask_smolagents.ReplayMissed) as raised:  # agent.run itself: past smolagents
+    with pytest.raises(nbask_smolagents._ReplayMissed) as raised:  # agent.run itself: past smolagents
         agent.run("Clean up.")
     assert isinstance(raised.value.miss, nbask.ReplayMissing)
     assert model.calls == 1, "the run ended at the miss: the model was not called again"

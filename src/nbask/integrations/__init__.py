@@ -77,7 +77,68 @@ FRAMEWORKS = (
     "strands",
 )
 
-__all__ = list(FRAMEWORKS)
+#: Each framework's public entry points by role, the convention above as a table (the docs'
+#: frameworks index shows the same; ``tests/integrations/test_convention.py`` holds every module
+#: to it):
+#:
+#: - ``run``: drives the framework's loop to its end, answering every pause (``<name>_sync``
+#:   beside an awaited one); a framework whose own word for it is another keeps it (A2A ``send``,
+#:   ACP ``prompt``);
+#: - ``resolve``: answers one batch and returns what the framework resumes with;
+#: - ``callbacks``: the framework's own callback (or hook class), ready made, under the
+#:   framework's name; a callback's options go to ``<callback>_with(timeout=..., tools=...)``;
+#: - ``gates``: puts named tools behind an approval (``tools=`` names them);
+#: - ``own``: the framework's own words for what it does besides.
+ROLES: dict[str, dict[str, tuple[str, ...]]] = {
+    "a2a": {"run": ("send", "send_sync"), "resolve": ("resolve", "resolve_sync")},
+    "acp": {"run": ("prompt",), "own": ("Session",)},
+    "ag2": {
+        "run": ("run", "run_sync"),
+        "callbacks": ("hitl_hook",),
+        "gates": ("requires_approval", "approval_required"),
+    },
+    "agent_framework": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync"), "own": ("middleware",)},
+    "agno": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync")},
+    "autogen": {"run": ("run", "run_sync"), "callbacks": ("input_func", "approval_func")},
+    "claude_agent_sdk": {"callbacks": ("can_use_tool",), "own": ("query",)},
+    "crewai": {"callbacks": ("FeedbackProvider", "InputProvider")},
+    "google_adk": {"run": ("run",), "resolve": ("resolve", "resolve_sync")},
+    "haystack": {"callbacks": ("AskInCell", "CellConfirmationUI"), "gates": ("confirmation_hook",)},
+    "langgraph": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync")},
+    "llama_index": {"run": ("run",), "resolve": ("resolve", "resolve_sync")},
+    "openai_agents": {"run": ("run", "run_sync", "run_streamed"), "resolve": ("resolve", "resolve_sync")},
+    "pydantic_ai": {"callbacks": ("handle_deferred",), "resolve": ("resolve", "resolve_sync")},
+    "semantic_kernel": {"callbacks": ("approval_filter", "human_response_function")},
+    "smolagents": {"callbacks": ("UserInputTool", "ApprovalGate"), "gates": ("approving",)},
+    "strands": {
+        "run": ("run", "run_sync"),
+        "resolve": ("resolve", "resolve_sync"),
+        "callbacks": ("Approvals",),
+        "own": ("ask",),
+    },
+}
+
+__all__ = [
+    "FRAMEWORKS",
+    "ROLES",
+    "a2a",
+    "acp",
+    "ag2",
+    "agent_framework",
+    "agno",
+    "autogen",
+    "claude_agent_sdk",
+    "crewai",
+    "google_adk",
+    "haystack",
+    "langgraph",
+    "llama_index",
+    "openai_agents",
+    "pydantic_ai",
+    "semantic_kernel",
+    "smolagents",
+    "strands",
+]
 
 
 def __getattr__(name: str) -> ModuleType:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
+from functools import partial
 from typing import Any, Final
 
 from agents import (
@@ -67,6 +68,7 @@ from ._openai_agents_text import ALWAYS_REJECTED, retry_text, run_kwargs, texts_
 from ._seam import (
     Asking,
     EditNotUsable,
+    Work,
     approval,
     arguments_text,
     call_title,
@@ -75,6 +77,7 @@ from ._seam import (
     edited_arguments,
     not_run_text,
     together,
+    twins,
 )
 
 __all__ = [
@@ -87,6 +90,7 @@ __all__ = [
     "resolve_sync",
     "run",
     "run_streamed",
+    "run_sync",
 ]
 
 #: Added to every approval's title: an edit does not run the call, the model is asked to retry.
@@ -121,14 +125,14 @@ class _Verdict:
     decision: Decision | None = None
 
 
-async def run(
+def _run(
     agent: Agent[Any],
     input: str | list[TResponseInputItem] | RunState[Any],  # noqa: A002 - Runner.run's own name
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     rejection_message: RejectionMessage | None = None,
     **runner_kwargs: Any,
-) -> RunResult:
+) -> Asking[RunResult]:
     """``Runner.run(agent, input, **runner_kwargs)`` with every tool approval answered in the cell.
 
     Each time the run stops on ``result.interruptions``, every pending call is asked about in
@@ -140,15 +144,21 @@ async def run(
     with nbask's text as ``default_message``), else nbask's text. A kernel interrupt while the
     person decides propagates (KeyboardInterrupt); so does a replay miss.
     """
-    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     first, resume, texts = run_kwargs(agent, "run", runner_kwargs)
-    result = await Runner.run(agent, input, **first)
+    # Async only: the blocking twin runs the SDK's loop on a worker loop of its own, which also
+    # works inside a notebook cell (Runner.run_sync would need the cell's running loop).
+    result: RunResult = yield Work(partial(Runner.run, agent, input, **first))
     earlier = Earlier()  # the tools the person approved or rejected in earlier batches
     while result.interruptions:
         state, items = _pending(result)
-        _apply(state, await drive(_asking(items, timeout, earlier)), rejection_message, texts)
-        result = await Runner.run(agent, state, **resume)
+        _apply(state, (yield from _asking(items, timeout, earlier)), rejection_message, texts)
+        result = yield Work(partial(Runner.run, agent, state, **resume))
     return result
+
+
+run, run_sync = twins(
+    _run, "run", "The blocking twin of ``run``, for synchronous code; it also works in a notebook cell."
+)
 
 
 async def resolve(

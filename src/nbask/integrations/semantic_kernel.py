@@ -298,7 +298,7 @@ async def _respond(chat_history: ChatHistory | None, timeout: float | None) -> C
             actor._exception_callback(error)  # noqa: SLF001 - SK's own way to end the orchestration
         raise
     return ChatMessageContent(
-        role=AuthorRole.USER, content=reply_text(answer), metadata={"answered_by": answer.answered_by}
+        role=AuthorRole.USER, content=_reply_text(answer), metadata={"answered_by": answer.answered_by}
     )
 
 
@@ -331,7 +331,7 @@ def _last_said(messages: Collection[Any]) -> tuple[str, str | None] | None:
     return None
 
 
-def reply_text(answer: FormAnswer) -> str:
+def _reply_text(answer: FormAnswer) -> str:
     """The person's reply as typed; otherwise a reply saying they did not, and why."""
     if answer.status == "answered" and answer.answered_by != "policy":
         return str(answer.values.get(REPLY, ""))

@@ -21,10 +21,10 @@ What each becomes:
 
 Both work in ``ToolCallingAgent`` and ``CodeAgent`` (the code calls the tool). A kernel interrupt
 ends the run. smolagents turns every ``Exception`` a tool raises into an observation the model
-reads, and goes on; so a replay miss inside these tools is raised as ``ReplayMissed`` (a
-``BaseException``, as ``KeyboardInterrupt`` is), which ends ``agent.run``, carrying the
-``nbask.ReplayMissing`` as ``.miss``; ``run(agent, task)`` is ``agent.run(task)`` raising that
-``nbask.ReplayMissing`` itself.
+reads, and goes on; so a replay miss inside these tools is raised past smolagents as a
+``BaseException`` (as ``KeyboardInterrupt`` is), which ends ``agent.run``; ``run(agent, task)``
+is ``agent.run(task)`` raising the ``nbask.ReplayMissing`` itself. Call ``run`` rather than
+``agent.run`` where a replay may miss.
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ from . import _seam
 __all__ = [
     "ANSWER",
     "ApprovalGate",
-    "ReplayMissed",
     "UserInputTool",
     "approving",
     "inputs_schema",
@@ -59,7 +58,7 @@ _ENDINGS = {"dismissed": "declined", "timeout": "timed out", "cancelled": "cance
 _DECODED = ("image", "audio")
 
 
-class ReplayMissed(BaseException):
+class _ReplayMissed(BaseException):
     """A replay miss inside a tool, raised past smolagents (which keeps a tool's ``Exception``
     for the model): it ends ``agent.run``; ``miss`` is the ``nbask.ReplayMissing``.
     """
@@ -76,17 +75,17 @@ def run(agent: Any, task: str, **run_kwargs: Any) -> Any:
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
         return agent.run(task, **run_kwargs)
-    except ReplayMissed as stop:
+    except _ReplayMissed as stop:
         raise stop.miss from None
 
 
 def _asked(asking: _seam.Asking[Any]) -> Any:
-    """``drive_sync(asking)``, a replay miss raised as ``ReplayMissed``."""
+    """``drive_sync(asking)``, a replay miss raised as ``_ReplayMissed``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
         return _seam.drive_sync(asking)
     except ReplayMissing as miss:
-        raise ReplayMissed(miss) from miss
+        raise _ReplayMissed(miss) from miss
 
 
 class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
