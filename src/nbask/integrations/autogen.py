@@ -54,7 +54,7 @@ from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
 from ..waiting import cancelled_by_interrupt
-from . import _texts
+from . import _seam, _texts
 from ._seam import Asking, Work, approval, drive, drive_sync, not_run_text, replying, twins
 
 __all__ = [
@@ -194,7 +194,7 @@ def _approving(code: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[
         languages = [lang.strip() for lang in re.findall(r"^```([^\n`]*)$", code, re.MULTILINE) if lang.strip()]
         language, details = "", code
         title = f"Run code ({', '.join(dict.fromkeys(languages))})" if languages else "Run code"
-    title = title if len(title) <= MAX_ACTION_CHARS else title[: MAX_ACTION_CHARS - 1] + "…"
+    title = _seam.clip(title, MAX_ACTION_CHARS)
     try:
         request = approval(title, details, timeout=timeout)
     except ValueError as error:  # too long to show

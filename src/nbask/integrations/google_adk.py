@@ -36,7 +36,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
-from typing import Any, cast
+from typing import Any
 
 from google.adk.events.event import Event
 from google.adk.runners import Runner
@@ -47,7 +47,8 @@ from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..forms import FormSchemaError
 from ..kinds import FormRequest
-from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
+from ..models import MAX_ACTION_CHARS, Decision
+from . import _seam
 from ._seam import Asking, EditNotUsable, approval, drive, drive_sync, edited_arguments, together
 
 __all__ = [
@@ -187,7 +188,7 @@ def _confirming(args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIME
     call_id = original.get("id") if isinstance(original.get("id"), str) else None
     form = _payload_form(name, hint, arguments, payload, timeout=timeout, tool_call_id=call_id)
     if form is not None:
-        submitted = cast("FormAnswer", (yield form))
+        submitted = yield from _seam.ask(form)
         if submitted.action != "accept":
             return {"confirmed": False, "payload": payload}
         # A text field left blank is sent as "", so the tool finds every key of its payload.
@@ -197,7 +198,7 @@ def _confirming(args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIME
     details = _json({"arguments": arguments, "payload": payload}) if has_payload else _json(arguments)
     schema = _payload_schema(arguments) if has_payload else None
     asked = approval(_title(name, hint), details, timeout=timeout, tool_call_id=call_id, schema=schema)
-    decision = cast("Decision", (yield asked))
+    decision = yield from _seam.ask(asked)
     confirmed, payload = _confirmed_payload(decision, arguments, payload, has_payload=has_payload)
     response: dict[str, Any] = {"confirmed": confirmed}
     if has_payload:
@@ -230,8 +231,7 @@ def _payload_form(
     required = [key for key, prop in properties.items() if prop["type"] in ("integer", "number")]
     heading = hint if hint and not hint.startswith(_ADK_DEFAULT_HINT) else f"{name} asks for these values to run."
     message = f"{heading}\n\nCall {name}({_json(arguments, indent=None)})"
-    if len(message) > MAX_DETAILS_CHARS:
-        message = message[: MAX_DETAILS_CHARS - 1] + "…"
+    message = _seam.clip(message, MAX_DETAILS_CHARS)
     try:
         schema = {"type": "object", "properties": properties, "required": required}
         request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id)
@@ -254,7 +254,7 @@ def _title(name: str, hint: str) -> str:
     title = f"Call {name}"
     if hint and not hint.startswith(_ADK_DEFAULT_HINT):
         title = f"{title}: {hint}"
-    return title if len(title) <= MAX_ACTION_CHARS else title[: MAX_ACTION_CHARS - 1] + "…"
+    return _seam.clip(title, MAX_ACTION_CHARS)
 
 
 def _confirmed_payload(
@@ -312,7 +312,7 @@ def _inputting(
         schema = {"type": "object", "properties": {_RESULT: field}, "required": [_RESULT]}
     if not isinstance(schema, Mapping):
         raise TypeError("adk_request_input: response_schema must be a JSON Schema object")
-    form_answer = cast("FormAnswer", (yield form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id)))
+    form_answer = yield from _seam.ask(form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id))
     if form_answer.action != "accept":
         return None
     if single:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from haystack.components.agents.state.state import State
 from haystack.core.serialization import default_from_dict, default_to_dict
@@ -43,7 +43,6 @@ from haystack.tools.tool import Tool
 from typing_extensions import NotRequired, TypedDict, Unpack
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
@@ -219,7 +218,7 @@ def _confirming(
         return refused(
             f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
         )
-    decision = cast("Decision", (yield request))
+    decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         return refused(_seam.not_run_text(decision, title))
     if decision.decision == "edit" and decision.edited is not None:

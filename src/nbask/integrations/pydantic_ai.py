@@ -177,7 +177,7 @@ def _reason(metadata: Mapping[str, Any] | None) -> str:
     if not isinstance(reason, str):
         return ""
     line = " ".join(reason.split())
-    return line if len(line) <= MAX_REASON_IN_TITLE else line[: MAX_REASON_IN_TITLE - 1] + "…"
+    return _seam.clip(line, MAX_REASON_IN_TITLE)
 
 
 def approval_result(decision: Decision, title: str) -> ApprovalResult:

@@ -38,7 +38,6 @@ from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[impor
 from ..api import form_request
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ReplayMissing
-from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
@@ -114,14 +113,10 @@ def _answering(
         "properties": {ANSWER: {"type": "string", "title": "Your answer"}},
         "required": [ANSWER],
     }
-    answer = cast(
-        "FormAnswer",
-        (
-            yield form_request(
-                question or "The agent asks for your input.", schema, timeout=timeout, tool_call_id=tool_call_id
-            )
-        ),
+    request = form_request(
+        question or "The agent asks for your input.", schema, timeout=timeout, tool_call_id=tool_call_id
     )
+    answer = yield from _seam.ask(request)
     if answer.status == "answered":
         return str(answer.values.get(ANSWER, ""))
     why = answer.note.strip().rstrip(".")
@@ -201,7 +196,7 @@ def _gating(
         )
     except ValueError as error:  # it cannot be shown (e.g. arguments over the size limit)
         return f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
-    decision = cast("Decision", (yield request))
+    decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         return _seam.not_run_text(decision, title)
     if decision.decision == "edit" and decision.edited is not None:

@@ -53,19 +53,9 @@ from agents import (
 )
 from agents.stream_events import StreamEvent
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..models import Decision
-from . import _openai_agents_always as _remembered
-from ._openai_agents_always import (
-    Batch,
-    Earlier,
-    always,
-    always_rejected_text,
-    by_person,
-    name,
-)
-from ._openai_agents_text import ALWAYS_REJECTED, retry_text, run_kwargs, texts_for
-from ._seam import (
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...models import Decision
+from .._seam import (
     Asking,
     EditNotUsable,
     Work,
@@ -79,6 +69,16 @@ from ._seam import (
     together,
     twins,
 )
+from . import _always as _remembered
+from ._always import (
+    Batch,
+    Earlier,
+    always,
+    always_rejected_text,
+    by_person,
+    name,
+)
+from ._text import ALWAYS_REJECTED, retry_text, run_kwargs, texts_for
 
 __all__ = [
     "ALWAYS",

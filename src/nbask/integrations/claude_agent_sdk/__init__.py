@@ -75,18 +75,18 @@ from claude_agent_sdk import (
     ToolPermissionContext,
 )
 
-from ..contract import MAX_PREVIEW_CHARS
-from ..core.lifecycle import DEFAULT_TIMEOUT, Request
-from ..errors import ReplayMissing
-from ..kinds import QuestionRequest
-from ..models import MAX_ACTION_CHARS, Answer, Decision, Outcome, one_question_set
-from ..tools.dialects import DIALECTS, ArgumentError, Plan
-from ..tools.function import DO_NOT_RETRY
-from ..tools.late import with_late_answers
-from ..waiting import cancelled_by_interrupt
-from . import _texts
-from ._claude_agent_sdk_replay import query, raise_replay_misses, remember
-from ._seam import Asking, EditNotUsable, approval, call_title, drive, edited_arguments, not_run_text
+from ...contract import MAX_PREVIEW_CHARS
+from ...core.lifecycle import DEFAULT_TIMEOUT, Request
+from ...errors import ReplayMissing
+from ...kinds import QuestionRequest
+from ...models import MAX_ACTION_CHARS, Answer, Decision, Outcome, one_question_set
+from ...tools.dialects import DIALECTS, ArgumentError, Plan
+from ...tools.function import DO_NOT_RETRY
+from ...tools.late import with_late_answers
+from ...waiting import cancelled_by_interrupt
+from .. import _seam, _texts
+from .._seam import Asking, EditNotUsable, approval, call_title, drive, edited_arguments, not_run_text
+from ._replay import query, raise_replay_misses, remember
 
 __all__ = [
     "ASK_USER_QUESTION",
@@ -268,7 +268,7 @@ def _questions(
 def _title(tool_name: str, context: ToolPermissionContext) -> str:
     """The permission prompt's own sentence when Claude Code sends one, else "Call <tool>"."""
     title = " ".join((context.title or "").split()) or call_title(tool_name)
-    return title if len(title) <= MAX_ACTION_CHARS else title[: MAX_ACTION_CHARS - 1] + "…"
+    return _seam.clip(title, MAX_ACTION_CHARS)
 
 
 def _is_command(tool_name: str, tool_input: dict[str, Any]) -> bool:

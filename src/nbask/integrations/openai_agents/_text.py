@@ -13,7 +13,7 @@ from typing import Any
 
 from agents import Agent, RunConfig, ToolErrorFormatterArgs
 
-from ..models import Decision
+from ...models import Decision
 
 __all__ = ["ALWAYS_REJECTED", "retry_text", "run_kwargs", "texts_for"]
 

@@ -1,77 +1,25 @@
-"""The one seam every integration goes through: a framework's pause becomes nbask requests, the
-outcomes come back, and the framework resumes with what they mean.
-
-The convention every module in this package follows (see the package docstring):
-
-- An integration describes what it asks as an ``Asking``: a generator that yields nbask requests
-  (``approval``, ``form_request``, a ``QuestionRequest``) and receives each one's outcome, then
-  returns what the framework resumes with. ``drive`` runs it awaiting, ``drive_sync`` blocking:
-  a sync twin is one line, never a copy of the async code.
-- An entry point that also runs the framework (``run``, ``send``) is one Asking too: between its
-  requests it yields ``Work``, the framework call in both its forms (or only the async one, for
-  an async-only framework: the blocking twin runs it on a worker loop of its own). ``twins``
-  makes the public pair from that one program, with its parameters.
-- A framework's batch (parallel tool calls, parallel interrupts) is asked together: ``together``
-  runs one Asking per item side by side, so their requests are shown at once (beside any already
-  waiting), answered in any order, and the framework resumes once, with every decision.
-- "No one can answer here" (no front end, the ``error`` policy, ``nbask.no_questions()``) is the
-  framework's own refusal with nbask's reason: the request ends as the kind's ``refused`` outcome
-  (an approval is rejected by policy), recorded in ``nbask.history()`` like any other outcome.
-- A replay miss is never a refusal: ``ReplayMissing`` propagates, so a replayed run that asks
-  something the recording lacks fails instead of going on with a guess.
-- An unattended run ends in bounded steps: the same caller asking again what was decided without
-  a person in the same run raises ``nbask.AskedAgain`` (``_bounded``) instead of answering again.
-- A call's edited arguments are read by ``edited_arguments``, with one wording for what is wrong.
+"""Driving an ``Asking``: its requests run (alone, or ``Together``), its framework ``Work``
+awaited or called, what each step raises thrown back in; ``twins`` makes an entry point and its
+blocking twin from one program. See the package docstring for the convention.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, Union, cast
 
-from ..api import (
-    approval_request,
-    form_request,
-    refused,
-    run_request,
-    run_request_sync,
-    run_requests,
-    run_requests_sync,
-)
-from ..contract import MAX_TITLE_CHARS
-from ..core.lifecycle import DEFAULT_TIMEOUT, Request
-from ..errors import ApprovalRejected, NoOneCanAnswer
-from ..models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
-from ..tools.function import DO_NOT_RETRY, rejection_text
-from ..waiting import WaitingUnsupported, cancelled_by_interrupt
-from . import _bounded, _texts
-from ._worker_loop import WorkerLoop
-
-__all__ = [
-    "REPLY",
-    "Asking",
-    "EditNotUsable",
-    "Together",
-    "Work",
-    "approval",
-    "arguments_text",
-    "ask",
-    "call_title",
-    "drive",
-    "drive_or_raise",
-    "drive_sync",
-    "edited_arguments",
-    "not_run_text",
-    "replying",
-    "together",
-    "twins",
-]
+from ...api import refused, run_request, run_request_sync, run_requests, run_requests_sync
+from ...core.lifecycle import Request
+from ...errors import NoOneCanAnswer
+from ...models import Outcome
+from ...waiting import WaitingUnsupported, cancelled_by_interrupt
+from .. import _bounded
+from .._worker_loop import WorkerLoop
 
 log = logging.getLogger("nbask.integrations")
 
@@ -277,12 +225,6 @@ def _thrown(asking: Asking[T], error: BaseException) -> tuple[Request[Any] | Tog
         return None, done.value
 
 
-def ask(request: Request[Any]) -> Asking[Any]:
-    """The Asking of one request: yields it, returns its outcome (an item of ``together``)."""
-    outcome = yield request
-    return outcome
-
-
 def together(askings: Sequence[Asking[T]]) -> Asking[list[T]]:
     """One Asking per item of a batch, run side by side: each round shows the next request(s) of
     every one not yet done, together (an item that yields ``Together`` adds all of its own);
@@ -332,72 +274,3 @@ def _refused(request: Request[Any], error: Exception) -> Outcome:
     outcome: Outcome = refused(request, error)
     log.info("nbask request %s refused: no one can answer here", request.request_id)
     return outcome
-
-
-def call_title(name: str, suffix: str = "") -> str:
-    """An approval's title for a call of tool ``name``: "Call <name>[ suffix]", the name
-    shortened so the whole fits an approval's action.
-    """
-    tail = f" {suffix}" if suffix else ""
-    room = MAX_ACTION_CHARS - len(f"Call {tail}")
-    if len(name) > room:
-        name = name[: room - 1] + "…"
-    return f"Call {name}{tail}"
-
-
-#: The approval request for one pending call: ``details`` shown (and editable), an edit checked
-#: against ``schema`` (the call's JSON Schema of arguments) where there is one.
-approval = approval_request
-
-
-#: The reply form's one field.
-REPLY = _texts.REPLY
-
-
-def replying(question: str, source: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[FormAnswer]:
-    """The Asking of a person's free reply to ``source`` (an agent): a form of one optional text
-    field, "Your reply to <source>", under ``question`` shown as text. Rounds of one conversation
-    are the same request for ``_bounded`` whatever the agent said: unattended, the second round
-    of a reply no one gave stops the run.
-    """
-    title = (f"Your reply to {source}" if source else "Your reply")[:MAX_TITLE_CHARS]
-    schema = {"type": "object", "properties": {REPLY: {"type": "string", "title": title}}}
-    answer = yield _bounded.same_as(form_request(question, schema, timeout=timeout), title)
-    assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
-    return answer
-
-
-def arguments_text(arguments: object) -> str:
-    """A call's arguments as the approval shows them: indented JSON, anything else as its repr."""
-    return json.dumps(arguments, indent=2, ensure_ascii=False, default=repr)
-
-
-class EditNotUsable(ValueError):
-    """The person's edit of a call's arguments is not a JSON object; the message says why."""
-
-
-def edited_arguments(decision: Decision) -> dict[str, Any]:
-    """The arguments of an "edit" decision as a JSON object; raises EditNotUsable saying why not."""
-    try:
-        edited = json.loads(decision.edited or "")
-    except json.JSONDecodeError as error:
-        msg = f"the edited arguments are not valid JSON ({error})"
-        raise EditNotUsable(msg) from None
-    if not isinstance(edited, dict):
-        msg = f"the edited arguments are a JSON {_json_type(edited)}, not an object of argument names"
-        raise EditNotUsable(msg)
-    return edited
-
-
-def _json_type(value: object) -> str:
-    names = {list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
-
-
-def not_run_text(decision: Decision, title: str, why: EditNotUsable | None = None) -> str:
-    """What the model reads when the call titled ``title`` does not run: the person's (or the
-    policy's) rejection and reason, or why their edit could not be used.
-    """
-    if why is not None:
-        return f"Not approved: {title} did not run. The person edited its arguments, but {why}. {DO_NOT_RETRY}"
-    return rejection_text(ApprovalRejected(decision, title))

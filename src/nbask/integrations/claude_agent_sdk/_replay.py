@@ -17,7 +17,7 @@ from typing import Any
 import claude_agent_sdk
 from claude_agent_sdk import ClaudeAgentOptions, Message, Transport
 
-from ..errors import ReplayMissing
+from ...errors import ReplayMissing
 
 __all__ = ["query", "raise_replay_misses", "remember"]
 

@@ -17,14 +17,13 @@ import re
 import sys
 import threading
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from ..api import form_request
-from ..contract import MAX_DETAILS_CHARS
-from ..forms import FormSchemaError
-from ..models import Decision, FormAnswer
-from ..tools.function import DO_NOT_RETRY
-from . import _seam
+from ...api import form_request
+from ...contract import MAX_DETAILS_CHARS
+from ...forms import FormSchemaError
+from ...tools.function import DO_NOT_RETRY
+from .. import _seam
 
 #: The name of the interrupt ``Approvals(interrupt=True)`` raises for a call.
 APPROVAL = "nbask:approval"
@@ -51,7 +50,7 @@ def approving(
     except ValueError as error:  # it cannot be shown (e.g. an input over the size limit)
         message = f"Not approved: {title} did not run, because it could not be shown for approval: {error}"
         return {"approve": False, "message": f"{message} {DO_NOT_RETRY}"}
-    decision = cast("Decision", (yield request))
+    decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         return {"approve": False, "message": _seam.not_run_text(decision, title)}
     if decision.decision == "edit" and decision.edited is not None:
@@ -109,7 +108,7 @@ def hitl_confirming(prompt: Any, timeout: float | None) -> _seam.Asking[Any]:
         request = _seam.approval(title, _cut(details), timeout=timeout)
     except ValueError as error:
         return f"Not approved: {title} could not be shown for approval: {error}"
-    decision = cast("Decision", (yield request))
+    decision = yield from _seam.ask(request)
     if decision.decision == "approve":
         return True
     if decision.decision == "edit":
@@ -147,14 +146,14 @@ def _free_text(interrupt: Any, timeout: float | None) -> _seam.Asking[tuple[bool
         request = form_request(message, {**schema, "required": ["response"]}, timeout=timeout)
     except FormSchemaError:  # pragma: no cover - a fixed schema
         return False, None
-    answer = cast("FormAnswer", (yield request))
+    answer = yield from _seam.ask(request)
     if answer.action != "accept":
         return False, None
     return True, answer.values.get("response", "")
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= MAX_DETAILS_CHARS else text[: MAX_DETAILS_CHARS - 1] + "…"
+    return _seam.clip(text, MAX_DETAILS_CHARS)
 
 
 # -- Strands' blocking call: its loop in a worker thread while the caller waits -------------------

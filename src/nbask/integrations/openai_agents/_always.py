@@ -10,11 +10,11 @@ from typing import Any, Final
 
 from agents import RunResult, RunResultStreaming, ToolApprovalItem
 
-from ..api import history
-from ..kinds import QuestionRequest
-from ..models import Answer, Decision, one_question_set
-from . import _texts
-from ._seam import Asking, call_title
+from ...api import history
+from ...kinds import QuestionRequest
+from ...models import Answer, Decision, one_question_set
+from .. import _texts
+from .._seam import Asking, call_title
 
 __all__ = [
     "ALWAYS",

@@ -66,10 +66,10 @@ from a2a.types import (
 )
 from a2a.utils.errors import A2AError
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import AskedAgain
-from . import _seam
-from ._a2a_parts import METADATA_KEY, Reply, Unanswered, answering, check_unanswered, reply_message, text_of
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...errors import AskedAgain
+from .. import _seam
+from ._parts import METADATA_KEY, Reply, Unanswered, answering, check_unanswered, reply_message, text_of
 
 __all__ = ["resolve", "resolve_sync", "send", "send_sync"]
 

@@ -9,18 +9,18 @@ import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from a2a.helpers import get_data_parts, new_data_part
 from a2a.types import Message, Part, Role, Task
 
-from ..api import form_request
-from ..contract import MAX_DETAILS_CHARS
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..forms import FormSchemaError
-from ..kinds import FormRequest
-from ..models import FormAnswer
-from . import _seam
+from ...api import form_request
+from ...contract import MAX_DETAILS_CHARS
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...forms import FormSchemaError
+from ...kinds import FormRequest
+from ...models import FormAnswer
+from .. import _seam
 
 log = logging.getLogger("nbask.integrations")
 
@@ -69,7 +69,7 @@ def answering(task: Task, timeout: float | None = DEFAULT_TIMEOUT) -> _seam.Aski
     """
     message = task.status.message if task.status.HasField("message") else Message()
     request, typed = request_for(message, timeout, task.id or None)
-    outcome = cast("FormAnswer", (yield request))
+    outcome = yield from _seam.ask(request)
     if outcome.status != "answered":
         return Reply(None, outcome)
     if typed:
@@ -205,4 +205,4 @@ def _others(parts: Sequence[Part], *, skip_forms: bool) -> list[str]:
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= MAX_DETAILS_CHARS else text[: MAX_DETAILS_CHARS - 1] + "…"
+    return _seam.clip(text, MAX_DETAILS_CHARS)

@@ -50,9 +50,9 @@ from collections.abc import Collection, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from . import _seam
-from ._strands_asking import APPROVAL, HITL, answering, apply, approval_reason, approving, hitl_confirming, waited
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from .. import _seam
+from ._asking import APPROVAL, HITL, answering, apply, approval_reason, approving, hitl_confirming, waited
 
 if TYPE_CHECKING:
     from strands import Agent
