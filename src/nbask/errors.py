@@ -81,6 +81,12 @@ class NotAnswered(NbaskError, RuntimeError):
     """
 
 
+class FrameworkChanged(NbaskError, RuntimeError):
+    """An agent framework's release moved an internal an integration reads (its ``_compat``
+    module's check): the message names the framework, its version and what moved.
+    """
+
+
 class ApprovalRejected(NbaskError):
     """Raised by a ``@requires_approval`` function when the person did not approve the call."""
 

@@ -39,23 +39,23 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, TypeVar
 
-from autogen_agentchat.agents import ApprovalRequest, ApprovalResponse, UserProxyAgent
+from autogen_agentchat.agents import ApprovalRequest, ApprovalResponse
 from autogen_agentchat.base import TaskResult, TaskRunner
 from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, HandoffMessage
 from autogen_core import CancellationToken
 from autogen_core.models import AssistantMessage
 
-from .. import errors
-from ..contract import MAX_DETAILS_CHARS
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
-from ..waiting import cancelled_by_interrupt
-from . import _seam, _texts
-from ._seam import Asking, Work, approval, drive, drive_sync, not_run_text, replying, twins
+from ... import errors
+from ...contract import MAX_DETAILS_CHARS
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...models import MAX_ACTION_CHARS, Decision, FormAnswer
+from ...waiting import cancelled_by_interrupt
+from .. import _seam, _texts
+from .._seam import Asking, Work, approval, drive, drive_sync, not_run_text, replying, twins
+from . import _compat
 
 __all__ = [
     "INTERRUPTED",
@@ -111,23 +111,9 @@ def input_func_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> InputFunc:
 
 
 async def _input(prompt: str, token: CancellationToken | None, timeout: float | None) -> str:
-    asked = _question_of(_messages_given()) or (" ".join(prompt.split()).rstrip(":") or "Your reply", None)
+    asked = _question_of(_compat.messages_given()) or (" ".join(prompt.split()).rstrip(":") or "Your reply", None)
     answer = await _asked(replying(*asked, timeout=timeout), token)
     return _reply_text(answer) or ""
-
-
-def _messages_given() -> Sequence[BaseChatMessage]:
-    """The messages the ``UserProxyAgent`` asking now was given: AutoGen awaits ``input_func``
-    inside its ``on_messages_stream(messages, ...)`` (a subclass's calls it through ``super``).
-    """
-    code = UserProxyAgent.on_messages_stream.__code__
-    frame = sys._getframe(1)  # noqa: SLF001 - AutoGen passes input_func no messages
-    while frame is not None:
-        if frame.f_code is code:
-            messages = frame.f_locals.get("messages")
-            return list(messages) if isinstance(messages, Sequence) else []
-        frame = frame.f_back  # type: ignore[assignment]
-    return []
 
 
 def _question_of(messages: Sequence[BaseAgentEvent | BaseChatMessage]) -> tuple[str, str] | None:

@@ -35,17 +35,17 @@ calls never run.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from .. import errors
-from ..contract import MAX_DETAILS_CHARS
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..kinds._argcheck import edit_problems
-from ..models import Decision, FormAnswer
-from ..tools.function import DO_NOT_RETRY
-from . import _seam, _texts
+from ... import errors
+from ...contract import MAX_DETAILS_CHARS
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...kinds._argcheck import edit_problems
+from ...models import Decision, FormAnswer
+from ...tools.function import DO_NOT_RETRY
+from .. import _seam, _texts
+from . import _compat
 
 if TYPE_CHECKING:
     from semantic_kernel.contents import ChatHistory, ChatMessageContent
@@ -295,7 +295,7 @@ async def _respond(chat_history: ChatHistory | None, timeout: float | None) -> C
         answer = await _asked(_seam.replying(*(said or ("The agent asks for your reply.", None)), timeout=timeout))
     except BaseException as error:
         if actor is not None:  # SK's handoff actor does not report a failure here: the result would never come
-            actor._exception_callback(error)  # noqa: SLF001 - SK's own way to end the orchestration
+            _compat.end_orchestration(actor, error)
         raise
     return ChatMessageContent(
         role=AuthorRole.USER, content=_reply_text(answer), metadata={"answered_by": answer.answered_by}
@@ -303,21 +303,11 @@ async def _respond(chat_history: ChatHistory | None, timeout: float | None) -> C
 
 
 def _handoff_asking() -> tuple[Any, tuple[str, str | None] | None]:
-    """(the HandoffAgentActor calling, what its agent said last) from SK's frames: SK calls a
-    handoff's ``human_response_function`` with nothing, right after publishing the agent's response.
+    """(the HandoffAgentActor calling, what its agent said last): SK calls a handoff's
+    ``human_response_function`` with nothing, right after publishing the agent's response.
     """
-    from semantic_kernel.agents.orchestration.handoffs import HandoffAgentActor  # noqa: PLC0415
-
-    code = HandoffAgentActor._call_human_response_function.__code__  # noqa: SLF001
-    frame = sys._getframe(1)  # noqa: SLF001 - SK passes the function no messages
-    while frame is not None:
-        if frame.f_code is code:
-            actor = frame.f_locals.get("self")
-            caller = frame.f_back
-            response = caller.f_locals.get("response") if caller is not None else None
-            return actor, _last_said([response] if response is not None else [])
-        frame = frame.f_back  # type: ignore[assignment]
-    return None, None
+    actor, response = _compat.handoff_asking()
+    return actor, _last_said([response] if response is not None else []) if actor is not None else None
 
 
 def _last_said(messages: Collection[Any]) -> tuple[str, str | None] | None:

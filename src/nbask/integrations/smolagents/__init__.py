@@ -29,17 +29,17 @@ is ``agent.run(task)`` raising the ``nbask.ReplayMissing`` itself. Call ``run`` 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, cast
 
 from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[import-untyped]
 
-from ..api import form_request
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import ReplayMissing
-from ..tools.function import DO_NOT_RETRY
-from . import _seam
+from ...api import form_request
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...errors import ReplayMissing
+from ...tools.function import DO_NOT_RETRY
+from .. import _seam
+from . import _compat
 
 __all__ = [
     "ANSWER",
@@ -101,7 +101,7 @@ class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
 
     def forward(self, question: str) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return cast("str", _asked(_answering(question, timeout=self.timeout, tool_call_id=_tool_call_id())))
+        return cast("str", _asked(_answering(question, timeout=self.timeout, tool_call_id=_compat.tool_call_id())))
 
 
 def _answering(
@@ -169,7 +169,7 @@ class ApprovalGate(Tool):  # type: ignore[misc]  # smolagents is untyped
         arguments = dict(kwargs)
         if args:  # smolagents passes a one-input tool's value alone
             arguments.update(zip(self.inputs, args, strict=False))
-        decided = _asked(_gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_tool_call_id()))
+        decided = _asked(_gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_compat.tool_call_id()))
         if isinstance(decided, str):
             return decided
         return self.tool(**decided)
@@ -233,17 +233,3 @@ def inputs_schema(tool: Tool) -> dict[str, Any]:
         properties[key] = prop
     required = [key for key, spec in tool.inputs.items() if not spec.get("nullable")]
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-
-
-def _tool_call_id() -> str | None:
-    """The id of the call smolagents is running (its ``process_single_tool_call``'s ``tool_call``)."""
-    frame = sys._getframe(1)  # noqa: SLF001 - smolagents passes a tool no call id
-    while frame is not None:
-        if (
-            frame.f_code.co_name == "process_single_tool_call"
-            and frame.f_globals.get("__name__") == "smolagents.agents"
-        ):
-            call_id = getattr(frame.f_locals.get("tool_call"), "id", None)
-            return str(call_id) if call_id else None
-        frame = frame.f_back  # type: ignore[assignment]
-    return None
