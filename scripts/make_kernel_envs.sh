@@ -64,8 +64,18 @@ make_layered_venv() {  # make_layered_venv <dir> <base venv> <pin>: <base venv>'
     # the base's site-packages come after this venv's own (site.addsitedir in a .pth file), so
     # the pinned ipykernel installed here shadows the base's.
     local venv="$1" base="$2" pin="$3"
-    local stamp="$venv/.nbask-env-ok" want
-    want="$pin $(cat "$base"/.nbask-* 2>/dev/null | sha1sum | cut -c1-12)"
+    local stamp="$venv/.nbask-env-ok" want what
+    [ -x "$base/bin/python" ] || { log "error: $base has no bin/python, so $venv cannot be layered over it"; exit 1; }
+    # What the base holds: the stamps nbask's scripts leave in the environments they make, or,
+    # in one they did not make (PYTHON=another venv's python), the list of its packages.
+    if compgen -G "$base/.nbask-*" >/dev/null; then
+        what="$(cat "$base"/.nbask-* | sha1sum | cut -c1-12)"
+    else
+        log "$base was not made by nbask's scripts: layering over its installed packages as they are"
+        what="$("$base/bin/python" -m pip freeze 2>/dev/null | sha1sum | cut -c1-12)" \
+            || { log "error: could not list the packages of $base (pip freeze failed)"; exit 1; }
+    fi
+    want="$pin $what"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
         return 0
     fi
