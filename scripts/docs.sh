@@ -38,6 +38,13 @@ if [ -n "$EXECUTED" ]; then
     cp "$EXECUTED/$(basename "$notebook")" docs/examples/ || _nbask_die "no executed $(basename "$notebook") in $EXECUTED"
   done
 else
+  # Notebook 06 runs in the kernel of the agents-more environment (CrewAI, Semantic Kernel,
+  # Strands cannot share .venv): a fresh clone makes it once (idempotent, stamped).
+  if [ ! -f .venvs/jupyter-data/kernels/nbask-agents-more/kernel.json ]; then
+    _nbask_log "making the kernels the example notebooks run in (once; a few minutes)"
+    PYTHON="$PY" bash scripts/make_kernel_envs.sh .venvs/jupyter-data >&2 \
+      || _nbask_die "could not make the notebooks' kernels (scripts/make_kernel_envs.sh)"
+  fi
   "$PY" scripts/run_notebooks.py --out docs/examples >&2
 fi
 rm -rf "$OUT"

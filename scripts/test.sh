@@ -18,7 +18,8 @@ rm -f "$ARTIFACTS"/*.xml  # the total line counts only this run's suites
 # shellcheck source=scripts/_env.sh
 . scripts/_env.sh
 
-step() { printf '\n== %s\n' "$*"; }
+STEP_STARTED=$SECONDS
+step() { STEP_STARTED=$SECONDS; printf '\n== %s\n' "$*"; }
 die() { printf 'test.sh: %s\n' "$*" >&2; exit 1; }
 
 INSTALL=1
@@ -63,12 +64,13 @@ else
   PY="$NBASK_VENV/bin/python"
   [ -x "$PY" ] || die "no .venv yet: run bash scripts/test.sh once without --no-install"
 fi
+INSTALL_SECONDS=$SECONDS
 
 declare -a SUMMARY=()
 FAILED=0
-record() {  # record NAME EXIT_CODE DETAIL
+record() {  # record NAME EXIT_CODE DETAIL: a summary line, with the seconds since the last step
   local verdict="passed"; [ "$2" = 0 ] || { verdict="FAILED"; FAILED=1; }
-  SUMMARY+=("$(printf '%-12s %-7s %s' "$1" "$verdict" "$3")")
+  SUMMARY+=("$(printf '%-12s %-7s %s in %d s' "$1" "$verdict" "$3" $(( SECONDS - STEP_STARTED )))")
 }
 
 # count_by_dir FILE: "src 3, tests 2" from the path:line:col lines of ruff's or mypy's output.
@@ -167,8 +169,15 @@ fi
 COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_scenarios.py tests/browser/test_approval.py
   tests/browser/test_forms.py)
 SUITES=(unit headless tools integrations agents-more elicitation docs kernel colab browser colab-web vscode lite)
+# The suites that drive a browser run in a second lane beside the others: they spend most of
+# their time waiting on pages and servers, the others on the CPU. NBASK_TEST_LANES=1 runs all in
+# one lane. Each lane runs its suites one after another (no two browser suites share a moment).
+BROWSER_LANE=(browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
-for suite in "${SUITES[@]}"; do
+
+run_suite() {  # run_suite NAME: run one suite, leave its summary line in $ARTIFACTS/NAME.line
+  local suite="$1" started code detail
+  started=$(date +%s)
   step "$suite tests (pytest)"
   case "$suite" in
     colab) NBASK_KERNELS=nbask-colab "$PY" -m pytest tests/kernel -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
@@ -181,11 +190,41 @@ for suite in "${SUITES[@]}"; do
     *) "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
   esac
   code=$?
-  detail=$("$PY" scripts/junit_summary.py "$ARTIFACTS/$suite.xml")
-  record "$suite" $code "$detail"
+  detail="$("$PY" scripts/junit_summary.py "$ARTIFACTS/$suite.xml") in $(( $(date +%s) - started )) s"
+  local verdict="passed"; [ "$code" = 0 ] || verdict="FAILED"
+  printf '%-12s %-7s %s\n' "$suite" "$verdict" "$detail" >"$ARTIFACTS/$suite.line"
+}
+
+rm -f "$ARTIFACTS"/*.line
+LANE_PID=""
+if [ "$QUICK" = 0 ] && [ "${NBASK_TEST_LANES:-2}" != 1 ]; then
+  ( for suite in "${BROWSER_LANE[@]}"; do run_suite "$suite"; done ) >"$ARTIFACTS/browser-lane.log" 2>&1 &
+  LANE_PID=$!
+  printf '\n== the browser suites (%s) run beside the others; their output: test-artifacts/browser-lane.log\n' "${BROWSER_LANE[*]}"
+fi
+for suite in "${SUITES[@]}"; do
+  if [ -n "$LANE_PID" ] && [[ " ${BROWSER_LANE[*]} " == *" $suite "* ]]; then continue; fi
+  run_suite "$suite"
+done
+if [ -n "$LANE_PID" ]; then
+  wait "$LANE_PID"
+  printf '\n== the browser lane (test-artifacts/browser-lane.log), its last lines\n'
+  tail -40 "$ARTIFACTS/browser-lane.log"
+fi
+for suite in "${SUITES[@]}"; do
+  if [ -f "$ARTIFACTS/$suite.line" ]; then
+    line="$(cat "$ARTIFACTS/$suite.line")"
+    SUMMARY+=("$line")
+    [[ "$line" == *" FAILED "* ]] && FAILED=1
+  else
+    STEP_STARTED=$SECONDS
+    record "$suite" 1 "did not run"
+  fi
 done
 
 printf '\n== summary\n'
+[ "$INSTALL" = 1 ] && printf '%-12s %-7s %s in %d s\n' install done "what the tests need (Chromium, .venv, npm, kernel environments)" "$INSTALL_SECONDS"
 printf '%s\n' "${SUMMARY[@]}"
+printf 'total time: %d min %d s\n' $(( SECONDS / 60 )) $(( SECONDS % 60 ))
 "$PY" scripts/junit_summary.py --total "$ARTIFACTS"/*.xml
 exit $FAILED

@@ -30,7 +30,10 @@ def public_names() -> list[str]:
         module_name = f"nbask.integrations.{framework}"
         names.append(module_name)
         # Read, not imported: importing an integration imports its framework.
-        names += [f"{module_name}.{name}" for name in _all_of(folder / f"{framework}.py")]
+        package = folder / framework / "__init__.py"  # a framework of several files is a package
+        names += [
+            f"{module_name}.{name}" for name in _all_of(package if package.exists() else folder / f"{framework}.py")
+        ]
     return names
 
 

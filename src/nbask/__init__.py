@@ -1,12 +1,14 @@
-"""nbask: pause a notebook cell, ask the person 1-4 structured questions (or for approval),
-continue with the answers.
+"""nbask: pause a notebook cell, ask the person 1-4 structured questions (or for approval, or a
+typed form), and continue with the answers.
 
-    ans = await nbask.ask("Which database?", ["PostgreSQL (Recommended)", "SQLite"])
-    ans.answers  # {"Which database?": "PostgreSQL (Recommended)"}
+For example::
 
-This module only re-exports, and loads each name when it is first used: ``import nbask`` costs
-next to nothing, and neither pydantic nor the widget nor the kernel machinery is imported
-before a call needs it. Each name lives in the module ``_PUBLIC`` names.
+    answer = await nbask.ask("Which database?", ["PostgreSQL (Recommended)", "SQLite"])
+    answer.answers  # {"Which database?": "PostgreSQL (Recommended)"}
+
+``import nbask`` costs next to nothing: each public name is loaded from its module (the
+``_PUBLIC`` table below) when it is first used, so neither pydantic, the widget nor the kernel's
+machinery is imported before a call needs it.
 """
 
 from __future__ import annotations
