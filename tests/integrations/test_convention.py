@@ -35,16 +35,13 @@ RETIRED_PARAMETERS = {"functions": "tools", "response_type": "resume_type"}
 PENDING = {
     ("exported", "ag2"): "ApprovalRequired is public but not exported",
     ("exported", "llama_index"): "timeout_problem is public but not exported",
-    ("roles", "langgraph"): "resume/resume_sync are still called resume",
     ("roles", "llama_index"): "run has no run_sync",
-    ("retired", "langgraph"): "resume/resume_sync are still called resume",
     ("retired", "llama_index"): "response_type is still called response_type",
     ("with", "ag2"): "hitl(timeout=...) is still called hitl",
     ("private", "crewai"): "approving/asking_feedback/asking_input/reviewing return an Asking",
     ("private", "llama_index"): "answering returns an Asking",
     ("errors", "acp"): "AgentExited is not an NbaskError",
     ("errors", "ag2"): "Interrupted is not an NbaskError",
-    ("errors", "langgraph"): "InterruptNotAnswered is not an NbaskError",
     ("errors", "llama_index"): "InputNotAnswered and WorkflowTimeoutTooShort are not NbaskErrors",
 }
 

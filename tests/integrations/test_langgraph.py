@@ -155,7 +155,7 @@ def test_resume_answers_each_interrupt_by_its_id(person: Person):
     config = {"configurable": {"thread_id": "r"}}
     first = graph.invoke({"out": []}, config)
     ids = {i.id for i in first["__interrupt__"]}
-    command = asyncio.run(nl.resume(first))
+    command = asyncio.run(nl.resolve(first))
     assert isinstance(command, Command)
     assert set(command.resume) == ids
     assert outputs(graph.invoke(command, config)) == {

@@ -98,7 +98,7 @@ def test_the_third_interrupt_of_one_node_is_answered(person: Person, how: str, r
     else:  # one's own loop: invoke, then resume with nbask's Command while the graph is paused
         state = graph.invoke({}, thread())
         while graph.get_state(thread()).interrupts:
-            state = graph.invoke(nl.resume_sync(graph.get_state(thread()), resume_type=resume_type), thread())
+            state = graph.invoke(nl.resolve_sync(graph.get_state(thread()), resume_type=resume_type), thread())
     assert state["age"] == 30
     assert type(state["age"]) is int
     # the node's last run: each interrupt returned its own answer, in order
@@ -117,7 +117,7 @@ def test_each_interrupt_of_the_node_has_its_own_id_and_is_resumed_by_it(person: 
     for expected in (FIRST, not_valid(-5), not_valid(0)):
         (pending,) = graph.get_state(thread()).interrupts
         assert pending.value == expected
-        command = nl.resume_sync(pending, resume_type=int)
+        command = nl.resolve_sync(pending, resume_type=int)
         assert list(command.resume) == [pending.id]
         ids.append(pending.id)
         graph.invoke(command, thread())

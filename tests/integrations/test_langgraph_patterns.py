@@ -28,6 +28,7 @@ import nbask
 from nbask.core.manager import manager
 from nbask.errors import ReplayMissing
 from nbask.integrations import langgraph as nl
+from nbask.integrations.langgraph import _values as nl_values
 from nbask.kinds import ApprovalRequest, FormRequest
 
 QUESTION = "Do you want to proceed with this action?"
@@ -301,14 +302,14 @@ def test_resume_type_names_are_checked():
     graph = age_graph()
     first = graph.invoke({"age": None}, thread("m"))
     with pytest.raises(ValueError, match=r"pass graph\.get_state\(config\)"):
-        nl.resume_sync(first, resume_type={"get_age": int})
+        nl.resolve_sync(first, resume_type={"get_age": int})
 
 
 def test_resume_reads_the_node_of_each_interrupt_from_the_state(person: Person):
     person.answers(fill({"answer": 41}))
     graph = age_graph()
     graph.invoke({"age": None}, thread("s"))
-    command = nl.resume_sync(graph.get_state(thread("s")), resume_type={"get_age": int})
+    command = nl.resolve_sync(graph.get_state(thread("s")), resume_type={"get_age": int})
     assert list(command.resume.values()) == [41]
     assert graph.invoke(command, thread("s"))["age"] == 41
 
@@ -331,6 +332,62 @@ def test_a_string_approval_is_false_with_no_one_to_ask_and_replays(monkeypatch: 
     recorded(monkeypatch, tmp_path, [approve()], lambda: nl.run_sync(string_approval_graph(), {}, resume_type=bool))
     assert nl.run_sync(string_approval_graph(), {}, resume_type=bool)["answer"] is True
     assert answered_by() == ["replay"]
+
+
+@pytest.mark.parametrize(("decide", "expected"), [(approve(), True), (reject("no"), False)], ids=["yes", "no"])
+def test_a_string_approval_as_the_docs_write_it_resumes_a_bool(person: Person, decide: Decide, expected: bool):
+    """The docs' node, run as written (no resume_type): a person's "no" never resumes as approval."""
+    person.answers(decide)
+    state = nl.run_sync(string_approval_graph(), {}, thread())
+    assert state["answer"] is expected
+    assert state["status"] == ("approved" if expected else "rejected")
+    (asked,) = person.asked
+    assert isinstance(asked, ApprovalRequest)
+    assert asked.approval.action == "Do you approve this action?"
+
+
+def test_a_string_approval_as_the_docs_write_it_is_never_approved_unattended():
+    nbask.configure(policy="recommended")
+    state = nl.run_sync(string_approval_graph(), {}, thread())
+    assert (state["answer"], state["status"]) == (False, "rejected")
+    assert answered_by() == ["policy"]
+
+
+def test_resume_type_str_keeps_a_string_approval_as_text(person: Person):
+    person.answers(fill({"answer": "only on Fridays"}))
+    state = nl.run_sync(string_approval_graph(), {}, thread(), resume_type=str)
+    assert state["answer"] == "only on Fridays"
+    assert isinstance(person.asked[0], FormRequest)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "approving"),
+    [
+        ("Do you approve this action?", True),
+        ("Proceed with the deletion?", True),
+        ("Should I continue?", True),
+        ("Are you sure?", True),
+        ("OK to send the email to the whole team?", True),
+        ("What is your name?", False),
+        ("What should the approval step be called?", False),
+        ("Do you want tea or coffee?", False),
+        ("Approve this", False),
+    ],
+)
+def test_which_plain_prompts_ask_for_approval(prompt: str, approving: bool):
+    assert nl_values.asks_for_approval(prompt) is approving
+
+
+def test_another_plain_prompt_still_gets_the_typed_text(person: Person):
+    def name_node(state: State) -> State:
+        return {"answer": interrupt("What is your name?")}
+
+    builder = StateGraph(State)
+    builder.add_node("name", name_node)
+    builder.add_edge(START, "name")
+    person.answers(fill({"answer": "no"}))
+    assert nl.run_sync(compiled(builder), {}, thread())["answer"] == "no"
+    assert isinstance(person.asked[0], FormRequest)
 
 
 # -- typed values and schemas -------------------------------------------------------------------

@@ -9,7 +9,7 @@ works after a plain ``import nbask``).
 - ``pydantic_ai``: ``handle_deferred`` (or ``handle_deferred_with(timeout=..., external=...)``) for
   ``HandleDeferredToolCalls``; ``resolve(requests)`` / ``resolve_sync``.
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
-  ``resume`` / ``resume_sync`` build the ``Command`` for one batch.
+  ``resolve`` / ``resolve_sync`` build the ``Command`` for one batch.
 - ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events.
 - ``agno``: ``run`` / ``run_sync(agent, input)`` answer every paused run's requirements;
   ``resolve(paused)`` / ``resolve_sync`` answer one pause.

@@ -27,16 +27,18 @@ nbask.integrations.langgraph), and what each resumes with.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from langgraph.types import Interrupt
 from pydantic import BaseModel
 
-from ..api import form_request
-from ..kinds._argcheck import edit_problems, json_type
-from ..models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
-from ._seam import Asking, EditNotUsable, approval, arguments_text, edited_arguments
+from ...api import form_request
+from ...errors import NotAnswered
+from ...kinds._argcheck import edit_problems, json_type
+from ...models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
+from .._seam import Asking, EditNotUsable, approval, arguments_text, edited_arguments
 
 #: The types a plain string interrupt can resume with (besides a pydantic model class).
 RESUME_TYPES: tuple[type, ...] = (str, bool, int, float)
@@ -60,7 +62,7 @@ SHAPES = (
 _JSON_TYPES = {str: "string", int: "integer", float: "number"}
 
 
-class InterruptNotAnswered(RuntimeError):
+class InterruptNotAnswered(NotAnswered):
     """A form, text or review interrupt was not answered (declined, rejected, timed out, no one
     to ask): the graph stays paused at it (``run(graph, None, config)`` asks again;
     ``Command(resume=...)`` answers it yourself).
@@ -208,10 +210,35 @@ def _reviewed(item: Interrupt, request: Any, content: str) -> Asking[str]:
     return decision.edited if decision.decision == "edit" and decision.edited is not None else content
 
 
+#: A yes/no question (it opens with a verb that asks one) ...
+_YES_NO = re.compile(
+    r"^(do|does|did|should|shall|can|could|may|might|will|would|is|are|am|ok|okay|approve|confirm|proceed|"
+    r"continue|allow|permit|accept|go ahead)\b",
+    re.IGNORECASE,
+)
+#: ... that asks for approval or confirmation.
+_APPROVING = re.compile(
+    r"\b(approve|approval|confirm|proceed|allow|permit|continue|accept|go ahead|ok to|okay to|are you sure)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_approval(prompt: str) -> bool:
+    """Whether a plain string interrupt asks for approval or confirmation, yes or no ("Do you
+    approve this action?", "Proceed with the deletion?", "Are you sure?"): such a prompt is asked
+    as Yes / No and resumes a ``bool`` unless ``resume_type`` says otherwise, so a person's typed
+    "no" can never reach the node as the truthy string ``"no"``.
+    """
+    text = prompt.strip()
+    return text.endswith("?") and bool(_YES_NO.match(text)) and bool(_APPROVING.search(text))
+
+
 def ask_typed(item: Interrupt, prompt: str, resume_type: ResumeType | None, timeout: float | None) -> Asking[Any]:
-    """A plain string interrupt, asked as ``resume_type`` says (str when None)."""
+    """A plain string interrupt, asked as ``resume_type`` says; without one, a yes/no question of
+    approval (``asks_for_approval``) resumes a ``bool`` and any other a ``str``.
+    """
     prompt = prompt.strip() or "Answer"
-    if resume_type is bool:
+    if resume_type is bool or (resume_type is None and asks_for_approval(prompt)):
         return _yes_or_no(prompt, "", timeout)
     if isinstance(resume_type, type) and issubclass(resume_type, BaseModel):
         return _form(item, form_request(prompt, resume_type, timeout=timeout), _json_of(resume_type))

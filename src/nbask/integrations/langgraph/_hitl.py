@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import ApprovalRejected
-from ..kinds import ApprovalRequest
-from ..models import Decision, Outcome
-from ._seam import (
+from ...errors import ApprovalRejected
+from ...kinds import ApprovalRequest
+from ...models import Decision, Outcome
+from .._seam import (
     Asking,
     EditNotUsable,
     approval,

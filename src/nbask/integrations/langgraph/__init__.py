@@ -1,5 +1,5 @@
 """LangGraph's ``interrupt()`` answered in the cell: ``run`` / ``run_sync`` stream a graph and
-answer every interrupt with ``Command(resume=...)`` until it ends; ``resume`` builds that Command
+answer every interrupt with ``Command(resume=...)`` until it ends; ``resolve`` builds that Command
 for those who drive the graph themselves.
 
 What an interrupt's value becomes, and what the graph resumes with:
@@ -7,7 +7,7 @@ What an interrupt's value becomes, and what the graph resumes with:
 - LangChain's ``HumanInTheLoopMiddleware`` requests (a batched ``HITLRequest`` or a per-call
   ``ToolApprovalRequest``): one approval per tool call, titled "Call <tool>", its details the
   arguments as JSON; the middleware's decision, only of a type the tool allows (see
-  ``_langgraph_hitl``). A rejection the tool cannot take raises ``ApprovalRejected``.
+  ``langgraph._hitl``). A rejection the tool cannot take raises ``ApprovalRejected``.
 - ``{"question": ..., "details": ...}`` (LangGraph's approve-or-reject pattern): an approval;
   resumes ``True`` only when approved, ``False`` otherwise (rejected, dismissed, timed out, no one
   to ask, edited).
@@ -21,10 +21,13 @@ What an interrupt's value becomes, and what the graph resumes with:
   (a scalar schema such as ``response_schema=int``: the one value; a boolean one: an approval).
 - A value in one of ``nbask.tools``' dialects (``{"questions": [...]}`` of AskUserQuestion...):
   those questions; resumes with the dialect's answer (parsed from JSON when it is JSON).
-- A string: asked as ``resume_type`` says and resumed with that type. ``str`` (the default): a
-  one-field text form, resumed with the text as typed, so a yes/no prompt such as
-  ``interrupt("Do you approve?")`` needs ``resume_type=bool`` (an approval: ``True`` only when
-  approved), else a typed "no" would reach the node as the truthy string ``"no"``. ``int`` /
+- A string: asked as ``resume_type`` says and resumed with that type. Without one, a yes/no
+  question of approval or confirmation (it opens as a yes/no question does, "Do you approve this
+  action?", "Proceed?", "Are you sure?", and asks to approve, confirm, proceed, allow, continue
+  or accept) is an approval resumed as a ``bool``: ``True`` only when approved, so a person's
+  "no" never reaches the node as the truthy string ``"no"``, and a policy never approves; any
+  other string is a one-field text form, resumed with the text as typed. ``resume_type=str``
+  keeps the text form for both, ``bool`` makes every string an approval. ``int`` /
   ``float``: a number field. A pydantic model class: a form of its fields, resumed with the
   values it validated as JSON data (``interrupt(..., response_schema=Model)`` gives the node an
   instance). ``resume_type`` is one type for every string interrupt, or a mapping from a
@@ -49,16 +52,16 @@ from langgraph.pregel.protocol import PregelProtocol
 from langgraph.types import Command, Interrupt
 from pydantic import ValidationError
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..kinds import QuestionRequest
-from ..models import Answer
-from ..tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
-from . import _langgraph_hitl as hitl
-from . import _langgraph_values as values
-from ._langgraph_values import InterruptNotAnswered, ResumeType
-from ._seam import Asking, Work, drive, drive_sync, together, twins
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...kinds import QuestionRequest
+from ...models import Answer
+from ...tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
+from .._seam import Asking, Work, drive, drive_sync, together, twins
+from . import _hitl as hitl
+from . import _values as values
+from ._values import InterruptNotAnswered, ResumeType
 
-__all__ = ["InterruptNotAnswered", "resume", "resume_sync", "run", "run_sync"]
+__all__ = ["InterruptNotAnswered", "resolve", "resolve_sync", "run", "run_sync"]
 
 #: The key under which a LangGraph stream chunk (and ``invoke``'s result) carries interrupts.
 INTERRUPT_KEY = "__interrupt__"
@@ -119,7 +122,7 @@ def _streamed(graph: PregelProtocol[Any, Any, Any, Any], input: Any, config: Any
     )
 
 
-async def resume(
+async def resolve(
     interrupts: Any, *, timeout: float | None = DEFAULT_TIMEOUT, resume_type: ResumeTypes = None
 ) -> Command[Any]:
     """Ask the person about each interrupt in turn and return ``Command(resume={interrupt.id:
@@ -130,10 +133,10 @@ async def resume(
     return await drive(_answering(interrupts, timeout, resume_type))
 
 
-def resume_sync(
+def resolve_sync(
     interrupts: Any, *, timeout: float | None = DEFAULT_TIMEOUT, resume_type: ResumeTypes = None
 ) -> Command[Any]:
-    """The blocking twin of ``resume``."""
+    """The blocking twin of ``resolve``."""
     return drive_sync(_answering(interrupts, timeout, resume_type))
 
 
