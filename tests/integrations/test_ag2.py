@@ -229,6 +229,30 @@ def test_ag2s_own_approval_middleware_is_an_nbask_approval(person: Person):
     ]
 
 
+def test_an_edit_under_ag2s_own_middleware_is_refused_never_run_unedited(person: Person):
+    """AG2's ``approval_required()`` runs the call it holds: the person's edit cannot reach the
+    tool, so the call does not run (AG2's denied message), rather than running as the model made it.
+    """
+    person.answers(edit({"name": "events_2022"}))
+    warehouse = Warehouse()
+    agent, config = agent_for([DROP], warehouse, gate="ag2")
+    by_hook(agent)
+    assert warehouse.ran == []
+    assert results_read(config) == [[("drop_table", "User denied the tool call request")]]
+    (entry,) = nbask.history()
+    assert entry.outcome.decision == "edit"  # the history says what the person did
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+def test_an_edit_under_nbasks_middleware_reaches_the_tool(person: Person, style: str):
+    person.answers(edit({"name": "events_2022"}))
+    warehouse = Warehouse()
+    agent, config = agent_for([DROP], warehouse)
+    STYLES[style](agent)
+    assert warehouse.ran == [("drop_table", {"name": "events_2022"})]
+    assert results_read(config) == [[("drop_table", "dropped events_2022")]]
+
+
 def test_nbasks_middleware_under_another_hook_reads_ag2s_yes(person: Person):
     warehouse = Warehouse()
 
@@ -266,7 +290,7 @@ def test_context_input_is_a_text_form_and_the_tool_gets_the_reply(person: Person
 def test_hitl_takes_a_time_limit_and_the_requests_own_comes_first(person: Person):
     person.answers(submit(reply="x"))
     agent, _ = agent_for([RENAME], Warehouse())
-    asyncio.run(agent.ask("Clean up.", hitl_hook=nbask_ag2.hitl(timeout=7)))
+    asyncio.run(agent.ask("Clean up.", hitl_hook=nbask_ag2.hitl_hook_with(timeout=7)))
     by_run(agent_for([RENAME], Warehouse())[0])
 
     @tool

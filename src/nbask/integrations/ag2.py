@@ -48,21 +48,23 @@ from ag2.middleware import ToolExecution, ToolResultType
 from ag2.tools import tool
 from ag2.tools.final.function_tool import FunctionTool
 
+from .. import errors
 from ..api import form_request
 from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ReplayMissing
 from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
-from . import _seam
+from . import _seam, _texts
 
 __all__ = [
     "INTERRUPTED",
     "REPLY",
+    "ApprovalRequired",
     "Interrupted",
     "approval_required",
-    "hitl",
     "hitl_hook",
+    "hitl_hook_with",
     "requires_approval",
     "run",
     "run_sync",
@@ -71,17 +73,17 @@ __all__ = [
 T = TypeVar("T")
 
 #: The text form's one field.
-REPLY: Final = "reply"
+REPLY: Final = _texts.REPLY
 #: What AG2's own ApprovalRequired reads as an approval, and as anything else.
 _YES, _NO = "yes", "no"
 
 HumanHook = Callable[[HumanInputRequest, Context], Awaitable[str]]
 
 #: Why a turn ended on a kernel interrupt.
-INTERRUPTED: Final = "The person interrupted the run while nbask was waiting for them; the turn stops here."
+INTERRUPTED: Final = _texts.INTERRUPTED
 
 
-class Interrupted(HumanInputError):
+class Interrupted(errors.Interrupted, HumanInputError):
     """A kernel interrupt while nbask waited for the person: AG2 ends the turn with it."""
 
     def __init__(self) -> None:
@@ -99,7 +101,7 @@ async def hitl_hook(event: HumanInputRequest, context: Context) -> str:
     return await _answer(event, context, DEFAULT_TIMEOUT)
 
 
-def hitl(*, timeout: float | None = DEFAULT_TIMEOUT) -> HumanHook:
+def hitl_hook_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> HumanHook:
     """A ``hitl_hook`` that waits ``timeout`` seconds for each answer (None: no limit) where the
     request does not carry its own ``timeout``.
     """
@@ -115,11 +117,13 @@ async def _answer(event: HumanInputRequest, context: Context, timeout: float | N
     timeout = event.timeout if event.timeout is not None else timeout
     if isinstance(event, ToolApprovalRequest):
         gate = _GATES.get(event.id)
-        if gate is None:
-            gate = await _stock_gate(event, context)
-        else:
-            timeout = gate.timeout
-        return _YES if await _asked(_approving(gate, event.tool_call_id, timeout)) else _NO
+        if gate is not None:  # nbask's middleware: it runs the call with the person's edit
+            return _YES if await _asked(_approving(gate, event.tool_call_id, gate.timeout)) else _NO
+        # AG2's own middleware runs the call it holds, whatever the hook says: an edit cannot
+        # reach the tool, so it is a refusal (never the original call approved unedited).
+        gate = await _stock_gate(event, context)
+        runs = await _asked(_approving(gate, event.tool_call_id, timeout))
+        return _YES if runs and gate.arguments_used is None else _NO
     reply = await _asked(_replying(event.content, timeout, context.tool_call_id))
     if isinstance(reply, HumanInputError):
         raise reply
@@ -253,7 +257,7 @@ def approval_required(
     """A tool middleware, in place of AG2's ``approval_required()``: ``@tool(middleware=[...])``.
     Each call waits ``timeout`` seconds for an approval (then it is rejected); with ``schema``
     (the tool's JSON Schema of arguments) an edit is checked before the call runs. The agent's
-    ``hitl_hook`` must be nbask's (``hitl_hook``, ``hitl(...)``, ``run``, ``run_sync``).
+    ``hitl_hook`` must be nbask's (``hitl_hook``, ``hitl_hook_with(...)``, ``run``, ``run_sync``).
     """
     return ApprovalRequired(timeout=timeout, schema=schema)
 
@@ -279,7 +283,7 @@ def _running(
     """
     try:
         reply: AgentReply[Any, Any] = yield _seam.Work(
-            partial(agent.ask, *msg, hitl_hook=hitl(timeout=timeout), **ask_kwargs)
+            partial(agent.ask, *msg, hitl_hook=hitl_hook_with(timeout=timeout), **ask_kwargs)
         )
     except HumanInputFailedError as failed:
         if isinstance(failed.cause, ReplayMissing):
