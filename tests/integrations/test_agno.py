@@ -228,9 +228,7 @@ def test_two_confirmations_of_one_pause_are_asked_together(person: Person):
 
 
 def test_user_input_is_a_typed_form_and_the_tool_runs_with_its_values(person: Person):
-    person.answers(
-        lambda request: request.decide({"order": "A-1", "amount": 120, "reason": "damaged", "speed": "express"})
-    )
+    person.answers(lambda request: request.decide({"amount": 120, "reason": "damaged", "speed": "express"}))
     warehouse = Warehouse()
     agent, model = agent_for([[REFUND]], warehouse)
     result = by_run(agent)
@@ -240,32 +238,27 @@ def test_user_input_is_a_typed_form_and_the_tool_runs_with_its_values(person: Pe
     assert asked.tool_call_id == "call_1_1"
     assert asked.form.message == 'refund asks for these values to run.\n\nCall refund({"order": "A-1"})'
     fields = {f.name: (f.type, f.required, f.default, f.description) for f in asked.form.fields}
-    assert fields == {
-        "order": ("string", True, "A-1", "The order id."),  # the model's value, prefilled
+    assert fields == {  # the order is the model's, shown in the call: not asked again
         "amount": ("integer", True, None, "How much to refund."),
         "reason": ("string", True, None, "Why."),
         "speed": ("choice", True, None, "How fast."),
     }
-    assert [o.value for o in asked.form.fields[3].options] == ["standard", "express"]
+    assert [o.value for o in asked.form.fields[2].options] == ["standard", "express"]
     assert warehouse.ran == [("refund", {"order": "A-1", "amount": 120, "reason": "damaged", "speed": "express"})]
     assert model.seen == [("refund", "refunded 120 on A-1", False)]
 
 
-def test_a_declined_form_leaves_the_run_paused_for_the_caller(person: Person):
+def test_a_declined_form_ends_the_call_unrun_and_the_model_reads_why(person: Person):
     person.answers(lambda request: request.decide(None))
     warehouse = Warehouse()
     agent, model = agent_for([[REFUND]], warehouse)
     result = by_run(agent)
-    assert result.is_paused
-    (left,) = result.active_requirements
-    assert left.needs_user_input
-    assert warehouse.ran == []
-    # the caller may still answer it and continue
-    left.provide_user_input({"amount": 5, "reason": "late", "speed": "standard"})
-    done = agent.continue_run(run_response=result)
-    assert done.content == "done"
-    assert warehouse.ran == [("refund", {"order": "A-1", "amount": 5, "reason": "late", "speed": "standard"})]
-    assert model.seen == [("refund", "refunded 5 on A-1", False)]
+    assert not result.is_paused
+    assert result.content == "done"
+    assert warehouse.ran == []  # never run with None for the values no one gave
+    ((name, said, error),) = model.seen
+    assert (name, error) == ("refund", True)
+    assert said.startswith("Not done: refund did not run: it needs values no one gave")
 
 
 def test_ask_user_feedback_is_nbasks_questions(person: Person):
@@ -326,19 +319,51 @@ def test_recommended_policy_rejects_and_the_tool_never_runs():
     assert (entry.answered_by, entry.tool_call_id, entry.outcome.decision) == ("policy", "call_1_1", "reject")
 
 
-def test_recommended_policy_answers_questions_and_leaves_a_form_without_defaults_open():
+def test_recommended_policy_answers_questions_and_never_runs_a_tool_without_its_values():
     nbask.configure(policy="recommended")
     warehouse = Warehouse()
     agent, model = agent_for([[ASK, REFUND]], warehouse)
     result = by_run(agent)
-    assert result.is_paused  # the refund's amount has no default: declined, left to the caller
-    assert [r.tool_execution.tool_name for r in result.active_requirements] == ["refund"]
-    assert warehouse.ran == []
+    assert not result.is_paused
+    assert warehouse.ran == []  # the refund's amount has no default: declined, the call not run
     assert [(e.kind, e.answered_by, e.outcome.status) for e in nbask.history()] == [
         ("question", "policy", "answered"),
         ("form", "policy", "dismissed"),
     ]
-    assert model.calls == 1
+    refund = [said for name, said, _ in model.seen if name == "refund"]
+    assert len(refund) == 1
+    assert "the required field 'amount' has no default" in refund[0]
+
+
+def test_the_docs_user_input_loop_under_a_policy_never_calls_the_tool_with_none():
+    """Agno's own user_input_required example: the authors' loop answers each pause (here with
+    nbask's resolve_sync) and continues the run, whatever was answered.
+    """
+    nbask.configure(policy="recommended")
+    warehouse = Warehouse()
+    agent, model = agent_for([[REFUND]], warehouse)
+    run_response = agent.run("Refund order A-1.")
+    while run_response.is_paused:
+        nbask_agno.resolve_sync(run_response, agent=agent)
+        run_response = agent.continue_run(run_response=run_response)
+    assert warehouse.ran == []
+    assert run_response.content == "done"
+    ((name, said, error),) = model.seen
+    assert name == "refund"
+    assert error
+    # the model reads nbask's reason, not agno's failed call with None for each value
+    assert said.startswith("Not done: refund did not run: it needs values no one gave (Declined by the 'recommended'")
+    assert "None" not in said
+
+
+def test_only_the_fields_agno_asks_for_are_in_the_form(person: Person):
+    person.answers(lambda request: request.decide({"amount": 7, "reason": "late", "speed": "standard"}))
+    warehouse = Warehouse()
+    agent, _ = agent_for([[REFUND]], warehouse)
+    by_run(agent)
+    (asked,) = person.asked
+    assert [field.name for field in asked.form.fields] == ["amount", "reason", "speed"]  # not the model's order
+    assert warehouse.ran == [("refund", {"order": "A-1", "amount": 7, "reason": "late", "speed": "standard"})]
 
 
 def test_no_one_to_ask_is_agnos_rejection_with_nbasks_reason(person: Person):

@@ -21,8 +21,9 @@ What each requirement becomes:
   ``requirement.reject(note)``: the tool does not run and the model reads the note (why, and
   who decided). An edit that is not a JSON object is a rejection saying so.
 - User input (``@tool(requires_user_input=True, user_input_fields=[...])`` or the
-  ``get_user_input`` tool of ``UserControlFlowTools``): a typed form of its ``UserInputField``s,
-  each prefilled with the value the model gave: str -> text, int -> integer, float -> number,
+  ``get_user_input`` tool of ``UserControlFlowTools``): a typed form of the ``UserInputField``s
+  agno asks for (those without a value; the arguments the model gave are shown in the call, not
+  asked again): str -> text, int -> integer, float -> number,
   bool -> checkbox, a ``Literal`` of strings or a string ``Enum`` -> a choice, ``Optional[X]`` ->
   X left optional, anything else (list, dict) -> text read as JSON. Submit ->
   ``requirement.provide_user_input(values)``.
@@ -32,11 +33,12 @@ What each requirement becomes:
   feedback carries only the selections: a note on a question does not reach the model.
 - External execution: left to the caller (``requirement.set_external_execution_result``).
 
-agno has no refusal for input or feedback: a declined or dismissed form, a question set no one
-answered (or no one to ask, kept in ``nbask.history()``), or one nbask cannot show, leaves its
-requirement open. ``run`` then stops and returns the still-paused ``RunOutput`` (``is_paused``,
-``active_requirements`` holding what is left, the rest answered in place) for the caller to
-answer and continue, as it does when an external execution is waiting. A replay miss raises
+agno has no refusal for input or feedback, and a caller's ``continue_run`` would run the tool
+with ``None`` for each value left open. So a declined or dismissed form, a question set no one
+answered, a policy that has no value to give, or no one to ask (kept in ``nbask.history()``) ends
+the requirement as agno ends a rejected call: the tool does not run, and the model reads why
+("Not done: <tool> did not run: ..."). Only what nbask cannot show (and an external execution)
+is left open: ``run`` then returns the still-paused ``RunOutput`` for the caller. A replay miss raises
 ``nbask.ReplayMissing``; a kernel interrupt propagates.
 """
 
@@ -48,7 +50,7 @@ import types
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from functools import partial
-from typing import Any, Literal, Union, cast, get_args, get_origin
+from typing import Any, Literal, Union, get_args, get_origin
 
 from agno.agent import Agent
 from agno.models.response import ToolExecution
@@ -62,7 +64,7 @@ from ..contract import MAX_DESCRIPTION_CHARS, MAX_DETAILS_CHARS, MAX_TITLE_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..forms import FormSchemaError
 from ..kinds import QuestionRequest
-from ..models import Answer, Decision, FormAnswer
+from ..models import Answer, FormAnswer
 from ..tools.dialects import DIALECTS, ArgumentError
 from ..tools.dialects._replies import selections_for
 from ..tools.function import DO_NOT_RETRY
@@ -184,7 +186,7 @@ def _confirming(
             f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
         )
         return True
-    decision = cast("Decision", (yield request))
+    decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         requirement.reject(_seam.not_run_text(decision, title))
         return True
@@ -218,24 +220,26 @@ def _feedback(requirement: RunRequirement, tool: ToolExecution, timeout: float |
         log.warning("nbask: the questions of %s are left open: %s", tool.tool_name, "; ".join(error.problems))
         return False
     request = QuestionRequest(question_set=plan.question_set, timeout=timeout, tool_call_id=tool.tool_call_id)
-    answer = cast("Answer", (yield request))
+    answer = yield from _seam.ask(request)
     if answer.status != "answered":
-        return False
+        return _not_run(requirement, tool, f"{tool.tool_name or 'the question'} was not answered", answer)
     requirement.provide_user_feedback({key: selections_for(answer, plan, i) for i, key in enumerate(plan.keys)})
     return True
 
 
 def _input(requirement: RunRequirement, tool: ToolExecution, timeout: float | None) -> _seam.Asking[bool]:
+    """The values agno asks the person for (its ``user_input_fields``: the fields still without
+    a value; those the model gave are shown in the call, not asked again).
+    """
     name = tool.tool_name or "tool"
-    fields = list(requirement.user_input_schema or [])
+    fields = [field for field in requirement.user_input_schema or [] if field.value is None]
     if name == "get_user_input":
         message = "The agent asks for these values."
     else:
         shown = {key: value for key, value in (tool.tool_args or {}).items() if key != "user_input_fields"}
         call = json.dumps(shown, ensure_ascii=False, default=repr)
         message = f"{name} asks for these values to run.\n\nCall {name}({call})"
-    if len(message) > MAX_DETAILS_CHARS:
-        message = message[: MAX_DETAILS_CHARS - 1] + "…"
+    message = _seam.clip(message, MAX_DETAILS_CHARS)
     properties = {field.name: _property(field) for field in fields}
     required = [field.name for field in fields if not _optional(field.field_type)[1]]
     try:
@@ -248,10 +252,28 @@ def _input(requirement: RunRequirement, tool: ToolExecution, timeout: float | No
     except FormSchemaError as error:
         log.warning("nbask: the input asked by %s is left open: %s", name, error)
         return False
-    submitted = cast("FormAnswer", (yield request))
+    submitted = yield from _seam.ask(request)
     if submitted.action != "accept":
-        return False
-    requirement.provide_user_input({field.name: _value(field, submitted.values.get(field.name)) for field in fields})
+        return _not_run(requirement, tool, f"{name} did not run: it needs values no one gave", submitted)
+    values = {field.name: _value(field, submitted.values.get(field.name)) for field in fields}
+    missing = [field.name for field in fields if values[field.name] is None and not _optional(field.field_type)[1]]
+    if missing:  # never a call half-filled: agno would run it with None
+        return _not_run(requirement, tool, f"{name} did not run: no value for {', '.join(missing)}", submitted)
+    requirement.provide_user_input(values)
+    return True
+
+
+def _not_run(requirement: RunRequirement, tool: ToolExecution, what: str, outcome: FormAnswer | Answer) -> bool:
+    """End a requirement of input or feedback no one answered as agno ends a rejected call (it
+    has no refusal of its own for these): the call does not run, and the model reads why. Left
+    open instead, a caller's ``continue_run`` would run the tool with ``None`` for each value.
+    """
+    why = outcome.note.strip() or f"the request ended ({outcome.status})"
+    note = f"Not done: {what} ({why}). {DO_NOT_RETRY}"
+    tool.requires_confirmation, tool.confirmed, tool.confirmation_note = True, False, note
+    # agno reads the call's updates more than once: once rejected, nothing may take it for input.
+    tool.requires_user_input, tool.answered = False, True
+    requirement.confirmation, requirement.confirmation_note = False, note
     return True
 
 
