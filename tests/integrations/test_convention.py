@@ -33,13 +33,8 @@ RETIRED_PARAMETERS = {"functions": "tools", "response_type": "resume_type"}
 #: Modules being brought to the convention: (test, framework) -> what is left. Strict, so each
 #: fails the moment it is done and must leave this table.
 PENDING = {
-    ("exported", "llama_index"): "timeout_problem is public but not exported",
-    ("roles", "llama_index"): "run has no run_sync",
-    ("retired", "llama_index"): "response_type is still called response_type",
     ("private", "crewai"): "approving/asking_feedback/asking_input/reviewing return an Asking",
-    ("private", "llama_index"): "answering returns an Asking",
     ("errors", "acp"): "AgentExited is not an NbaskError",
-    ("errors", "llama_index"): "InputNotAnswered and WorkflowTimeoutTooShort are not NbaskErrors",
 }
 
 

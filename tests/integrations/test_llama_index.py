@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, pick, reject
+from tools.tool_helpers import REPO, Person, approve, pick, reject, time_out
 
 import nbask
 
 pytest.importorskip("llama_index.core")
-from workflows.events import HumanResponseEvent, InputRequiredEvent
+from workflows import Workflow, step
+from workflows.events import HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
 
 import nbask.integrations.llama_index as nbask_llama_index
 from integrations.llama_index_scripted import Approves, Asks, Parallel, agent
@@ -230,32 +231,53 @@ def test_a_replay_miss_raises_and_stops_the_run(tmp_path: Path, monkeypatch: pyt
 
 # -- the workflow's own timeout ------------------------------------------------------------------
 
-TOO_SHORT = (
-    "Asks's timeout (45 s) is shorter than the wait for an answer (up to 600 s): LlamaIndex ends the whole run "
-    "after 45 s (WorkflowTimeoutError), waiting included, even while the person is still answering. Give the "
-    "workflow more time (Asks(timeout=660), or timeout=None for no limit), or wait less for each answer "
-    "(run(..., timeout=...) under 45 s)."
-)
+
+class DocsWorkflow(Workflow):
+    """LlamaIndex's human-in-the-loop example as its docs write it: no timeout given (45 s)."""
+
+    @step
+    async def step1(self, ev: StartEvent) -> InputRequiredEvent:
+        del ev  # LlamaIndex routes a step by the type of its event
+        return InputRequiredEvent(prefix="Deploy to production?", options=["Yes", "No (Recommended)"])
+
+    @step
+    async def step2(self, ev: HumanResponseEvent) -> StopEvent:
+        return StopEvent(result=f"you said {ev.response}")
 
 
-def test_a_workflow_timeout_shorter_than_the_wait_is_explained_before_asking(person: Person):
-    with pytest.raises(nbask_llama_index.WorkflowTimeoutTooShort) as raised:
-        asyncio.run(nbask_llama_index.run(Asks(), ask={"prefix": "Name?"}))  # 45 s against nbask's 600 s
-    assert str(raised.value) == TOO_SHORT
-    with pytest.raises(nbask_llama_index.WorkflowTimeoutTooShort, match=r"\(no time limit\).*Asks\(timeout=None\)"):
-        run(Asks(timeout=100), ask={"prefix": "Name?"}, timeout=None)
-    assert person.asked == []
+def test_the_docs_workflow_with_its_45_s_runs_as_written_under_a_policy():
+    nbask.configure(policy="recommended")
+    assert DocsWorkflow()._timeout == 45
+    assert run(DocsWorkflow(), timeout=None) == "you said No (Recommended)"
+    assert asyncio.run(nbask_llama_index.run(DocsWorkflow())) == "you said No (Recommended)"  # nbask's 600 s
 
 
-def test_a_started_handler_with_too_short_a_timeout_is_stopped(person: Person):
-    async def go() -> Any:
-        handler = Asks().run(ask={"prefix": "Name?"})
-        with pytest.raises(nbask_llama_index.WorkflowTimeoutTooShort):
-            await nbask_llama_index.run(handler)  # nbask's default wait: 600 s
-        return handler
+def test_with_a_person_a_request_waits_within_the_workflows_time_and_says_so(person: Person):
+    person.answers(pick("Yes"))
+    assert asyncio.run(nbask_llama_index.run(DocsWorkflow())) == "you said Yes"  # nbask's default 600 s
+    (asked,) = person.asked
+    assert isinstance(asked, QuestionRequest)
+    assert asked.timeout is not None
+    assert asked.timeout <= 45
+    shown = asked.question_set.questions[0].question
+    assert shown.startswith("Deploy to production?")
+    assert "LlamaIndex ends this workflow's run 45 s after it started" in shown
 
-    assert asyncio.run(go()).is_done()
-    assert person.asked == []
+
+def test_a_short_workflow_time_ends_the_request_not_the_kernel(person: Person):
+    person.answers(time_out())
+    with pytest.raises(nbask_llama_index.InputNotAnswered, match="timed out") as raised:
+        run(Asks(timeout=2), ask={"prefix": "Name?"}, timeout=None)
+    assert isinstance(raised.value, nbask.NotAnswered)
+    (asked,) = person.asked
+    assert asked.timeout is not None
+    assert asked.timeout <= 2
+    assert "LlamaIndex ends this workflow's run 2 s after it started" in asked.form.message
+
+
+def test_run_sync_runs_the_workflow_on_a_loop_of_its_own(person: Person):
+    person.answers(pick("Yes"))
+    assert nbask_llama_index.run_sync(DocsWorkflow()) == "you said Yes"
 
 
 def test_a_wait_within_the_workflows_timeout_is_asked(person: Person):

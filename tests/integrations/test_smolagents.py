@@ -223,6 +223,19 @@ def test_unattended_policies_reject_and_the_tool_never_runs(policy: str):
     assert nbask.history()[0].outcome.decision == "reject"
 
 
+def test_unattended_a_model_that_asks_again_ends_the_run_instead_of_looping():
+    """The model asks the person the same question after each refusal: the second round stops
+    the run (past smolagents, which would hand the error to the model and go on to max_steps).
+    """
+    nbask.configure(policy="recommended")
+    ask = ("user_input", {"question": "Which region first?"})
+    agent, model, _ = agent_for([[ask]] * 10, max_steps=20)
+    with pytest.raises(nbask.AskedAgain, match="Which region first"):
+        nbask_smolagents.run(agent, "Clean up.")
+    assert model.calls == 2
+    assert [(e.kind, e.answered_by) for e in nbask.history()] == [("form", "policy")]
+
+
 def test_no_one_to_ask_is_a_refusal_the_model_reads(person: Person):
     person.unavailable = NoOneCanAnswer("no front end here")
     agent, model, drop = agent_for([[DROP], [("user_input", {"question": "Which region first?"})]])
@@ -253,9 +266,9 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         nbask_smolagents.run(agent, "Clean up.")
     assert drop.ran == []
     agent, model, drop = agent_for([[("user_input", {"question": "Why?"})]])
-    with pytest.raises(nbask_smolagents._ReplayMissed) as raised:  # agent.run itself: past smolagents
+    with pytest.raises(nbask_smolagents._Stop) as raised:  # agent.run itself: past smolagents
         agent.run("Clean up.")
-    assert isinstance(raised.value.miss, nbask.ReplayMissing)
+    assert isinstance(raised.value.error, nbask.ReplayMissing)
     assert model.calls == 1, "the run ended at the miss: the model was not called again"
 
 

@@ -105,7 +105,7 @@ ROLES: dict[str, dict[str, tuple[str, ...]]] = {
     "google_adk": {"run": ("run",), "resolve": ("resolve", "resolve_sync")},
     "haystack": {"callbacks": ("AskInCell", "CellConfirmationUI"), "gates": ("confirmation_hook",)},
     "langgraph": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync")},
-    "llama_index": {"run": ("run",), "resolve": ("resolve", "resolve_sync")},
+    "llama_index": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync"), "own": ("stream",)},
     "openai_agents": {"run": ("run", "run_sync", "run_streamed"), "resolve": ("resolve", "resolve_sync")},
     "pydantic_ai": {"callbacks": ("handle_deferred",), "resolve": ("resolve", "resolve_sync")},
     "semantic_kernel": {"callbacks": ("approval_filter", "human_response_function")},

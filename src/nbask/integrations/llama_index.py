@@ -40,14 +40,18 @@ ask) is answered ``approved=False`` with the reason: the step decides. Anything 
 unanswered (a declined form or text, a question dismissed) stops the run (``cancel_run``) and
 raises ``InputNotAnswered`` saying why; a replay miss raises ``nbask.ReplayMissing`` the same way.
 
-A workflow's ``timeout`` (45 s unless given) covers its whole run, waiting included: ``run``
-raises ``WorkflowTimeoutTooShort`` before anything is asked when it is shorter than ``timeout=``
-(how long each answer is waited for), naming both and how to raise it.
+A workflow's ``timeout`` (45 s unless given) covers its whole run, waiting included, so each
+request waits at most for what is left of it (``timeout=`` is the longest wait otherwise), and
+its card says when LlamaIndex will end the run. A policy decides at once, whatever the limit. An
+answer not given in that time ends the request as timed out and the run as above.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, cast
 
 from workflows import Workflow
@@ -55,18 +59,19 @@ from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, Inte
 from workflows.handler import WorkflowHandler
 
 from ..api import as_question_set, form_request
+from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
-from ..kinds import QuestionRequest
+from ..errors import NotAnswered
+from ..kinds import ApprovalRequest, FormRequest, QuestionRequest
 from ..models import Answer, Decision, FormAnswer, Outcome, one_question_set
-from . import _seam
+from . import _bounded, _seam
 
 __all__ = [
     "InputNotAnswered",
-    "WorkflowTimeoutTooShort",
-    "answering",
     "resolve",
     "resolve_sync",
     "run",
+    "run_sync",
     "stream",
 ]
 
@@ -77,7 +82,7 @@ _TEXT_FIELD = "response"
 _ENDINGS = {"dismissed": "declined", "timeout": "timed out", "cancelled": "cancelled"}
 
 
-class InputNotAnswered(RuntimeError):
+class InputNotAnswered(NotAnswered):
     """An ``InputRequiredEvent`` that is not an approval was left unanswered (declined, timed
     out, dismissed, an unattended policy, no one to ask): the run was stopped, since the step
     waiting for it has nothing to go on with.
@@ -95,8 +100,25 @@ class InputNotAnswered(RuntimeError):
         )
 
 
-class WorkflowTimeoutTooShort(ValueError):
-    """The workflow's own timeout would end its run before the person's answer is due."""
+@dataclass(frozen=True)
+class _Limit:
+    """A workflow's own timeout: LlamaIndex ends the run ``seconds`` after it started."""
+
+    seconds: float
+    ends_at: float  # time.monotonic()
+
+    def wait(self, timeout: float | None) -> float | None:
+        """How long a request may wait: ``timeout``, or less where the run ends first."""
+        left = max(self.ends_at - time.monotonic() - _MARGIN, 1.0)
+        return left if timeout is None else min(timeout, left)
+
+    def note(self) -> str:
+        left = max(round(self.ends_at - time.monotonic()), 0)
+        return f"LlamaIndex ends this workflow's run {self.seconds:g} s after it started (in about {left} s)."
+
+
+#: How long before the workflow's own end a request gives up, so nbask's timeout comes first.
+_MARGIN = 1.0
 
 
 async def run(
@@ -104,20 +126,47 @@ async def run(
     /,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+    resume_type: type[HumanResponseEvent] = HumanResponseEvent,
     **start: Any,
 ) -> Any:
     """Run ``workflow`` (``workflow.run(**start)``), or go on with a ``WorkflowHandler`` it
     returned, answering every ``InputRequiredEvent`` (see the module docstring) until it ends;
     returns what awaiting the handler returns. ``timeout`` is how long each answer is waited for
-    (seconds; None: no limit); ``response_type`` is the event sent back (a ``HumanResponseEvent``
+    (seconds; None: no limit); ``resume_type`` is the event sent back (a ``HumanResponseEvent``
     subclass, for a step that waits for one).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    handler = await _started(workflow, timeout, start)
-    async for _event in stream(handler, timeout=timeout, response_type=response_type):
-        pass
+    handler = _started(workflow, start)
+    with _bounded.one_run():  # one run of the workflow: its rounds are bounded unattended
+        async for _event in stream(handler, timeout=timeout, resume_type=resume_type):
+            pass
     return await handler
+
+
+def run_sync(
+    workflow: Workflow | WorkflowHandler,
+    /,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    resume_type: type[HumanResponseEvent] = HumanResponseEvent,
+    **start: Any,
+) -> Any:
+    """The blocking twin of ``run``: the workflow runs on an event loop of its own in a worker
+    thread (LlamaIndex runs workflows only on a loop), its questions asked from there.
+    """
+    __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    return _seam.drive_sync(_on_a_loop(workflow, timeout=timeout, resume_type=resume_type, start=start))
+
+
+def _on_a_loop(
+    workflow: Workflow | WorkflowHandler,
+    *,
+    timeout: float | None,
+    resume_type: type[HumanResponseEvent],
+    start: dict[str, Any],
+) -> _seam.Asking[Any]:
+    result = yield _seam.Work(partial(run, workflow, timeout=timeout, resume_type=resume_type, **start))
+    return result
 
 
 async def stream(
@@ -125,7 +174,7 @@ async def stream(
     /,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+    resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> AsyncIterator[Event]:
     """Yield the events of ``handler.stream_events()`` (the run's own, LlamaIndex's internal
     events left out), answering its ``InputRequiredEvent``s as ``run`` does; await the handler
@@ -134,13 +183,15 @@ async def stream(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     waiting: list[Event] = []
+    limit = _limit_of(handler)
     try:
         async for event in handler.stream_events(expose_internal=True):
             if isinstance(event, InputRequiredEvent):
                 waiting.append(event)
             if isinstance(event, WorkflowIdleEvent) and waiting:
                 asked, waiting = waiting, []
-                for response in await resolve(asked, timeout=timeout, response_type=response_type):
+                batch = _batch(asked, timeout=timeout, resume_type=resume_type, limit=limit)
+                for response in await _seam.drive(batch):
                     handler.ctx.send_event(response)
             if not isinstance(event, InternalDispatchEvent):
                 yield event
@@ -154,7 +205,7 @@ async def resolve(
     events: Sequence[Event],
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+    resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> list[HumanResponseEvent]:
     """Ask what each of ``events`` (``InputRequiredEvent``s waiting together) asks, shown at once
     and answered in any order; returns the response to send for each, in order
@@ -162,26 +213,30 @@ async def resolve(
     unanswered (see the module docstring).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await _seam.drive(_batch(events, timeout=timeout, response_type=response_type))
+    return await _seam.drive(_batch(events, timeout=timeout, resume_type=resume_type))
 
 
 def resolve_sync(
     events: Sequence[Event],
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+    resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> list[HumanResponseEvent]:
     """The blocking twin of ``resolve``. The workflow itself runs only on an event loop, so
     there is no blocking ``run``.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _seam.drive_sync(_batch(events, timeout=timeout, response_type=response_type))
+    return _seam.drive_sync(_batch(events, timeout=timeout, resume_type=resume_type))
 
 
 def _batch(
-    events: Sequence[Event], *, timeout: float | None, response_type: type[HumanResponseEvent]
+    events: Sequence[Event],
+    *,
+    timeout: float | None,
+    resume_type: type[HumanResponseEvent],
+    limit: _Limit | None = None,
 ) -> _seam.Asking[list[HumanResponseEvent]]:
-    askings = [answering(event, timeout=timeout, response_type=response_type) for event in events]
+    askings = [_answering(event, timeout=timeout, resume_type=resume_type, limit=limit) for event in events]
     answered = yield from _seam.together(askings)
     missing = next((item for item in answered if isinstance(item, InputNotAnswered)), None)
     if missing is not None:
@@ -189,17 +244,24 @@ def _batch(
     return cast("list[HumanResponseEvent]", answered)
 
 
-def answering(
+def _answering(
     event: Event,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    response_type: type[HumanResponseEvent] = HumanResponseEvent,
+    resume_type: type[HumanResponseEvent] = HumanResponseEvent,
+    limit: _Limit | None = None,
 ) -> _seam.Asking[HumanResponseEvent | InputNotAnswered]:
     """The Asking of one ``InputRequiredEvent``: the response to send, or ``InputNotAnswered``
-    (returned, not raised, so the rest of a batch is still decided).
+    (returned, not raised, so the rest of a batch is still decided). Within a workflow's own
+    ``limit``, the request waits only for what is left of it, and says so.
     """
     fields = _fields(event)
-    request = _request(fields, timeout)
+    waits = limit.wait(timeout) if limit is not None else timeout
+    request = _request(fields, waits)
+    asked = [q.question for q in request.question_set.questions] if isinstance(request, QuestionRequest) else []
+    if limit is not None and waits != timeout:  # the workflow ends first: the card says when
+        request = _noted(request, limit.note())
+    shown = [q.question for q in request.question_set.questions] if isinstance(request, QuestionRequest) else []
     outcome = yield request
     reply: dict[str, Any] = {**fields, "answered_by": outcome.answered_by}
     if isinstance(outcome, Decision):
@@ -207,12 +269,16 @@ def answering(
     elif outcome.status != "answered":
         return InputNotAnswered(event, outcome)
     elif isinstance(outcome, Answer):
+        # By the questions as the event asked them (a note on the card is not part of them).
+        noted = dict(zip(shown, asked, strict=True))
+        answers = {noted.get(key, key): value for key, value in outcome.answers.items()}
+        notes = {noted.get(key, key): value for key, value in outcome.notes.items()}
         single = "questions" not in fields
-        reply.update(response=next(iter(outcome.answers.values())) if single else outcome.answers, notes=outcome.notes)
+        reply.update(response=next(iter(answers.values())) if single else answers, notes=notes)
     else:
         values = cast("FormAnswer", outcome).values
         reply["response"] = values.get(_TEXT_FIELD, "") if "schema" not in fields else dict(values)
-    return response_type(**reply)
+    return resume_type(**reply)
 
 
 def _request(fields: Mapping[str, Any], timeout: float | None) -> Request[Any]:
@@ -271,38 +337,39 @@ def _fields(event: Event) -> dict[str, Any]:
 # -- the workflow's own timeout -----------------------------------------------------------------
 
 
-async def _started(
-    workflow: Workflow | WorkflowHandler, timeout: float | None, start: dict[str, Any]
-) -> WorkflowHandler:
-    """The running handler, once the workflow's timeout is known to leave room for an answer."""
+def _started(workflow: Workflow | WorkflowHandler, start: dict[str, Any]) -> WorkflowHandler:
+    """The running handler: ``workflow`` started with ``start``, or the handler given."""
     if isinstance(workflow, WorkflowHandler):
         if start:
             msg = f"run(handler, ...): the handler's run has already started, so {sorted(start)} cannot be given"
             raise TypeError(msg)
-        problem = timeout_problem(workflow._workflow, timeout)  # noqa: SLF001 - the handler's own workflow
-        if problem is not None:
-            await workflow.cancel_run()
-            raise WorkflowTimeoutTooShort(problem)
         return workflow
-    problem = timeout_problem(workflow, timeout)
-    if problem is not None:
-        raise WorkflowTimeoutTooShort(problem)
     return workflow.run(**start)
 
 
-def timeout_problem(workflow: Workflow, timeout: float | None) -> str | None:
-    """Why ``workflow``'s own timeout would end its run before an answer waited for ``timeout``
-    seconds is due (None when it does not).
-    """
-    limit = cast("float | None", getattr(workflow, "_timeout", None))
-    if limit is None or (timeout is not None and timeout <= limit):
+def _limit_of(handler: WorkflowHandler) -> _Limit | None:
+    """The workflow's own timeout, counted from now (None: no limit, or none known)."""
+    seconds = getattr(getattr(handler, "_workflow", None), "_timeout", None)  # LlamaIndex keeps it private
+    if not isinstance(seconds, int | float) or seconds <= 0:
         return None
-    name = type(workflow).__name__
-    waits = "no time limit" if timeout is None else f"up to {timeout:g} s"
-    room = "None" if timeout is None else f"{timeout + 60:g}"
-    return (
-        f"{name}'s timeout ({limit:g} s) is shorter than the wait for an answer ({waits}): LlamaIndex "
-        f"ends the whole run after {limit:g} s (WorkflowTimeoutError), waiting included, even while the "
-        f"person is still answering. Give the workflow more time ({name}(timeout={room}), or "
-        f"timeout=None for no limit), or wait less for each answer (run(..., timeout=...) under {limit:g} s)."
-    )
+    return _Limit(float(seconds), time.monotonic() + float(seconds))
+
+
+def _noted(request: Request[Any], note: str) -> Request[Any]:
+    """``request`` with ``note`` shown after what it asks: a form's message, an approval's
+    details, a question's text.
+    """
+    if isinstance(request, FormRequest):
+        message = _seam.clip(f"{request.form.message}\n\n{note}", MAX_DETAILS_CHARS)
+        return replace(request, form=request.form.model_copy(update={"message": message}))
+    if isinstance(request, ApprovalRequest):
+        details = f"{request.approval.details}\n\n{note}" if request.approval.details else note
+        if len(details) > MAX_DETAILS_CHARS:
+            return request
+        return replace(request, approval=request.approval.model_copy(update={"details": details}))
+    if isinstance(request, QuestionRequest):
+        questions = request.question_set.questions
+        first = questions[0].model_copy(update={"question": f"{questions[0].question}\n\n{note}"})
+        question_set = request.question_set.model_copy(update={"questions": [first, *questions[1:]]})
+        return replace(request, question_set=question_set, shorthand=None)
+    return request

@@ -23,8 +23,9 @@ Both work in ``ToolCallingAgent`` and ``CodeAgent`` (the code calls the tool). A
 ends the run. smolagents turns every ``Exception`` a tool raises into an observation the model
 reads, and goes on; so a replay miss inside these tools is raised past smolagents as a
 ``BaseException`` (as ``KeyboardInterrupt`` is), which ends ``agent.run``; ``run(agent, task)``
-is ``agent.run(task)`` raising the ``nbask.ReplayMissing`` itself. Call ``run`` rather than
-``agent.run`` where a replay may miss.
+is ``agent.run(task)`` raising the ``nbask.ReplayMissing`` itself (and ``nbask.AskedAgain`` when
+an unattended run asks again what a policy decided). Call ``run`` rather than ``agent.run``
+where a replay may miss.
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[impor
 
 from ...api import form_request
 from ...core.lifecycle import DEFAULT_TIMEOUT
-from ...errors import ReplayMissing
+from ...errors import AskedAgain, ReplayMissing
 from ...tools.function import DO_NOT_RETRY
-from .. import _seam
+from .. import _bounded, _seam
 from . import _compat
 
 __all__ = [
@@ -57,34 +58,37 @@ _ENDINGS = {"dismissed": "declined", "timeout": "timed out", "cancelled": "cance
 _DECODED = ("image", "audio")
 
 
-class _ReplayMissed(BaseException):
-    """A replay miss inside a tool, raised past smolagents (which keeps a tool's ``Exception``
-    for the model): it ends ``agent.run``; ``miss`` is the ``nbask.ReplayMissing``.
+class _Stop(BaseException):
+    """What must end ``agent.run`` from inside a tool (a replay miss, an unattended run asking
+    again), raised past smolagents, which keeps a tool's ``Exception`` for the model and goes on;
+    ``error`` is the nbask error.
     """
 
-    def __init__(self, miss: ReplayMissing) -> None:
-        super().__init__(str(miss))
-        self.miss = miss
+    def __init__(self, error: ReplayMissing | AskedAgain) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def run(agent: Any, task: str, **run_kwargs: Any) -> Any:
-    """``agent.run(task, **run_kwargs)``; a replay miss in one of nbask's tools raises
-    ``nbask.ReplayMissing``.
+    """``agent.run(task, **run_kwargs)``, one run; a replay miss, or an unattended run asking
+    again what a policy decided, in one of nbask's tools raises ``nbask.ReplayMissing`` or
+    ``nbask.AskedAgain``.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
-        return agent.run(task, **run_kwargs)
-    except _ReplayMissed as stop:
-        raise stop.miss from None
+        with _bounded.one_run():
+            return agent.run(task, **run_kwargs)
+    except _Stop as stop:
+        raise stop.error from None
 
 
 def _asked(asking: _seam.Asking[Any]) -> Any:
-    """``drive_sync(asking)``, a replay miss raised as ``_ReplayMissed``."""
+    """``drive_sync(asking)``, what must end the run raised as ``_Stop``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
         return _seam.drive_sync(asking)
-    except ReplayMissing as miss:
-        raise _ReplayMissed(miss) from miss
+    except (ReplayMissing, AskedAgain) as error:
+        raise _Stop(error) from error
 
 
 class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
