@@ -37,6 +37,14 @@ describe("approval form", () => {
     expect(queryByRole(root, "textbox", { name: "Details" })).toBeNull();
   });
 
+  it("offers no Edit when there are no details to edit", async () => {
+    const { root, user, model } = openApproval({ details: "" });
+    expect(queryByRole(root, "button", { name: "Edit" })).toBeNull();
+    for (const name of ["Approve", "Reject"]) getByRole(root, "button", { name });
+    await user.click(getByRole(root, "button", { name: "Approve" }));
+    expect(response(model).action).toBe("approve");
+  });
+
   it("puts first focus on Reject, never on Approve", () => {
     const { root } = openApproval();
     expect(document.activeElement).toBe(getByRole(root, "button", { name: "Reject" }));

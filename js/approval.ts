@@ -244,7 +244,8 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       pre.tabIndex = text === "" ? -1 : 0;
       pre.setAttribute("aria-label", APPROVAL_TEXT.details);
       controls.detailsBox.replaceChildren(pre);
-      controls.editButton.hidden = false;
+      // No details, nothing to edit: only Approve and Reject are offered.
+      controls.editButton.hidden = text === "";
       controls.edit = null;
       return;
     }
@@ -278,7 +279,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   private startEditing(): void {
-    if (this.isLocked()) return;
+    if (this.isLocked() || this.details() === "") return;
     this.change({ type: "edit" });
     this.showDetails();
     this.controls?.detailsBox.querySelector("textarea")?.focus();

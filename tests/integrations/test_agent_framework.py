@@ -42,7 +42,7 @@ from agent_framework import (
 
 from integrations.agent_framework_scripted import ScriptedChatClient, Turn
 from nbask.errors import NoOneCanAnswer
-from nbask.kinds import FormRequest
+from nbask.kinds import ApprovalRequest, FormRequest
 
 nbask_af = importlib.import_module("nbask.integrations.agent_framework")
 
@@ -391,6 +391,59 @@ def test_a_workflows_requests_are_asked_together_by_their_response_type(person: 
         ("currency", "string", False),
     ]
     assert len({e.outcome.batch_id for e in nbask.history()}) == 1  # asked together
+
+
+@dataclass
+class HumanFeedbackRequest:
+    """The request data of the framework's own human-in-the-loop samples: a prompt, and context."""
+
+    prompt: str
+    draft: str = ""
+    attempt: int = 0
+
+
+class Reviewer(Executor):
+    """Asks for feedback on a draft (the samples' shape), and for approval to publish it."""
+
+    def __init__(self) -> None:
+        super().__init__(id="reviewer")
+        self.got: dict[str, Any] = {}
+
+    @handler
+    async def start(self, draft: str, ctx: WorkflowContext[None, dict]) -> None:  # type: ignore[type-arg]
+        await ctx.request_info(HumanFeedbackRequest(prompt="How should the draft change?", draft=draft), str)
+        await ctx.request_info("Publish the post", bool)
+
+    @response_handler
+    async def feedback(self, _request: HumanFeedbackRequest, answer: str, ctx: WorkflowContext[None, dict]) -> None:  # type: ignore[type-arg]
+        await self._got("feedback", answer, ctx)
+
+    @response_handler
+    async def publish(self, _request: str, answer: bool, ctx: WorkflowContext[None, dict]) -> None:  # type: ignore[type-arg]
+        await self._got("publish", answer, ctx)
+
+    async def _got(self, key: str, value: Any, ctx: WorkflowContext[None, dict]) -> None:  # type: ignore[type-arg]
+        self.got[key] = value
+        if len(self.got) == 2:
+            await ctx.yield_output(dict(self.got))
+
+
+def test_a_request_with_a_prompt_shows_the_prompt_as_text_and_an_approval_no_repeated_title(person: Person):
+    person.answers(
+        lambda request: (
+            request.decide({"response": "Shorter, please."}) if isinstance(request, FormRequest) else approve()(request)
+        )
+    )
+    workflow = WorkflowBuilder(start_executor=Reviewer()).build()
+    result = asyncio.run(nbask_af.run(workflow, "Our new release is out."))
+    assert result.get_outputs() == [{"feedback": "Shorter, please.", "publish": True}]
+    form, approval = person.asked
+    assert isinstance(form, FormRequest)
+    assert form.form.message == "How should the draft change?\n\ndraft: Our new release is out.\nattempt: 0"
+    assert "{" not in form.form.message
+    assert isinstance(approval, ApprovalRequest)
+    assert approval.approval.action == "Publish the post"
+    assert approval.approval.details == ""  # the title is not repeated (and there is nothing to edit)
 
 
 def test_a_workflow_under_a_policy_rejects_and_leaves_forms_without_defaults_pending():

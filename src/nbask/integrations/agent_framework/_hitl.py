@@ -24,13 +24,13 @@ from typing import Any, cast
 from agent_framework import ChatContext, ChatMiddleware, Content, FunctionInvocationContext, FunctionMiddleware
 from pydantic import BaseModel, TypeAdapter
 
-from ..api import form_request
-from ..contract import MAX_DETAILS_CHARS
-from ..core.lifecycle import Request
-from ..forms import FormSchemaError
-from ..models import MAX_ACTION_CHARS, Decision, FormAnswer
-from ..tools.function import DO_NOT_RETRY
-from . import _seam
+from ...api import form_request
+from ...contract import MAX_DETAILS_CHARS
+from ...core.lifecycle import Request
+from ...forms import FormSchemaError
+from ...models import MAX_ACTION_CHARS, Decision
+from ...tools.function import DO_NOT_RETRY
+from .. import _seam
 
 log = logging.getLogger("nbask.integrations")
 
@@ -156,10 +156,11 @@ def answering(
         return (yield from approving(cast("Content", data), timeout, schemas, edits=edits))
     message = _text(data)
     if response_type is bool:
-        action = message.splitlines()[0] if message else "The workflow asks for approval"
-        if len(action) > MAX_ACTION_CHARS:
-            action = action[: MAX_ACTION_CHARS - 1] + "…"
-        decision = cast("Decision", (yield _seam.approval(action, message, timeout=timeout)))
+        # The first line is the title; the details are what follows it, never the title again.
+        first, _, rest = message.partition("\n")
+        action = _seam.clip(first.strip() or "The workflow asks for approval", MAX_ACTION_CHARS)
+        details = rest.strip() if len(first.strip()) <= MAX_ACTION_CHARS else message
+        decision = yield from _seam.ask(_seam.approval(action, details, timeout=timeout))
         return decision.approved
     try:
         request = _form(message, response_type, timeout)
@@ -167,7 +168,7 @@ def answering(
         kind = getattr(response_type, "__name__", response_type)
         msg = f"request_info asks for a {kind!s}, which nbask cannot ask as a form: {error}"
         raise TypeError(msg) from None
-    answer = cast("FormAnswer", (yield request))
+    answer = yield from _seam.ask(request)
     if answer.action != "accept":
         return OPEN
     if isinstance(response_type, type) and issubclass(response_type, BaseModel):
@@ -192,17 +193,54 @@ def _form(message: str, response_type: Any, timeout: float | None) -> Request[An
     )
 
 
+#: The fields of a request_info's data that hold what it asks, in the order they are looked for
+#: (the framework's own samples send ``HumanFeedbackRequest(prompt=...)``).
+PROMPT_FIELDS = ("prompt", "message", "question", "text")
+
+
 def _text(data: object) -> str:
-    """What a request_info's data says, as text: a string as it is, anything else as JSON."""
+    """What a request_info's data says, as a person reads it: a string as it is; data with a
+    prompt (``PROMPT_FIELDS``) that prompt, its other fields below it as "name: value" lines;
+    anything else as JSON.
+    """
+    fields = _fields_of(data)
     if isinstance(data, str):
         text = data.strip()
+    elif fields is not None and (prompt := _prompt_of(fields)) is not None:
+        key, asked = prompt
+        rest = [f"{name}: {_value_text(value)}" for name, value in fields.items() if name != key and _shown(value)]
+        text = asked + ("\n\n" + "\n".join(rest) if rest else "")
     elif isinstance(data, BaseModel):
         text = data.model_dump_json(indent=2)
-    elif dataclasses.is_dataclass(data) and not isinstance(data, type):
-        text = _seam.arguments_text(dataclasses.asdict(data))
     else:
-        text = _seam.arguments_text(data)
-    return text if len(text) <= MAX_DETAILS_CHARS else text[: MAX_DETAILS_CHARS - 1] + "…"
+        text = _seam.arguments_text(fields if fields is not None else data)
+    return _seam.clip(text, MAX_DETAILS_CHARS)
+
+
+def _fields_of(data: object) -> dict[str, Any] | None:
+    if isinstance(data, BaseModel):
+        return data.model_dump(mode="json")
+    if dataclasses.is_dataclass(data) and not isinstance(data, type):
+        return dataclasses.asdict(data)
+    if isinstance(data, Mapping) and all(isinstance(key, str) for key in data):
+        return dict(data)
+    return None
+
+
+def _prompt_of(fields: Mapping[str, Any]) -> tuple[str, str] | None:
+    for key in PROMPT_FIELDS:
+        value = fields.get(key)
+        if isinstance(value, str) and value.strip():
+            return key, value.strip()
+    return None
+
+
+def _shown(value: object) -> bool:
+    return value is not None and value not in ("", [], {})
+
+
+def _value_text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
 
 
 def schemas_of(tools: object) -> dict[str, Mapping[str, Any]]:

@@ -54,9 +54,9 @@ from typing import Any
 
 from agent_framework import AgentResponse, Message, Workflow, WorkflowRunResult
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from . import _agent_framework_hitl as _hitl
-from . import _seam
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from .. import _seam
+from . import _hitl
 
 __all__ = ["middleware", "resolve", "resolve_sync", "run", "run_sync"]
 
