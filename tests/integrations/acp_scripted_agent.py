@@ -10,6 +10,9 @@ prompt's text:
 - ``two permissions``: asks two permissions at once (two tool calls) and reports both.
 - ``write <path>`` / ``read <path>``: asks ``fs/write_text_file`` / ``fs/read_text_file`` and
   reports what came back (or the error).
+- ``edit <path>``: an edit of ``<path>`` (under the session's cwd) the way coding agents make one:
+  a tool call with the file as its location, its permission, then (when allowed) the file
+  written through ``fs/write_text_file``.
 - ``terminal``: asks ``terminal/create`` and reports the error.
 - ``options <n>``: asks a permission with only the first n of the four options.
 
@@ -42,7 +45,14 @@ from acp import (
     update_tool_call,
 )
 from acp.interfaces import Client
-from acp.schema import AgentCapabilities, ClientCapabilities, Implementation, PermissionOption, ToolCallUpdate
+from acp.schema import (
+    AgentCapabilities,
+    ClientCapabilities,
+    Implementation,
+    PermissionOption,
+    ToolCallLocation,
+    ToolCallUpdate,
+)
 
 OPTIONS = [
     PermissionOption(option_id="allow-once", name="Allow once", kind="allow_once"),
@@ -59,6 +69,7 @@ class ScriptedAgent:
         self.log_path = log
         self.conn: Client
         self.cancelled = asyncio.Event()
+        self.cwd = "."
 
     def log(self, **entry: Any) -> None:
         with Path(self.log_path).open("a", encoding="utf-8") as out:
@@ -86,6 +97,7 @@ class ScriptedAgent:
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> NewSessionResponse:
         del mcp_servers, kwargs
         self.log(new_session={"cwd": cwd})
+        self.cwd = cwd
         return NewSessionResponse(session_id="s-1")
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
@@ -110,6 +122,8 @@ class ScriptedAgent:
             return await self.write(session_id, text.removeprefix("write "))
         if text.startswith("read "):
             return await self.read(session_id, text.removeprefix("read "))
+        if text.startswith("edit "):
+            return await self.edit(session_id, text.removeprefix("edit "))
         if text == "terminal":
             try:
                 await self.conn.create_terminal(session_id=session_id, command="ls")
@@ -142,6 +156,25 @@ class ScriptedAgent:
             session_id, f"\nThe client sent {'option ' + received if received != 'cancelled' else received}."
         )
         return received
+
+    async def edit(self, session_id: str, relative: str) -> PromptResponse:
+        path = str(Path(self.cwd) / relative)
+        diff = tool_diff_content(path, "fixed = True\n", "fixed = False\n")
+        location = ToolCallLocation(path=path)
+        start = start_tool_call(
+            "edit-1", f"Edit {relative}", kind="edit", status="pending", content=[diff], locations=[location]
+        )
+        await self.conn.session_update(session_id, start)
+        response = await self.conn.request_permission(
+            session_id=session_id, tool_call=ToolCallUpdate(tool_call_id="edit-1"), options=OPTIONS
+        )
+        received = getattr(response.outcome, "option_id", None) or response.outcome.outcome
+        self.log(permission={"call": "edit-1", "option_id": received})
+        if not received.startswith("allow"):
+            await self.conn.session_update(session_id, update_tool_call("edit-1", status="failed"))
+            return PromptResponse(stop_reason="end_turn")
+        await self.conn.session_update(session_id, update_tool_call("edit-1", status="in_progress"))
+        return await self.write(session_id, path)
 
     async def write(self, session_id: str, path: str) -> PromptResponse:
         try:

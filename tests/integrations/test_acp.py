@@ -256,6 +256,53 @@ def test_a_file_write_is_an_approval_of_its_path_and_content(
         assert answer == {"ok": True}
 
 
+@pytest.mark.parametrize("allow", ["Allow once", "Always allow edits"])
+def test_an_allowed_edit_is_one_decision_and_the_write_carrying_it_out_is_not_asked(
+    person: Person, log: Path, tmp_path: Path, allow: str
+):
+    person.answers(pick(allow))
+    (tmp_path / "notes").mkdir()
+    reply = run(log, "edit notes/todo.md", cwd=tmp_path)
+    (asked,) = person.asked  # the permission; the fs/write_text_file it allowed is not asked again
+    assert isinstance(asked, QuestionRequest)
+    assert asked.question_set.questions[0].question == "Allow Edit notes/todo.md?"
+    assert (tmp_path / "notes" / "todo.md").read_text() == "fixed = True\n"
+    assert received(log, "write") == [{"ok": True}]
+    assert [entry.kind for entry in nbask.history()] == ["question"]
+    assert reply.permissions[0].option_id in ("allow-once", "allow-always")
+
+
+def test_a_rejected_edit_writes_nothing_and_a_write_not_allowed_is_still_asked(
+    person: Person, log: Path, tmp_path: Path
+):
+    person.answers(pick("Reject (Recommended)"))
+    (tmp_path / "notes").mkdir()
+    run(log, "edit notes/todo.md", cwd=tmp_path)
+    assert not (tmp_path / "notes" / "todo.md").exists()
+    assert received(log, "write") == []
+    person.answers(approve())
+    run(tmp_path / "second.jsonl", f"write {tmp_path / 'notes' / 'todo.md'}", cwd=tmp_path)
+    assert isinstance(person.asked[-1], ApprovalRequest)
+    assert person.asked[-1].approval.action == "Write notes/todo.md"  # under the cwd: relative
+
+
+def test_a_recording_replays_from_another_folder(
+    person: Person, log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    person.answers(approve())
+    run(log, f"write {first / 'fix.py'}", cwd=first)
+    assert person.asked[-1].approval.action == "Write fix.py"
+    recording = nbask.save_history(tmp_path / "answers.jsonl")
+    monkeypatch.undo()  # the policy decides now, not the scripted person
+    nbask.configure(policy="replay", replay_file=str(recording))
+    run(tmp_path / "again.jsonl", f"write {second / 'fix.py'}", cwd=second)
+    assert (second / "fix.py").read_text() == "fixed = True\n"
+    assert nbask.history()[-1].answered_by == "replay"
+
+
 def test_a_file_read_is_an_approval_and_a_rejection_is_an_error(person: Person, log: Path, tmp_path: Path):
     target = tmp_path / "notes.txt"
     target.write_text("one\ntwo\nthree\n")
@@ -279,7 +326,7 @@ def test_files_false_advertises_and_answers_no_file_requests(person: Person, log
 def test_the_stream_is_text_with_control_characters_escaped(capsys: pytest.CaptureFixture[str]):
     from acp import update_agent_message_text  # noqa: PLC0415
 
-    from nbask.integrations._acp_text import Transcript  # noqa: PLC0415
+    from nbask.integrations.acp._text import Transcript  # noqa: PLC0415
 
     transcript = Transcript()
     transcript.update(update_agent_message_text("<b>bold</b> \x1b[31mred\x1b[0m"))

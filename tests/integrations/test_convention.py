@@ -34,7 +34,6 @@ RETIRED_PARAMETERS = {"functions": "tools", "response_type": "resume_type"}
 #: fails the moment it is done and must leave this table.
 PENDING = {
     ("private", "crewai"): "approving/asking_feedback/asking_input/reviewing return an Asking",
-    ("errors", "acp"): "AgentExited is not an NbaskError",
 }
 
 

@@ -22,11 +22,12 @@ What an interrupt's value becomes, and what the graph resumes with:
 - A value in one of ``nbask.tools``' dialects (``{"questions": [...]}`` of AskUserQuestion...):
   those questions; resumes with the dialect's answer (parsed from JSON when it is JSON).
 - A string: asked as ``resume_type`` says and resumed with that type. Without one, a yes/no
-  question of approval or confirmation (it opens as a yes/no question does, "Do you approve this
-  action?", "Proceed?", "Are you sure?", and asks to approve, confirm, proceed, allow, continue
-  or accept) is an approval resumed as a ``bool``: ``True`` only when approved, so a person's
-  "no" never reaches the node as the truthy string ``"no"``, and a policy never approves; any
-  other string is a one-field text form, resumed with the text as typed. ``resume_type=str``
+  question of approval or confirmation (its last sentence ends with "?", opens as a yes/no
+  question does and asks to approve, confirm, proceed, allow, continue or accept: "Do you approve
+  this action?", "This deletes 3 files. Proceed?", "Are you sure?") is an approval resumed as a
+  ``bool``: ``True`` only when approved, so a person's "no" never reaches the node as the truthy
+  string ``"no"``, and a policy never approves (``recommended`` rejects an approval); any other
+  string is a one-field text form, resumed with the text as typed. ``resume_type=str``
   keeps the text form for both, ``bool`` makes every string an approval. ``int`` /
   ``float``: a number field. A pydantic model class: a form of its fields, resumed with the
   values it validated as JSON data (``interrupt(..., response_schema=Model)`` gives the node an

@@ -15,12 +15,14 @@ nbask.integrations.langgraph), and what each resumes with.
   with the instruction, the content as its details, editable in a multi-line box; resumes with
   the text as approved (edited or not); a rejection leaves the graph paused
   (``InterruptNotAnswered``), so unreviewed content never goes on;
-- a plain string, ``interrupt("What is your age?")`` -> asked as ``resume_type`` says: ``str``
-  (the default) a text field, ``int`` / ``float`` a number field, ``bool`` an approval (``True``
-  only for an approval), a pydantic model a form of its fields (resumes with the validated values as
-  JSON data, ``model_dump(mode="json")``: a model instance in a checkpoint is a type LangGraph's
+- a plain string, ``interrupt("What is your age?")`` -> asked as ``resume_type`` says: ``str`` a
+  text field, ``int`` / ``float`` a number field, ``bool`` an approval (``True`` only for an
+  approval), a pydantic model a form of its fields (resumes with the validated values as JSON
+  data, ``model_dump(mode="json")``: a model instance in a checkpoint is a type LangGraph's
   serializer warns it will block; ``interrupt(..., response_schema=Model)`` gives the node an
-  instance);
+  instance). Without a ``resume_type``, a prompt whose last sentence is a yes/no question of
+  approval (``asks_for_approval``: "Do you approve this action?", "... Proceed?") is asked as
+  ``bool`` is, so a person's "no" never resumes as the truthy ``"no"``; any other as ``str``;
 - ``interrupt(value, response_schema=...)`` -> a typed form of the schema; a scalar schema
   (``response_schema=int``...) a one-field form resuming with the value, a boolean one an approval.
 """
@@ -223,14 +225,21 @@ _APPROVING = re.compile(
 )
 
 
+#: Where a prompt's last sentence starts: after a line break, or after a sentence's end and a space
+#: (so "v1.2" or "a.b@example.com" are not split).
+_SENTENCE_BREAK = re.compile(r"\n|(?<=[.!?:;])\s+")
+
+
 def asks_for_approval(prompt: str) -> bool:
     """Whether a plain string interrupt asks for approval or confirmation, yes or no ("Do you
     approve this action?", "Proceed with the deletion?", "Are you sure?"): such a prompt is asked
     as Yes / No and resumes a ``bool`` unless ``resume_type`` says otherwise, so a person's typed
-    "no" can never reach the node as the truthy string ``"no"``.
+    "no" can never reach the node as the truthy string ``"no"``. What is asked is the prompt's
+    last sentence: "This deletes 3 files. Proceed?" asks for approval as "Proceed?" does.
     """
     text = prompt.strip()
-    return text.endswith("?") and bool(_YES_NO.match(text)) and bool(_APPROVING.search(text))
+    last = _SENTENCE_BREAK.split(text)[-1].strip()
+    return False
 
 
 def ask_typed(item: Interrupt, prompt: str, resume_type: ResumeType | None, timeout: float | None) -> Asking[Any]:
@@ -238,6 +247,8 @@ def ask_typed(item: Interrupt, prompt: str, resume_type: ResumeType | None, time
     approval (``asks_for_approval``) resumes a ``bool`` and any other a ``str``.
     """
     prompt = prompt.strip() or "Answer"
+    # An approval, not a Yes / No question: its card reads as the approval it is, and what a policy
+    # decides of it (recommended, dismiss, no one to ask) is a rejection, so it resumes False.
     if resume_type is bool or (resume_type is None and asks_for_approval(prompt)):
         return _yes_or_no(prompt, "", timeout)
     if isinstance(resume_type, type) and issubclass(resume_type, BaseModel):

@@ -1,15 +1,20 @@
 """What an ACP agent streams, as plain text for the cell: its message and thought chunks, its
 tool calls and their status, its plan. Everything is text (control characters shown escaped,
-never HTML); ``Transcript`` keeps what a turn said beside printing it.
+never HTML); ``Transcript`` keeps what a turn said beside printing it. A path inside the
+session's folder is shown relative to it, so what is asked reads the same (and a recording
+replays) wherever that folder is; a path outside it stays absolute.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path, PurePath
 from typing import Any
 
 from acp.schema import (
@@ -26,13 +31,42 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from ..contract import MAX_PREVIEW_CHARS
-from ..terminal import printable
+from ...contract import MAX_PREVIEW_CHARS
+from ...terminal import printable
 
-__all__ = ["ToolCallView", "Transcript", "block_text", "content_text"]
+__all__ = ["ToolCallView", "Transcript", "block_text", "content_text", "relative_text", "shown_path"]
 
 #: How a plan entry's status is drawn at the start of its line.
 _PLAN_MARK = {"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}
+
+
+#: A character that continues a path's name: the folder preceded by one (in ``/x/a/proj/``) is
+#: part of another path, never made relative.
+_NAME_CHAR = r"[\w.~-]"
+
+
+def shown_path(path: str, cwd: str | None) -> str:
+    """``path`` as shown and recorded: relative to the session's folder ``cwd`` when inside it
+    ("notes/todo.md"), else as given. Read lexically (``..`` folded first), so a path that climbs
+    out of the folder is never shown as inside it.
+    """
+    if not cwd:
+        return path
+    try:
+        inside = PurePath(os.path.normpath(path)).relative_to(cwd)
+    except ValueError:
+        return path
+    return inside.as_posix() if inside.parts else "."
+
+
+def relative_text(text: str, cwd: str | None) -> str:
+    """An agent's free text (a tool call's title) with each path under ``cwd`` written relative
+    to it: "Edit /home/me/proj/notes/todo.md" reads "Edit notes/todo.md" in ``/home/me/proj``.
+    """
+    if not cwd or not text or Path(cwd).parent == Path(cwd):  # no folder, or the root itself
+        return text
+    prefix = re.escape(cwd.rstrip("/\\")) + r"[/\\](?=[^\s/\\])"
+    return re.sub(rf"(?<!{_NAME_CHAR}){prefix}", "", text)
 
 
 def block_text(block: Any) -> str:
@@ -44,15 +78,18 @@ def block_text(block: Any) -> str:
     return f"<{kind} {uri}>" if uri else f"<{kind}>"
 
 
-def content_text(content: Sequence[Any] | None) -> str:
-    """A tool call's content as text: its text blocks, each diff as a unified diff, terminals by id."""
+def content_text(content: Sequence[Any] | None, cwd: str | None = None) -> str:
+    """A tool call's content as text: its text blocks, each diff as a unified diff (its file's
+    path shown relative to ``cwd`` when inside it), terminals by id.
+    """
     parts: list[str] = []
     for item in content or []:
         if isinstance(item, FileEditToolCallContent):
             old = (item.old_text or "").splitlines(keepends=True)
             new = item.new_text.splitlines(keepends=True)
-            before = item.path if item.old_text is not None else "/dev/null"
-            diff = "".join(difflib.unified_diff(old, new, before, item.path))
+            path = shown_path(item.path, cwd)
+            before = path if item.old_text is not None else "/dev/null"
+            diff = "".join(difflib.unified_diff(old, new, before, path))
             parts.append(diff if diff.endswith("\n") or not diff else diff + "\n")
         elif isinstance(item, TerminalToolCallContent):
             parts.append(f"(terminal {item.terminal_id})\n")
@@ -88,14 +125,22 @@ class ToolCallView:
         if change.raw_input is not None:
             self.raw_input = change.raw_input
 
-    def name(self) -> str:
-        return self.title or f"tool call {self.tool_call_id}"
+    def name(self, cwd: str | None = None) -> str:
+        """Its title (paths under ``cwd`` relative to it), or its id when it has none."""
+        return relative_text(self.title, cwd) or f"tool call {self.tool_call_id}"
 
-    def details(self) -> str:
-        """Its kind, the files it touches and its content (else its raw input), shortened to a preview."""
+    def paths(self, cwd: str | None = None) -> set[Path]:
+        """The files it says it touches (its locations and diffs), absolute and normalised."""
+        named = [*self.locations, *(c.path for c in self.content if isinstance(c, FileEditToolCallContent))]
+        return {Path(os.path.normpath(Path(cwd or "") / path)) for path in named if path}
+
+    def details(self, cwd: str | None = None) -> str:
+        """Its kind, the files it touches and its content (else its raw input), shortened to a
+        preview; paths under ``cwd`` relative to it.
+        """
         lines = [f"kind: {self.kind}"] if self.kind else []
-        lines += [f"file: {path}" for path in self.locations]
-        body = content_text(self.content)
+        lines += [f"file: {shown_path(path, cwd)}" for path in self.locations]
+        body = content_text(self.content, cwd)
         if not body and self.raw_input is not None:
             body = json.dumps(self.raw_input, indent=2, ensure_ascii=False, default=repr)
         if body:
@@ -112,6 +157,8 @@ class Transcript:
 
     show: bool = True
     write: Callable[[str], Any] | None = None
+    #: The session's folder: paths under it are shown relative to it.
+    cwd: str | None = None
     text: str = ""
     thoughts: str = ""
     plan: list[PlanEntry] = field(default_factory=list)
@@ -148,7 +195,7 @@ class Transcript:
         view = self.tool(update)
         if not known or (update.status and update.status != before):
             kind = f" [{view.kind}]" if view.kind else ""
-            self.line(f"tool: {view.name()}{kind}" + (f" ({view.status})" if view.status else ""))
+            self.line(f"tool: {view.name(self.cwd)}{kind}" + (f" ({view.status})" if view.status else ""))
 
     def line(self, text: str) -> None:
         """A whole line (or lines) of its own, after whatever was streaming."""

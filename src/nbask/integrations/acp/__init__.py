@@ -29,9 +29,13 @@ What maps to what:
   end the turn, ends the agent process and raises ``KeyboardInterrupt`` in the cell. A replay
   miss does the same and raises ``nbask.ReplayMissing``.
 - ``fs/write_text_file`` / ``fs/read_text_file`` (advertised with ``files=True``, the default):
-  each is an approval, "Write <path>" with the new content as its details (an edit writes the
-  edited content), "Read <path>" (approve or reject); not approved, the agent gets an error
-  with the reason. ``files=False`` advertises neither and refuses both.
+  one decision per action: the write (or read) that carries out a tool call the person allowed
+  through its permission request (a file among the call's locations) is done without asking
+  again ("allow once" covers that turn, the agent's "always" the session). Any other is an
+  approval, "Write <path>" with the new content as its details (an edit writes the edited
+  content), "Read <path>" (approve or reject); not approved, the agent gets an error with the
+  reason. A path under the session's ``cwd`` is shown and recorded relative to it, so a
+  recording replays in another folder. ``files=False`` advertises neither and refuses both.
 - ``terminal/*``: not advertised, refused (nbask runs no terminal for the agent).
 
 The agent runs as a subprocess over stdio, in a process group of its own (a kernel interrupt
@@ -58,11 +62,12 @@ from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation, PlanEntry
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..waiting import interruption
-from ._acp_client import NbaskClient, Permission
-from ._acp_process import agent_process
-from ._acp_text import ToolCallView
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...errors import NbaskError
+from ...waiting import interruption
+from ._client import NbaskClient, Permission
+from ._process import agent_process
+from ._text import ToolCallView
 
 __all__ = ["AgentExited", "Permission", "Reply", "Session", "prompt"]
 
@@ -70,7 +75,7 @@ __all__ = ["AgentExited", "Permission", "Reply", "Session", "prompt"]
 CANCEL_GRACE = 5.0
 
 
-class AgentExited(RuntimeError):
+class AgentExited(NbaskError, RuntimeError):
     """The agent process ended (or closed the connection) in the middle of a turn."""
 
 
@@ -112,7 +117,7 @@ class Session:
         self.cwd = str(Path(cwd if cwd is not None else Path.cwd()).resolve())
         self.env = dict(env or {})
         self.show = show
-        self.client = NbaskClient(timeout=timeout, files=files, show=show, on_stop=self._stopping)
+        self.client = NbaskClient(timeout=timeout, files=files, show=show, on_stop=self._stopping, cwd=self.cwd)
         self.session_id: str | None = None
         self.stderr: collections.deque[str] = collections.deque(maxlen=50)
         self.pid: int | None = None

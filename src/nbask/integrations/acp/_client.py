@@ -14,14 +14,14 @@ from typing import Any
 
 from acp import RequestError, schema
 
-from ..contract import RECOMMENDED
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import ReplayMissing
-from ..kinds import QuestionRequest
-from ..models import MAX_ACTION_CHARS, Answer, Decision, Option, Question, QuestionSet
-from ..waiting import cancelled_by_interrupt
-from . import _seam
-from ._acp_text import ToolCallView, Transcript
+from ...contract import RECOMMENDED
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...errors import ReplayMissing
+from ...kinds import QuestionRequest
+from ...models import MAX_ACTION_CHARS, Answer, Decision, Option, Question, QuestionSet
+from ...waiting import cancelled_by_interrupt
+from .. import _seam
+from ._text import ToolCallView, Transcript
 
 __all__ = ["NbaskClient", "Permission", "option_labels", "permission_asking"]
 
@@ -125,18 +125,26 @@ class NbaskClient:
         files: bool = True,
         show: bool = True,
         on_stop: Callable[[BaseException | None], Awaitable[None]] | None = None,
+        cwd: str | None = None,
     ) -> None:
         self.timeout = timeout
         self.files = files
         self.transcript = Transcript(show=show)
         self.permissions: list[Permission] = []
         self.on_stop = on_stop
+        #: The session's working directory: a path under it is shown (and recorded) relative to it.
+        self.cwd = cwd
+        #: What the person allowed through a permission request, by (access, path): "once" (the
+        #: next access carries out the allowed tool call) or "always" (the agent's allow_always).
+        self.allowed: dict[tuple[str, str], str] = {}
 
     def begin(self, *, show: bool) -> Transcript:
         """A new turn's transcript; the tool calls seen so far are kept."""
         known = self.transcript.tool_calls
         self.transcript = Transcript(show=show, tool_calls=known)
         self.permissions = []
+        # What was allowed once belongs to the turn that asked it; the agent's "always" stays.
+        self.allowed = {key: scope for key, scope in self.allowed.items() if scope == "always"}
         return self.transcript
 
     # -- the stream ------------------------------------------------------------------------------
@@ -156,6 +164,12 @@ class NbaskClient:
         view.update(tool_call)  # what the request says on top of what the stream said
         option, answer = await self._asked(permission_asking(view, options, self.timeout))
         who = answer.answered_by if answer is not None else None
+        if option is not None and option.kind.startswith("allow"):
+            # The file access that carries out this call is the one just allowed: not asked again.
+            access = "read" if view.kind == "read" else "write"
+            scope = "always" if option.kind == "allow_always" else "once"
+            for path in view.locations:
+                self.allowed[access, str(Path(path))] = scope
         self.permissions.append(Permission(view.name(), option and option.option_id, option and option.name, who))
         sent = f"{option.name} ({option.option_id})" if option is not None else "cancelled"
         self.transcript.line(f"permission: {view.name()} -> {sent}" + (f", answered by {who}" if who else ""))
@@ -190,12 +204,16 @@ class NbaskClient:
     ) -> schema.WriteTextFileResponse:
         del session_id, kwargs
         target = self._file(path, "write")
-        decision = await self._decided(_seam.approval(_action("Write", path), content, timeout=self.timeout))
-        if decision is None or not decision.approved:
-            raise RequestError(NOT_APPROVED, _not_run(decision, _action("Write", path)))
-        text = decision.edited if decision.decision == "edit" and decision.edited is not None else content
+        title = _action("Write", self._shown(path))
+        if self._take_allowed("write", target):
+            text = content
+        else:
+            decision = await self._decided(_seam.approval(title, content, timeout=self.timeout))
+            if decision is None or not decision.approved:
+                raise RequestError(NOT_APPROVED, _not_run(decision, title))
+            text = decision.edited if decision.decision == "edit" and decision.edited is not None else content
         target.write_text(text, encoding="utf-8")
-        self.transcript.line(f"file: wrote {path} ({len(text)} characters)")
+        self.transcript.line(f"file: wrote {self._shown(path)} ({len(text)} characters)")
         return schema.WriteTextFileResponse()
 
     async def read_text_file(
@@ -204,18 +222,20 @@ class NbaskClient:
         del session_id, kwargs
         target = self._file(path, "read")
         lines = "" if line is None and limit is None else f"\nlines: from {line or 1}, at most {limit or 'all'}"
-        title = _action("Read", path)
-        decision = await self._decided(_seam.approval(title, f"{path}{lines}", timeout=self.timeout))
-        if decision is None or decision.decision != "approve":
-            why = "the request to read a file cannot be edited; approve it as it is or reject it"
-            edit = decision is not None and decision.decision == "edit"
-            raise RequestError(NOT_APPROVED, _not_run(decision, title, why if edit else None))
+        shown = self._shown(path)
+        title = _action("Read", shown)
+        if not self._take_allowed("read", target):
+            decision = await self._decided(_seam.approval(title, f"{shown}{lines}", timeout=self.timeout))
+            if decision is None or decision.decision != "approve":
+                why = "the request to read a file cannot be edited; approve it as it is or reject it"
+                edit = decision is not None and decision.decision == "edit"
+                raise RequestError(NOT_APPROVED, _not_run(decision, title, why if edit else None))
         text = target.read_text(encoding="utf-8")
         if line is not None or limit is not None:
             start = max((line or 1) - 1, 0)
             kept = text.splitlines(keepends=True)[start:]
             text = "".join(kept[:limit] if limit is not None else kept)
-        self.transcript.line(f"file: read {path}")
+        self.transcript.line(f"file: read {shown}")
         return schema.ReadTextFileResponse(content=text)
 
     def _file(self, path: str, verb: str) -> Path:
@@ -225,6 +245,24 @@ class NbaskClient:
             msg = f"fs/{verb}_text_file: path must be absolute, not {path!r}"
             raise RequestError.invalid_params({"path": msg})
         return Path(path)
+
+    def _shown(self, path: str) -> str:
+        """``path`` relative to the session's directory when under it (a recording made in one
+        checkout replays in another), else as given.
+        """
+        if self.cwd is None:
+            return path
+        try:
+            return Path(path).relative_to(self.cwd).as_posix()
+        except ValueError:
+            return path
+
+    def _take_allowed(self, access: str, target: Path) -> bool:
+        """Whether a permission the person gave covers this access (an "once" is used up)."""
+        scope = self.allowed.get((access, str(target)))
+        if scope == "once":
+            del self.allowed[access, str(target)]
+        return scope is not None
 
     async def _decided(self, request: Any) -> Decision | None:
         decision = await self._asked(_seam.ask(request))
