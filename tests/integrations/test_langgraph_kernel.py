@@ -217,6 +217,13 @@ def test_a_string_approval_with_resume_type_bool_through_the_widget(k: KernelHar
     assert printed(k.result(cell, 60)) is expected
 
 
+def test_a_string_approval_as_the_docs_write_it_is_a_yes_or_no_through_the_widget(k: KernelHarness):
+    """No resume_type: the prompt asks for approval, so the card is an approval and No resumes False."""
+    cell = start(k, 'print(json.dumps((await run(graph("string"), {}))["answer"]))')
+    send(k, widget(k, kind="approval", title="Do you approve this action?"), decide("reject"))
+    assert printed(k.result(cell, 60)) is False
+
+
 def test_an_interrupt_inside_a_tool_through_the_widget(k: KernelHarness):
     """The docs' send_email tool run by a ToolNode: the fields shown as JSON, an edit with a field
     the tool did not ask about refused by the kernel (the approval stays open), then an edit of

@@ -372,6 +372,10 @@ def test_resume_type_str_keeps_a_string_approval_as_text(person: Person):
         ("What should the approval step be called?", False),
         ("Do you want tea or coffee?", False),
         ("Approve this", False),
+        ("This deletes 3 files from the build folder. Proceed?", True),
+        ("Send the report to a.b@example.com?\n\nAre you sure?", True),
+        ("Do you approve? Say why.", False),
+        ("The plan is ready. What should I name it?", False),
     ],
 )
 def test_which_plain_prompts_ask_for_approval(prompt: str, approving: bool):

@@ -239,7 +239,7 @@ def asks_for_approval(prompt: str) -> bool:
     """
     text = prompt.strip()
     last = _SENTENCE_BREAK.split(text)[-1].strip()
-    return False
+    return last.endswith("?") and bool(_YES_NO.match(last)) and bool(_APPROVING.search(last))
 
 
 def ask_typed(item: Interrupt, prompt: str, resume_type: ResumeType | None, timeout: float | None) -> Asking[Any]:
