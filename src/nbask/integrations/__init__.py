@@ -4,19 +4,22 @@ works after a plain ``import nbask``).
 
 - ``claude_agent_sdk``: ``can_use_tool`` for ``ClaudeAgentOptions(can_use_tool=...)``;
   ``can_use_tool_with(timeout=..., allow=..., deny=...)`` makes one with settings and rules.
-- ``openai_agents``: ``run(agent, input)`` / ``run_streamed(agent, input)`` answer every
+- ``openai_agents``: ``run`` / ``run_sync`` / ``run_streamed(agent, input)`` answer every
   interruption; ``resolve(result)`` / ``resolve_sync`` answer one batch.
 - ``pydantic_ai``: ``handle_deferred`` (or ``handle_deferred_with(timeout=..., external=...)``) for
   ``HandleDeferredToolCalls``; ``resolve(requests)`` / ``resolve_sync``.
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
   ``resolve`` / ``resolve_sync`` build the ``Command`` for one batch.
-- ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events.
+- ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events;
+  ``resolve(calls)`` / ``resolve_sync`` answer one pause's calls.
 - ``agno``: ``run`` / ``run_sync(agent, input)`` answer every paused run's requirements;
   ``resolve(paused)`` / ``resolve_sync`` answer one pause.
 - ``autogen``: ``input_func`` for ``UserProxyAgent``, ``approval_func`` for ``CodeExecutorAgent``
-  (and factories taking ``timeout=``); ``run`` / ``run_sync(team, task)`` resume handoffs to the user.
-- ``llama_index``: ``run(workflow_or_handler)`` answers every ``InputRequiredEvent``;
-  ``resolve(events)`` / ``resolve_sync`` build the responses for events streamed by the caller.
+  (``input_func_with`` / ``approval_func_with`` take ``timeout=``); ``run`` / ``run_sync(team,
+  task)`` resume handoffs to the user.
+- ``llama_index``: ``run`` / ``run_sync(workflow_or_handler)`` answer every
+  ``InputRequiredEvent``; ``resolve(events)`` / ``resolve_sync`` build the responses for events
+  streamed by the caller.
 - ``semantic_kernel``: ``approval_filter`` (or ``approval_filter_with(timeout=..., tools=...)``)
   for ``kernel.add_filter``; ``human_response_function`` for the orchestrations.
 - ``strands``: the ``Approvals()`` hook provider; ``run`` / ``run_sync(agent, prompt)`` answer a
@@ -24,12 +27,13 @@ works after a plain ``import nbask``).
 - ``crewai``: flows' human feedback and ``Flow.ask``, ``Task(human_input=True)`` and tool calls.
 - ``agent_framework``: ``run`` / ``run_sync(agent_or_workflow, input)`` answer function approvals
   and ``request_info``; ``middleware()`` carries edits; ``resolve`` / ``resolve_sync``.
-- ``ag2``: ``hitl_hook`` for ``Agent(hitl_hook=...)``; ``requires_approval(fn)`` and
-  ``approval_required()`` gate tools; ``run`` / ``run_sync(agent, message)``.
+- ``ag2``: ``hitl_hook`` (or ``hitl_hook_with(timeout=...)``) for ``Agent(hitl_hook=...)``;
+  ``requires_approval(fn)`` and ``approval_required()`` gate tools; ``run`` / ``run_sync(agent,
+  message)``.
 - ``haystack``: ``confirmation_hook(tools=...)`` for ``Agent(hooks=...)``; ``AskInCell`` (a
   confirmation strategy) and ``CellConfirmationUI`` (a confirmation UI).
-- ``smolagents``: ``approving(agent_tools, tools=...)`` gates the named tools; ``UserInputTool()`` answers
-  ``user_input``; ``run(agent, task)``.
+- ``smolagents``: ``approving(agent_tools, tools=...)`` gates the named tools;
+  ``UserInputTool()`` answers ``user_input``; ``run(agent, task)``.
 - ``acp``: ``prompt(command, text)`` / ``Session(command)`` start and prompt any Agent Client
   Protocol agent, its permission requests asked with its own options.
 - ``a2a``: ``send`` / ``send_sync(client_or_url, text)`` talk to an A2A agent, answering each
@@ -46,9 +50,16 @@ convention each module keeps:
 - a sync twin (``run_sync``, ``resolve_sync``) is the same ``Asking`` driven blocking; an entry
   point that also runs the framework is one program that yields the framework's calls as
   ``Work`` between its requests, and ``_seam.twins`` makes both public functions from it;
+- a framework's own callback keeps the framework's name; its options go to
+  ``<callback>_with(timeout=..., tools=...)``; ``tools=`` names the tools asked about (tool
+  objects read for their schemas are ``tool_definitions=``); ``resume_type=`` is what a plain
+  prompt resumes with;
 - no one to ask (no front end, the ``error`` policy, ``nbask.no_questions()``) is the
   framework's own refusal with nbask's reason, recorded in ``nbask.history()``; a replay miss
-  raises ``nbask.ReplayMissing``.
+  raises ``nbask.ReplayMissing``; an unattended run that asks again what a policy decided stops
+  with ``nbask.AskedAgain``; every exception is an ``nbask.NbaskError``;
+- a framework of more than one file is a package (its helpers inside); what it reads of the
+  framework's internals is in its ``_compat`` module, checked by a test.
 """
 
 from __future__ import annotations
