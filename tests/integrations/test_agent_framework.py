@@ -446,6 +446,67 @@ def test_a_request_with_a_prompt_shows_the_prompt_as_text_and_an_approval_no_rep
     assert approval.approval.details == ""  # the title is not repeated (and there is nothing to edit)
 
 
+class ReviewRequest(BaseModel):
+    """Request data as a pydantic model whose question is in ``question``, with context."""
+
+    question: str
+    draft: str
+    tags: list[str] = Field(default_factory=list)
+    note: str = ""
+
+
+class Verdict(BaseModel):
+    score: int = Field(description="From 1 to 5.")
+    comment: str = ""
+
+
+class Scorer(Executor):
+    """Asks for a typed verdict on a draft, with a prompt in a pydantic request."""
+
+    def __init__(self) -> None:
+        super().__init__(id="scorer")
+
+    @handler
+    async def start(self, draft: str, ctx: WorkflowContext[None, Any]) -> None:
+        await ctx.request_info(ReviewRequest(question="How good is the draft?", draft=draft, tags=["blog"]), Verdict)
+
+    @response_handler
+    async def scored(self, _request: ReviewRequest, answer: Verdict, ctx: WorkflowContext[None, Any]) -> None:
+        await ctx.yield_output(answer)
+
+
+def test_a_pydantic_request_with_a_question_shows_it_as_text_and_the_reply_is_the_declared_type(person: Person):
+    person.answers(lambda request: request.decide({"score": 4, "comment": "Tighter intro."}))
+    workflow = WorkflowBuilder(start_executor=Scorer()).build()
+    result = asyncio.run(nbask_af.run(workflow, "Release notes v2"))
+    (out,) = result.get_outputs()
+    assert type(out) is Verdict  # what the response handler received: the type request_info declared
+    assert out == Verdict(score=4, comment="Tighter intro.")
+    (form,) = person.asked
+    assert isinstance(form, FormRequest)
+    # The question first, then the context that is not empty, as lines a person reads.
+    assert form.form.message == 'How good is the draft?\n\ndraft: Release notes v2\ntags: ["blog"]'
+    assert '"question"' not in form.form.message
+
+
+def test_a_call_without_arguments_is_asked_with_no_details_and_nothing_to_edit(person: Person):
+    person.answers(approve())
+    ran: list[str] = []
+
+    @tool(approval_mode="always_require")
+    def restart_service() -> str:
+        """Restart the service."""
+        ran.append("restart_service")
+        return "restarted"
+
+    client = ScriptedChatClient([[("restart_service", {})], "done"])
+    asyncio.run(nbask_af.run(Agent(client=client, tools=[restart_service]), "Restart it."))
+    assert ran == ["restart_service"]
+    (approval,) = person.approvals
+    assert approval.approval.action == "Call restart_service"
+    assert approval.approval.details == ""  # not "{}": the card then offers no Edit
+
+
 def test_a_workflow_under_a_policy_rejects_and_leaves_forms_without_defaults_pending():
     nbask.configure(policy="recommended")
     workflow = WorkflowBuilder(start_executor=Planner()).build()

@@ -18,7 +18,8 @@ yourself::
     response = await agent.run(Message(role="user", contents=answers), session=session)
 
 What an approval request becomes: an approval titled "Call <tool>", its details the call's
-arguments as JSON, an edit checked against the tool's JSON Schema. Approve -> approved. Reject
+arguments as JSON (none for a call without arguments, so there is nothing to edit), an edit
+checked against the tool's JSON Schema. Approve -> approved. Reject
 (and a dismiss, a timeout, a headless policy, no one to ask) -> ``approved=False``: the tool does
 not run, and the model reads nbask's text (why, who decided) in place of the framework's
 "rejected by user". Edit -> the framework's approval cannot change arguments, so nbask's
@@ -33,9 +34,12 @@ response holding them.
 
 A workflow (``Workflow``): ``run`` runs it with ``input``, answers every ``request_info`` of a
 pause together and sends them with ``workflow.run(responses=...)``, until none is pending; it
-returns the last ``WorkflowRunResult``. What ``ctx.request_info(data, response_type)`` becomes
-(the request's ``data`` as the message: text, or JSON): ``bool`` -> an approval (approved or
-not: a rejection, a policy, no one to ask answer False); ``str`` / ``int`` / ``float`` -> a
+returns the last ``WorkflowRunResult``. The request's ``data`` is shown as a person reads it: a
+string as it is; data with a ``prompt`` (or ``message``, ``question``, ``text``) field, as the
+framework's samples send, that prompt with its other non-empty fields as "name: value" lines
+below; anything else as JSON. What ``ctx.request_info(data, response_type)`` becomes: ``bool`` ->
+an approval, the text's first line its title and the rest its details (approved or not: a
+rejection, a policy, no one to ask answer False); ``str`` / ``int`` / ``float`` -> a
 one-field typed form; a pydantic model or a dataclass -> a typed form of its fields, answered
 with an instance; an agent's approval request (an ``AgentExecutor``'s ``Content``) -> the
 approval above (nbask's middleware reaches the workflow's agents through ``client_kwargs``).

@@ -109,10 +109,11 @@ def approving(
     if request.additional_properties.get("_replacement_approval_request") and edit and edit[0] == arguments:
         return request.to_function_approval_response(approved=True)
     title = _seam.call_title(name)
+    # A call without arguments has nothing to show or edit: no details, so the card offers no Edit
+    # (not "{}" to edit).
+    details = _seam.arguments_text(arguments) if arguments else ""
     try:
-        asked = _seam.approval(
-            title, _seam.arguments_text(arguments), timeout=timeout, tool_call_id=call.call_id, schema=schemas.get(name)
-        )
+        asked = _seam.approval(title, details, timeout=timeout, tool_call_id=call.call_id, schema=schemas.get(name))
     except ValueError as error:  # it cannot be shown (e.g. arguments over the size limit)
         return _rejected(
             request,
