@@ -10,9 +10,13 @@ prompt's text:
 - ``two permissions``: asks two permissions at once (two tool calls) and reports both.
 - ``write <path>`` / ``read <path>``: asks ``fs/write_text_file`` / ``fs/read_text_file`` and
   reports what came back (or the error).
-- ``edit <path>``: an edit of ``<path>`` (under the session's cwd) the way coding agents make one:
-  a tool call with the file as its location, its permission, then (when allowed) the file
-  written through ``fs/write_text_file``.
+- ``edit <path>``: an edit of ``<path>`` (under the session's cwd) the way coding agents make one
+  (Claude Code's ACP adapter among them): a tool call titled with the file's absolute path and
+  having it as its location and diff, its permission, then (when allowed) the file read through
+  ``fs/read_text_file`` and the edited text written through ``fs/write_text_file``, then the
+  call completed (or failed).
+- ``look <path>``: a read tool call of ``<path>`` (under the session's cwd), its permission, then
+  (when allowed) a write of that file, which the read's permission does not cover.
 - ``terminal``: asks ``terminal/create`` and reports the error.
 - ``options <n>``: asks a permission with only the first n of the four options.
 
@@ -37,6 +41,7 @@ from acp import (
     RequestError,
     plan_entry,
     run_agent,
+    start_read_tool_call,
     start_tool_call,
     tool_diff_content,
     update_agent_message_text,
@@ -124,6 +129,8 @@ class ScriptedAgent:
             return await self.read(session_id, text.removeprefix("read "))
         if text.startswith("edit "):
             return await self.edit(session_id, text.removeprefix("edit "))
+        if text.startswith("look "):
+            return await self.look(session_id, text.removeprefix("look "))
         if text == "terminal":
             try:
                 await self.conn.create_terminal(session_id=session_id, command="ls")
@@ -162,7 +169,7 @@ class ScriptedAgent:
         diff = tool_diff_content(path, "fixed = True\n", "fixed = False\n")
         location = ToolCallLocation(path=path)
         start = start_tool_call(
-            "edit-1", f"Edit {relative}", kind="edit", status="pending", content=[diff], locations=[location]
+            "edit-1", f"Edit `{path}`", kind="edit", status="pending", content=[diff], locations=[location]
         )
         await self.conn.session_update(session_id, start)
         response = await self.conn.request_permission(
@@ -174,6 +181,29 @@ class ScriptedAgent:
             await self.conn.session_update(session_id, update_tool_call("edit-1", status="failed"))
             return PromptResponse(stop_reason="end_turn")
         await self.conn.session_update(session_id, update_tool_call("edit-1", status="in_progress"))
+        try:
+            old = await self.conn.read_text_file(session_id=session_id, path=path)
+            new = old.content.replace("fixed = False", "fixed = True")
+            await self.conn.write_text_file(session_id=session_id, path=path, content=new)
+        except RequestError as error:
+            self.log(write={"error": str(error), "code": error.code})
+            status = "failed"
+        else:
+            self.log(write={"ok": True})
+            status = "completed"
+        await self.conn.session_update(session_id, update_tool_call("edit-1", status=status))
+        return PromptResponse(stop_reason="end_turn")
+
+    async def look(self, session_id: str, relative: str) -> PromptResponse:
+        path = str(Path(self.cwd) / relative)
+        await self.conn.session_update(session_id, start_read_tool_call("look-1", f"Read {path}", path))
+        response = await self.conn.request_permission(
+            session_id=session_id, tool_call=ToolCallUpdate(tool_call_id="look-1"), options=OPTIONS
+        )
+        received = getattr(response.outcome, "option_id", None) or response.outcome.outcome
+        self.log(permission={"call": "look-1", "option_id": received})
+        if not received.startswith("allow"):
+            return PromptResponse(stop_reason="end_turn")
         return await self.write(session_id, path)
 
     async def write(self, session_id: str, path: str) -> PromptResponse:

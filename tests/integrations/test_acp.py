@@ -256,34 +256,80 @@ def test_a_file_write_is_an_approval_of_its_path_and_content(
         assert answer == {"ok": True}
 
 
+def notes(folder: Path) -> Path:
+    """``notes/todo.md`` in ``folder``, holding the line the scripted agent's edit fixes."""
+    target = folder / "notes" / "todo.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("fixed = False\n")
+    return target
+
+
 @pytest.mark.parametrize("allow", ["Allow once", "Always allow edits"])
-def test_an_allowed_edit_is_one_decision_and_the_write_carrying_it_out_is_not_asked(
-    person: Person, log: Path, tmp_path: Path, allow: str
+def test_an_allowed_edit_is_one_decision_and_the_read_and_write_carrying_it_out_are_not_asked(
+    person: Person, log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], allow: str
 ):
-    person.answers(pick(allow))
-    (tmp_path / "notes").mkdir()
+    """The agent titles its call with the absolute path, then reads and writes the file (as
+    Claude Code's ACP adapter does): one question, shown with the path relative to the cwd.
+    """
+    target = notes(tmp_path)
+    person.answers(pick(allow), approve())  # were the read or the write asked, they would be approved
     reply = run(log, "edit notes/todo.md", cwd=tmp_path)
-    (asked,) = person.asked  # the permission; the fs/write_text_file it allowed is not asked again
+    (asked,) = person.asked
     assert isinstance(asked, QuestionRequest)
-    assert asked.question_set.questions[0].question == "Allow Edit notes/todo.md?"
-    assert (tmp_path / "notes" / "todo.md").read_text() == "fixed = True\n"
+    (question,) = asked.question_set.questions
+    assert question.question == "Allow Edit `notes/todo.md`?"
+    assert question.options[0].preview.startswith("kind: edit\nfile: notes/todo.md\n\n--- notes/todo.md\n")
+    assert target.read_text() == "fixed = True\n"
     assert received(log, "write") == [{"ok": True}]
     assert [entry.kind for entry in nbask.history()] == ["question"]
-    assert reply.permissions[0].option_id in ("allow-once", "allow-always")
+    assert reply.permissions[0].title == "Edit `notes/todo.md`"
+    assert reply.tool_calls["edit-1"].status == "completed"
+    printed = capsys.readouterr().out
+    assert "file: wrote notes/todo.md (13 characters), allowed with Edit `notes/todo.md`\n" in printed
 
 
 def test_a_rejected_edit_writes_nothing_and_a_write_not_allowed_is_still_asked(
     person: Person, log: Path, tmp_path: Path
 ):
+    target = notes(tmp_path)
     person.answers(pick("Reject (Recommended)"))
-    (tmp_path / "notes").mkdir()
     run(log, "edit notes/todo.md", cwd=tmp_path)
-    assert not (tmp_path / "notes" / "todo.md").exists()
+    assert target.read_text() == "fixed = False\n"
     assert received(log, "write") == []
     person.answers(approve())
     run(tmp_path / "second.jsonl", f"write {tmp_path / 'notes' / 'todo.md'}", cwd=tmp_path)
     assert isinstance(person.asked[-1], ApprovalRequest)
     assert person.asked[-1].approval.action == "Write notes/todo.md"  # under the cwd: relative
+
+
+def test_allowing_a_read_does_not_allow_writing_that_file(person: Person, log: Path, tmp_path: Path):
+    target = notes(tmp_path)
+    person.answers(pick("Allow once"), reject("only look"))
+    run(log, "look notes/todo.md", cwd=tmp_path)
+    question, approval = person.asked
+    assert isinstance(question, QuestionRequest)
+    assert question.question_set.questions[0].question == "Allow Read notes/todo.md?"
+    assert isinstance(approval, ApprovalRequest)
+    assert approval.approval.action == "Write notes/todo.md"
+    assert target.read_text() == "fixed = False\n"
+    assert "only look" in received(log, "write")[0]["error"]
+
+
+def test_an_edit_recorded_in_one_folder_replays_in_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    first, second = tmp_path / "one", tmp_path / "two"
+    notes(first)
+    target = notes(second)
+    person = Person().answers(pick("Allow once"), approve())
+    with monkeypatch.context() as patched:
+        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        run(tmp_path / "one.jsonl", "edit notes/todo.md", cwd=first)
+    nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
+    reply = run(tmp_path / "two.jsonl", "edit notes/todo.md", cwd=second)  # no ReplayMissing
+    assert [(p.title, p.option_id, p.answered_by) for p in reply.permissions] == [
+        ("Edit `notes/todo.md`", "allow-once", "replay")
+    ]
+    assert target.read_text() == "fixed = True\n"
+    assert received(tmp_path / "two.jsonl", "write") == [{"ok": True}]
 
 
 def test_a_recording_replays_from_another_folder(

@@ -29,13 +29,16 @@ What maps to what:
   end the turn, ends the agent process and raises ``KeyboardInterrupt`` in the cell. A replay
   miss does the same and raises ``nbask.ReplayMissing``.
 - ``fs/write_text_file`` / ``fs/read_text_file`` (advertised with ``files=True``, the default):
-  one decision per action: the write (or read) that carries out a tool call the person allowed
-  through its permission request (a file among the call's locations) is done without asking
-  again ("allow once" covers that turn, the agent's "always" the session). Any other is an
-  approval, "Write <path>" with the new content as its details (an edit writes the edited
-  content), "Read <path>" (approve or reject); not approved, the agent gets an error with the
-  reason. A path under the session's ``cwd`` is shown and recorded relative to it, so a
-  recording replays in another folder. ``files=False`` advertises neither and refuses both.
+  one decision per action: the reads and writes that carry out a tool call the person allowed
+  through its permission request (of a file among the call's locations and diffs) are done
+  without asking again ("allow once" covers them until the call is completed or failed or the
+  turn ends, the agent's "always" for the session; a call of a reading kind covers reads only).
+  Any other is an approval, "Write <path>" with the new content as its details (an edit writes
+  the edited content), "Read <path>" (approve or reject); not approved, the agent gets an error
+  with the reason. ``files=False`` advertises neither and refuses both.
+- Paths: one under the session's ``cwd`` is shown and recorded relative to it, in the
+  approvals and in a permission's title, preview and transcript lines ("Allow Edit
+  `notes/todo.md`?"), so a recording replays in another folder; one outside it stays absolute.
 - ``terminal/*``: not advertised, refused (nbask runs no terminal for the agent).
 
 The agent runs as a subprocess over stdio, in a process group of its own (a kernel interrupt

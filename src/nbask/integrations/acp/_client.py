@@ -1,12 +1,21 @@
 """nbask's side of an ACP connection (``acp.Client``): the agent's stream printed as text, its
 ``session/request_permission`` asked as a question of the agent's own options, its file reads and
 writes each behind an approval, its terminals refused.
+
+One decision per action: ACP's file requests carry no tool call id, yet an agent that asked
+permission for a tool call carries it out with ``fs/read_text_file`` / ``fs/write_text_file`` on
+the files that call names (Claude Code's adapter reads the file, then writes it). So a read or
+write of a file among an allowed call's locations and diffs is done without asking again while
+that call runs ("allow once": until it is completed or failed, or the turn ends; the agent's
+"always": for the session); a call of a reading kind covers reads only. Any other file request
+is its own approval.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +30,7 @@ from ...kinds import QuestionRequest
 from ...models import MAX_ACTION_CHARS, Answer, Decision, Option, Question, QuestionSet
 from ...waiting import cancelled_by_interrupt
 from .. import _seam
-from ._text import ToolCallView, Transcript
+from ._text import ToolCallView, Transcript, shown_path
 
 __all__ = ["NbaskClient", "Permission", "option_labels", "permission_asking"]
 
@@ -38,6 +47,23 @@ KIND_TEXT = {
 NOT_APPROVED = -32603
 #: What the agent hears for a terminal request: nbask offers none.
 NO_TERMINALS = "nbask does not run terminals for the agent (the terminal capability is not advertised)"
+#: The statuses after which an allowed tool call no longer covers its files.
+ENDED = ("completed", "failed")
+#: Tool kinds that only look: allowing one covers reading its files, never writing them.
+LOOKING = ("read", "search", "fetch", "think")
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """A tool call the person allowed: its title, the files it names, whether it may write them
+    (not a call of a looking kind), and whether the agent's "always" was chosen (kept for the
+    session, not only until the call ends).
+    """
+
+    title: str
+    paths: frozenset[Path]
+    writes: bool
+    always: bool
 
 
 @dataclass(frozen=True)
@@ -76,20 +102,21 @@ def _reject_option(options: Sequence[schema.PermissionOption]) -> schema.Permiss
 
 
 def permission_asking(
-    view: ToolCallView, options: Sequence[schema.PermissionOption], timeout: float | None
+    view: ToolCallView, options: Sequence[schema.PermissionOption], timeout: float | None, cwd: str | None = None
 ) -> _seam.Asking[tuple[schema.PermissionOption | None, Answer | None]]:
     """Ask which of the agent's ``options`` to send for the tool call ``view``: returns the
     option (None: "cancelled") and the answer it was read from (None when nothing was asked).
+    Paths under the session's folder ``cwd`` are shown (and so recorded) relative to it.
 
     The chosen option is sent. Anything else (dismissed, timed out, an Other text, no one to
     ask, an option that allows chosen by a policy) sends the reject option, or "cancelled" when
     the agent offered none; an interrupt of the wait sends "cancelled".
     """
     labels = option_labels(options)
-    previews = view.details()
+    previews = view.details(cwd)
     try:
         question = Question(
-            question=f"Allow {view.name()}?",
+            question=f"Allow {view.name(cwd)}?",
             header=(view.kind or "permission")[:12],
             options=[
                 Option(label=label, description=KIND_TEXT.get(option.kind, ""), preview=previews)
@@ -97,7 +124,7 @@ def permission_asking(
             ],
         )
     except ValueError as error:  # not 2-4 options: it cannot be shown
-        log.warning("nbask: the permission request for %s cannot be shown (%s); it is rejected", view.name(), error)
+        log.warning("nbask: the permission request for %s cannot be shown (%s); it is rejected", view.name(cwd), error)
         return _reject_option(options), None
     request = QuestionRequest(
         question_set=QuestionSet(questions=[question]), timeout=timeout, tool_call_id=view.tool_call_id
@@ -129,22 +156,21 @@ class NbaskClient:
     ) -> None:
         self.timeout = timeout
         self.files = files
-        self.transcript = Transcript(show=show)
-        self.permissions: list[Permission] = []
-        self.on_stop = on_stop
         #: The session's working directory: a path under it is shown (and recorded) relative to it.
         self.cwd = cwd
-        #: What the person allowed through a permission request, by (access, path): "once" (the
-        #: next access carries out the allowed tool call) or "always" (the agent's allow_always).
-        self.allowed: dict[tuple[str, str], str] = {}
+        self.transcript = Transcript(show=show, cwd=cwd)
+        self.permissions: list[Permission] = []
+        self.on_stop = on_stop
+        #: The tool calls the person allowed whose file requests are not asked again, by id.
+        self.allowed: dict[str, Allowed] = {}
 
     def begin(self, *, show: bool) -> Transcript:
         """A new turn's transcript; the tool calls seen so far are kept."""
         known = self.transcript.tool_calls
-        self.transcript = Transcript(show=show, tool_calls=known)
+        self.transcript = Transcript(show=show, cwd=self.cwd, tool_calls=known)
         self.permissions = []
         # What was allowed once belongs to the turn that asked it; the agent's "always" stays.
-        self.allowed = {key: scope for key, scope in self.allowed.items() if scope == "always"}
+        self.allowed = {call: allowed for call, allowed in self.allowed.items() if allowed.always}
         return self.transcript
 
     # -- the stream ------------------------------------------------------------------------------
@@ -152,6 +178,11 @@ class NbaskClient:
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         del session_id, kwargs
         self.transcript.update(update)
+        if isinstance(update, (schema.ToolCallStart, schema.ToolCallProgress)) and update.status in ENDED:
+            # An allowed call that ended is carried out: a later request for its files is new.
+            allowed = self.allowed.get(update.tool_call_id)
+            if allowed is not None and not allowed.always:
+                del self.allowed[update.tool_call_id]
 
     # -- permissions -----------------------------------------------------------------------------
 
@@ -162,17 +193,17 @@ class NbaskClient:
         known = self.transcript.tool_calls.get(tool_call.tool_call_id)
         view = ToolCallView(tool_call.tool_call_id) if known is None else replace(known)
         view.update(tool_call)  # what the request says on top of what the stream said
-        option, answer = await self._asked(permission_asking(view, options, self.timeout))
+        option, answer = await self._asked(permission_asking(view, options, self.timeout, self.cwd))
         who = answer.answered_by if answer is not None else None
+        name = view.name(self.cwd)
         if option is not None and option.kind.startswith("allow"):
-            # The file access that carries out this call is the one just allowed: not asked again.
-            access = "read" if view.kind == "read" else "write"
-            scope = "always" if option.kind == "allow_always" else "once"
-            for path in view.locations:
-                self.allowed[access, str(Path(path))] = scope
-        self.permissions.append(Permission(view.name(), option and option.option_id, option and option.name, who))
+            # The file requests that carry out this call are the action just allowed: not asked again.
+            writes = view.kind not in LOOKING
+            paths = frozenset(view.paths(self.cwd))
+            self.allowed[tool_call.tool_call_id] = Allowed(name, paths, writes, option.kind == "allow_always")
+        self.permissions.append(Permission(name, option and option.option_id, option and option.name, who))
         sent = f"{option.name} ({option.option_id})" if option is not None else "cancelled"
-        self.transcript.line(f"permission: {view.name()} -> {sent}" + (f", answered by {who}" if who else ""))
+        self.transcript.line(f"permission: {name} -> {sent}" + (f", answered by {who}" if who else ""))
         if option is None:
             return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
         return schema.RequestPermissionResponse(
@@ -203,28 +234,28 @@ class NbaskClient:
         self, session_id: str, path: str, content: str, **kwargs: Any
     ) -> schema.WriteTextFileResponse:
         del session_id, kwargs
-        target = self._file(path, "write")
-        title = _action("Write", self._shown(path))
-        if self._take_allowed("write", target):
-            text = content
-        else:
+        target, shown = self._file(path, "write"), shown_path(path, self.cwd)
+        allowed_by = self._allowed_by(target, write=True)
+        text = content
+        if allowed_by is None:
+            title = _action("Write", shown)
             decision = await self._decided(_seam.approval(title, content, timeout=self.timeout))
             if decision is None or not decision.approved:
                 raise RequestError(NOT_APPROVED, _not_run(decision, title))
             text = decision.edited if decision.decision == "edit" and decision.edited is not None else content
         target.write_text(text, encoding="utf-8")
-        self.transcript.line(f"file: wrote {self._shown(path)} ({len(text)} characters)")
+        self.transcript.line(f"file: wrote {shown} ({len(text)} characters){_by(allowed_by)}")
         return schema.WriteTextFileResponse()
 
     async def read_text_file(
         self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
     ) -> schema.ReadTextFileResponse:
         del session_id, kwargs
-        target = self._file(path, "read")
+        target, shown = self._file(path, "read"), shown_path(path, self.cwd)
         lines = "" if line is None and limit is None else f"\nlines: from {line or 1}, at most {limit or 'all'}"
-        shown = self._shown(path)
         title = _action("Read", shown)
-        if not self._take_allowed("read", target):
+        allowed_by = self._allowed_by(target, write=False)
+        if allowed_by is None:
             decision = await self._decided(_seam.approval(title, f"{shown}{lines}", timeout=self.timeout))
             if decision is None or decision.decision != "approve":
                 why = "the request to read a file cannot be edited; approve it as it is or reject it"
@@ -235,7 +266,7 @@ class NbaskClient:
             start = max((line or 1) - 1, 0)
             kept = text.splitlines(keepends=True)[start:]
             text = "".join(kept[:limit] if limit is not None else kept)
-        self.transcript.line(f"file: read {shown}")
+        self.transcript.line(f"file: read {shown}{_by(allowed_by)}")
         return schema.ReadTextFileResponse(content=text)
 
     def _file(self, path: str, verb: str) -> Path:
@@ -246,23 +277,13 @@ class NbaskClient:
             raise RequestError.invalid_params({"path": msg})
         return Path(path)
 
-    def _shown(self, path: str) -> str:
-        """``path`` relative to the session's directory when under it (a recording made in one
-        checkout replays in another), else as given.
+    def _allowed_by(self, target: Path, *, write: bool) -> str | None:
+        """The title of an allowed tool call that names ``target`` and covers this request (a
+        write only under a call that changes files); None: none does, the request is asked.
         """
-        if self.cwd is None:
-            return path
-        try:
-            return Path(path).relative_to(self.cwd).as_posix()
-        except ValueError:
-            return path
-
-    def _take_allowed(self, access: str, target: Path) -> bool:
-        """Whether a permission the person gave covers this access (an "once" is used up)."""
-        scope = self.allowed.get((access, str(target)))
-        if scope == "once":
-            del self.allowed[access, str(target)]
-        return scope is not None
+        wanted = Path(os.path.normpath(target))
+        covering = (a for a in self.allowed.values() if wanted in a.paths and (a.writes or not write))
+        return next((allowed.title for allowed in covering), None)
 
     async def _decided(self, request: Any) -> Decision | None:
         decision = await self._asked(_seam.ask(request))
@@ -298,6 +319,11 @@ def _action(verb: str, path: str) -> str:
     room = MAX_ACTION_CHARS - len(verb) - 1
     shown = path if len(path) <= room else "…" + path[-(room - 1) :]
     return f"{verb} {shown}"
+
+
+def _by(allowed_by: str | None) -> str:
+    """What the transcript adds to a file request done under an allowed tool call."""
+    return f", allowed with {allowed_by}" if allowed_by is not None else ""
 
 
 def _not_run(decision: Decision | None, title: str, why: str | None = None) -> str:
