@@ -16,7 +16,22 @@ from llama_index.core.tools import FunctionTool, ToolSelection
 from workflows import Context, Workflow, step
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
 
-__all__ = ["Approves", "Asks", "Parallel", "agent", "scripted_llm"]
+__all__ = ["Approves", "Asks", "HumanInTheLoopWorkflow", "Parallel", "agent", "scripted_llm"]
+
+
+class HumanInTheLoopWorkflow(Workflow):
+    """LlamaIndex's own human-in-the-loop example, as its workflow docs write it ("Human in the
+    Loop"): no timeout given, so LlamaIndex's 45 s.
+    """
+
+    @step
+    async def step1(self, ev: StartEvent) -> InputRequiredEvent:
+        del ev  # LlamaIndex routes a step by the type of its event
+        return InputRequiredEvent(prefix="Enter a number: ")
+
+    @step
+    async def step2(self, ev: HumanResponseEvent) -> StopEvent:
+        return StopEvent(result=ev.response)
 
 
 class Asks(Workflow):

@@ -13,20 +13,22 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, pick, reject, time_out
+from tools.tool_helpers import REPO, Person, approve, pick, reject
 
 import nbask
 
 pytest.importorskip("llama_index.core")
-from workflows import Workflow, step
-from workflows.events import HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
+from workflows.errors import WorkflowTimeoutError
+from workflows.events import HumanResponseEvent, InputRequiredEvent
 
 import nbask.integrations.llama_index as nbask_llama_index
-from integrations.llama_index_scripted import Approves, Asks, Parallel, agent
+from integrations.llama_index_scripted import Approves, Asks, HumanInTheLoopWorkflow, Parallel, agent
+from nbask.core.lifecycle import timeout_note
 from nbask.errors import NoOneCanAnswer
 from nbask.kinds import ApprovalRequest, FormRequest, QuestionRequest
 
@@ -37,6 +39,16 @@ UNATTENDED = (
     "Not approved: this run is unattended (policy 'recommended'), and an unattended run does not approve "
     "actions on its own. Ask again where a person can decide, or replay a recorded decision."
 )
+
+
+def noted(text: str, seconds: int = 60) -> str:
+    """A form's message or a question's text as the card of a workflow with ``seconds`` shows it."""
+    return f"{text}\n\nLlamaIndex stops this workflow {seconds} s after it starts."
+
+
+def titled(action: str, seconds: int = 60) -> str:
+    """An approval's title as the card of a workflow with ``seconds`` shows it."""
+    return f"{action} (LlamaIndex stops this workflow {seconds} s after it starts)"
 
 
 def run(workflow: Any, **kwargs: Any) -> Any:
@@ -77,8 +89,8 @@ def test_a_prefix_is_a_text_field_and_the_response_echoes_the_events_fields(pers
     assert got == {"prefix": "What's your name? ", "user": "u1", "answered_by": "person", "response": "Laurie"}
     (form,) = person.asked
     assert isinstance(form, FormRequest)
-    assert form.form.message == "What's your name?"
-    assert [(f.name, f.required) for f in form.form.fields] == [("response", True)]
+    assert form.form.message == noted("What's your name?")
+    assert [(f.name, f.required, f.default) for f in form.form.fields] == [("response", False, "")]
 
 
 def test_options_are_a_question_with_other(person: Person):
@@ -86,7 +98,7 @@ def test_options_are_a_question_with_other(person: Person):
     got = run(Asks(timeout=60), ask={"prompt": "Which city?", "options": ["Paris", "Rome"], "header": "City"})
     assert got["response"] == "Lisbon"
     (asked,) = person.questions
-    assert asked["questions"][0]["question"] == "Which city?"
+    assert asked["questions"][0]["question"] == noted("Which city?")
     assert [o["label"] for o in asked["questions"][0]["options"]] == ["Paris", "Rome"]
     assert asked["questions"][0]["header"] == "City"
 
@@ -125,7 +137,7 @@ def test_an_approval_decides_whether_the_dangerous_step_runs(person: Person, dec
     assert run(workflow, table="events_2023") == result
     assert workflow.ran == ran  # a rejected step never dropped the table
     (asked,) = person.approvals
-    assert asked.approval.action == "Drop table events_2023"
+    assert asked.approval.action == titled("Drop table events_2023")
     assert json.loads(asked.approval.details) == {"table": "events_2023"}
     assert asked.approval.risk == "high"
 
@@ -156,7 +168,7 @@ def test_parallel_waiters_are_asked_together_and_each_answer_meets_its_requireme
 
 def test_a_function_agents_parallel_tool_calls_wait_together(person: Person):
     def decide(request: Any) -> Any:
-        keep = request.approval.action.endswith("events_2022")
+        keep = request.approval.action.startswith("Drop table events_2022 ")
         return reject("keep it for the audit")(request) if keep else approve()(request)
 
     person.answers(decide)
@@ -165,7 +177,8 @@ def test_a_function_agents_parallel_tool_calls_wait_together(person: Person):
     output = run_agent(calls, ran, "Clean up.")
     assert ran == ["events_2023"]  # the rejected call's table was never dropped
     assert str(output) == "not dropped events_2022: keep it for the audit\ndropped events_2023"
-    assert sorted(a.approval.action for a in person.approvals) == ["Drop table events_2022", "Drop table events_2023"]
+    actions = sorted(a.approval.action for a in person.approvals)
+    assert actions == [titled("Drop table events_2022"), titled("Drop table events_2023")]
     assert len({e.outcome.batch_id for e in nbask.history()}) == 1
 
 
@@ -175,7 +188,7 @@ def test_a_function_agents_tool_asks_the_person_a_question_in_text(person: Perso
     assert str(output) == "the person said ship on Friday"
     (form,) = person.asked
     assert isinstance(form, FormRequest)
-    assert form.form.message == "When should we ship?"
+    assert form.form.message == noted("When should we ship?")
 
 
 def test_resolve_sync_answers_events_the_caller_streams_itself(person: Person):
@@ -196,8 +209,7 @@ def test_headless_under_the_recommended_policy_never_hangs():
     assert workflow.ran == []
     asks = {"flavour": {"prefix": "Which flavour?", "options": ["A", "B (Recommended)"]}, "go": {"action": "Go"}}
     assert run(Parallel(timeout=60), asks=asks, timeout=WAIT) == {"flavour": "B (Recommended)", "go": "reject"}
-    with pytest.raises(nbask_llama_index.InputNotAnswered, match="the required field 'response' has no default"):
-        run(Asks(timeout=60), ask={"prefix": "Name?"})
+    assert run(Asks(timeout=60), ask={"prefix": "Name?"})["response"] == ""  # the text's empty default
     assert [e.answered_by for e in nbask.history()] == ["policy"] * 4
 
 
@@ -232,52 +244,98 @@ def test_a_replay_miss_raises_and_stops_the_run(tmp_path: Path, monkeypatch: pyt
 # -- the workflow's own timeout ------------------------------------------------------------------
 
 
-class DocsWorkflow(Workflow):
-    """LlamaIndex's human-in-the-loop example as its docs write it: no timeout given (45 s)."""
-
-    @step
-    async def step1(self, ev: StartEvent) -> InputRequiredEvent:
-        del ev  # LlamaIndex routes a step by the type of its event
-        return InputRequiredEvent(prefix="Deploy to production?", options=["Yes", "No (Recommended)"])
-
-    @step
-    async def step2(self, ev: HumanResponseEvent) -> StopEvent:
-        return StopEvent(result=f"you said {ev.response}")
-
-
 def test_the_docs_workflow_with_its_45_s_runs_as_written_under_a_policy():
     nbask.configure(policy="recommended")
-    assert DocsWorkflow()._timeout == 45
-    assert run(DocsWorkflow(), timeout=None) == "you said No (Recommended)"
-    assert asyncio.run(nbask_llama_index.run(DocsWorkflow())) == "you said No (Recommended)"  # nbask's 600 s
+    assert HumanInTheLoopWorkflow()._timeout == 45  # LlamaIndex's own default, as the docs leave it
+    assert asyncio.run(nbask_llama_index.run(HumanInTheLoopWorkflow())) == ""  # nbask's 600 s
+    assert run(HumanInTheLoopWorkflow(), timeout=None) == ""
+    assert nbask_llama_index.run_sync(HumanInTheLoopWorkflow()) == ""
+    entries = nbask.history()
+    assert [(e.answered_by, e.outcome.status) for e in entries] == [("policy", "answered")] * 3
 
 
 def test_with_a_person_a_request_waits_within_the_workflows_time_and_says_so(person: Person):
-    person.answers(pick("Yes"))
-    assert asyncio.run(nbask_llama_index.run(DocsWorkflow())) == "you said Yes"  # nbask's default 600 s
+    person.answers(submit(response="42"))
+    assert asyncio.run(nbask_llama_index.run(HumanInTheLoopWorkflow())) == "42"  # nbask's default 600 s
     (asked,) = person.asked
-    assert isinstance(asked, QuestionRequest)
+    assert isinstance(asked, FormRequest)
     assert asked.timeout is not None
-    assert asked.timeout <= 45
-    shown = asked.question_set.questions[0].question
-    assert shown.startswith("Deploy to production?")
-    assert "LlamaIndex ends this workflow's run 45 s after it started" in shown
+    assert 30 < asked.timeout <= 44  # what is left of the 45 s, less a second's margin
+    assert asked.form.message == noted("Enter a number:", 45)
 
 
-def test_a_short_workflow_time_ends_the_request_not_the_kernel(person: Person):
-    person.answers(time_out())
-    with pytest.raises(nbask_llama_index.InputNotAnswered, match="timed out") as raised:
-        run(Asks(timeout=2), ask={"prefix": "Name?"}, timeout=None)
-    assert isinstance(raised.value, nbask.NotAnswered)
-    (asked,) = person.asked
-    assert asked.timeout is not None
+def test_a_question_and_an_approval_say_it_too(person: Person):
+    person.answers(by_kind(approval=approve(), question=pick("A")))
+    asks = {"flavour": {"prefix": "Which flavour?", "options": ["A", "B"]}, "go": {"action": "Go", "details": "now"}}
+    assert run(Parallel(timeout=30), asks=asks, timeout=None) == {"flavour": "A", "go": "approve"}
+    question, approval = sorted(person.asked, key=lambda request: request.kind, reverse=True)
+    assert question.question_set.questions[0].question == noted("Which flavour?", 30)
+    assert (approval.approval.action, approval.approval.details) == (titled("Go", 30), "now")
+    assert all(request.timeout is not None and request.timeout <= 29 for request in person.asked)
+
+
+def test_an_edit_goes_back_as_the_person_wrote_it_without_the_note(person: Person):
+    schema = {"type": "object", "properties": {"table": {"type": "string"}}, "required": ["table"]}
+
+    def edit_as_shown(request: Any) -> Any:
+        # What the card's Edit starts from: the details as shown, changed by the person.
+        edited = request.approval.details.replace("events_2023", "events_2024")
+        raw = {"action": "approve", "edited_details": edited, "reason": "", "view_id": "t", "sent_at_ms": 0}
+        return request.parse_and_decide(raw)
+
+    person.answers(edit_as_shown)
+    ask = {"action": "Drop table", "details": {"table": "events_2023"}, "details_schema": schema}
+    got = run(Asks(timeout=60), ask=ask, timeout=None)
+    assert (got["response"], got["approved"]) == ("edit", True)
+    assert json.loads(got["edited"]) == {"table": "events_2024"}
+
+
+def test_a_recording_replays_whatever_the_wait(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    with monkeypatch.context() as patched:
+        person = Person().answers(pick("B"))
+        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        ask = {"prefix": "Which flavour?", "options": ["A", "B"]}
+        assert run(Asks(), ask=ask, timeout=None)["response"] == "B"  # the workflow's 45 s cut the wait
+    nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
+    got = run(Asks(), ask=ask, timeout=30)  # nbask's own 30 s is the shorter wait this time
+    assert (got["response"], got["answered_by"]) == ("B", "replay")
+
+
+class NoAnswer:
+    """A person who never answers: each request waits out its own timeout, as the widget does."""
+
+    def __init__(self) -> None:
+        self.asked: list[Any] = []
+
+    def check_available(self, request: Any) -> None:
+        del request  # always someone to ask
+
+    async def resolve(self, resolution: Any) -> Any:
+        request = resolution.request
+        self.asked.append(request)
+        await asyncio.sleep(request.timeout)
+        return resolution.end("timeout", timeout_note(request.timeout))
+
+
+@pytest.mark.parametrize("ask", [{"prefix": "Name?"}, {"action": "Deploy", "details": "now"}], ids=["text", "approval"])
+def test_no_answer_in_a_short_workflow_time_ends_with_llama_indexs_own_timeout(
+    monkeypatch: pytest.MonkeyPatch, ask: dict[str, Any]
+):
+    silent = NoAnswer()
+    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: silent)
+    started = time.monotonic()
+    with pytest.raises(WorkflowTimeoutError, match="timed out after 2"):
+        asyncio.run(asyncio.wait_for(nbask_llama_index.run(Asks(timeout=2), ask=ask), 30))  # never a hang
+    assert time.monotonic() - started < 15
+    (asked,) = silent.asked
     assert asked.timeout <= 2
-    assert "LlamaIndex ends this workflow's run 2 s after it started" in asked.form.message
+    (entry,) = nbask.history()
+    assert (entry.outcome.status, entry.answered_by) == ("timeout", "person")
 
 
 def test_run_sync_runs_the_workflow_on_a_loop_of_its_own(person: Person):
-    person.answers(pick("Yes"))
-    assert nbask_llama_index.run_sync(DocsWorkflow()) == "you said Yes"
+    person.answers(submit(response="7"))
+    assert nbask_llama_index.run_sync(HumanInTheLoopWorkflow()) == "7"
 
 
 def test_a_wait_within_the_workflows_timeout_is_asked(person: Person):

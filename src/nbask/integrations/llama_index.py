@@ -16,8 +16,8 @@ An ``InputRequiredEvent`` is one a step returns, or the ``waiter_event`` of
 further by itself (LlamaIndex's ``WorkflowIdleEvent``), answered in any order. What each event's
 fields ask, and the ``HumanResponseEvent`` it is answered with:
 
-- ``prefix`` (or ``prompt``, ``message``, ``msg``) alone: a one-field text form;
-  ``response`` is the text.
+- ``prefix`` (or ``prompt``, ``message``, ``msg``) alone: a one-field text form, empty unless
+  filled (so ``recommended`` answers ""); ``response`` is the text.
 - that text and ``options`` (2-4 labels or ``{"label", "description"}``; ``header``,
   ``multi_select``): a question with Other; ``response`` is the answer's text.
 - ``questions`` (1-4 of nbask's questions: ``question``, ``options``, ``header``,
@@ -41,9 +41,12 @@ unanswered (a declined form or text, a question dismissed) stops the run (``canc
 raises ``InputNotAnswered`` saying why; a replay miss raises ``nbask.ReplayMissing`` the same way.
 
 A workflow's ``timeout`` (45 s unless given) covers its whole run, waiting included, so each
-request waits at most for what is left of it (``timeout=`` is the longest wait otherwise), and
-its card says when LlamaIndex will end the run. A policy decides at once, whatever the limit. An
-answer not given in that time ends the request as timed out and the run as above.
+request waits at most for what is left of it (less a second; ``timeout=`` is the longest wait
+otherwise), and its card says "LlamaIndex stops this workflow 45 s after it starts" (a form's
+message, a question's text, an approval's title: the same words on every run, so a recording
+replays). A policy decides at once, whatever the limit. A person who does not answer in that time
+ends the request as timed out, and nothing is sent: LlamaIndex's own timeout ends the run with its
+``WorkflowTimeoutError``, as it does for any workflow left waiting.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT, Request
 from ..errors import NotAnswered
 from ..kinds import ApprovalRequest, FormRequest, QuestionRequest
-from ..models import Answer, Decision, FormAnswer, Outcome, one_question_set
+from ..models import MAX_ACTION_CHARS, Answer, Decision, FormAnswer, Outcome, one_question_set
 from . import _bounded, _seam
 
 __all__ = [
@@ -113,8 +116,9 @@ class _Limit:
         return left if timeout is None else min(timeout, left)
 
     def note(self) -> str:
-        left = max(round(self.ends_at - time.monotonic()), 0)
-        return f"LlamaIndex ends this workflow's run {self.seconds:g} s after it started (in about {left} s)."
+        # The limit, not the time left: the card's countdown shows that, and a replayed run must ask
+        # in the same words as the recorded one.
+        return f"LlamaIndex stops this workflow {self.seconds:g} s after it starts"
 
 
 #: How long before the workflow's own end a request gives up, so nbask's timeout comes first.
@@ -241,7 +245,8 @@ def _batch(
     missing = next((item for item in answered if isinstance(item, InputNotAnswered)), None)
     if missing is not None:
         raise missing
-    return cast("list[HumanResponseEvent]", answered)
+    # None: the workflow's time ran out on that one, so nothing is sent for it.
+    return [item for item in answered if isinstance(item, HumanResponseEvent)]
 
 
 def _answering(
@@ -250,19 +255,24 @@ def _answering(
     timeout: float | None = DEFAULT_TIMEOUT,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
     limit: _Limit | None = None,
-) -> _seam.Asking[HumanResponseEvent | InputNotAnswered]:
+) -> _seam.Asking[HumanResponseEvent | InputNotAnswered | None]:
     """The Asking of one ``InputRequiredEvent``: the response to send, or ``InputNotAnswered``
     (returned, not raised, so the rest of a batch is still decided). Within a workflow's own
-    ``limit``, the request waits only for what is left of it, and says so.
+    ``limit``, the request waits only for what is left of it, and says so; None when a person
+    let that time run out.
     """
     fields = _fields(event)
     waits = limit.wait(timeout) if limit is not None else timeout
     request = _request(fields, waits)
     asked = [q.question for q in request.question_set.questions] if isinstance(request, QuestionRequest) else []
-    if limit is not None and waits != timeout:  # the workflow ends first: the card says when
+    if limit is not None:  # whether or not it cuts this wait short, so every run asks the same
         request = _noted(request, limit.note())
     shown = [q.question for q in request.question_set.questions] if isinstance(request, QuestionRequest) else []
     outcome = yield request
+    if waits != timeout and outcome.status == "timeout" and outcome.answered_by == "person":
+        # The workflow's own time is up: leave it waiting, as LlamaIndex leaves a workflow no one
+        # answers, so its WorkflowTimeoutError ends the run rather than an nbask error.
+        return None
     reply: dict[str, Any] = {**fields, "answered_by": outcome.answered_by}
     if isinstance(outcome, Decision):
         reply.update(response=outcome.decision, approved=outcome.approved, edited=outcome.edited, reason=outcome.reason)
@@ -307,8 +317,10 @@ def _request(fields: Mapping[str, Any], timeout: float | None) -> Request[Any]:
             multi_select=bool(fields.get("multi_select", False)),
         )
         return QuestionRequest(question_set=question_set, timeout=timeout)
-    schema = {"type": "object", "properties": {_TEXT_FIELD: {"type": "string", "title": "Your answer"}}}
-    schema["required"] = [_TEXT_FIELD]
+    # Empty unless filled, as LlamaIndex's own input() prompt can be: "" is also what the
+    # recommended policy answers, so the docs' prompt runs unattended.
+    field = {"type": "string", "title": "Your answer", "default": ""}
+    schema = {"type": "object", "properties": {_TEXT_FIELD: field}}
     return form_request(text or "The workflow asks for your input.", schema, timeout=timeout)
 
 
@@ -356,20 +368,20 @@ def _limit_of(handler: WorkflowHandler) -> _Limit | None:
 
 
 def _noted(request: Request[Any], note: str) -> Request[Any]:
-    """``request`` with ``note`` shown after what it asks: a form's message, an approval's
-    details, a question's text.
+    """``request`` with ``note`` shown after what it asks: a form's message, a question's text,
+    an approval's title (not its details: an edit starts from them, and goes back to the step).
     """
     if isinstance(request, FormRequest):
-        message = _seam.clip(f"{request.form.message}\n\n{note}", MAX_DETAILS_CHARS)
+        message = _seam.clip(f"{request.form.message}\n\n{note}.", MAX_DETAILS_CHARS)
         return replace(request, form=request.form.model_copy(update={"message": message}))
     if isinstance(request, ApprovalRequest):
-        details = f"{request.approval.details}\n\n{note}" if request.approval.details else note
-        if len(details) > MAX_DETAILS_CHARS:
+        action = f"{request.approval.action} ({note})"
+        if len(action) > MAX_ACTION_CHARS:  # the countdown still shows the time left
             return request
-        return replace(request, approval=request.approval.model_copy(update={"details": details}))
+        return replace(request, approval=request.approval.model_copy(update={"action": action}))
     if isinstance(request, QuestionRequest):
         questions = request.question_set.questions
-        first = questions[0].model_copy(update={"question": f"{questions[0].question}\n\n{note}"})
+        first = questions[0].model_copy(update={"question": f"{questions[0].question}\n\n{note}."})
         question_set = request.question_set.model_copy(update={"questions": [first, *questions[1:]]})
         return replace(request, question_set=question_set, shorthand=None)
     return request
