@@ -64,7 +64,10 @@ describe("the count", () => {
       lead: false,
       waiting: 0,
       approvals: ["a"],
+      high_risk: [],
     });
+    // A high-risk entry that is not among the approvals, or not an object, is left out.
+    expect(readBatch({ id: "b", approvals: ["a"], high_risk: [{ id: "z", action: "x" }, "a"] })?.high_risk).toEqual([]);
   });
 
   it("shows on a question's lead card too, without an all button when no approvals wait", () => {
@@ -86,6 +89,33 @@ describe("Approve all and Reject all", () => {
     expect(getByRole(root, "button", { name: "Reject all (2)" })).toBeTruthy();
     model.kernelUpdate({ batch: batch() });
     expect(getByRole(root, "button", { name: "Approve all (3)" })).toBeTruthy();
+  });
+
+  it("leave a high-risk approval out of Approve all, naming it, and Reject all takes it", async () => {
+    const user = userEvent.setup();
+    const risky = [{ id: "r2", action: "DROP TABLE users" }];
+    const model = approval({ high_risk: risky });
+    const { root } = view(model);
+    expect(getByRole(root, "button", { name: "Approve all (2)" })).toBeTruthy(); // r1 and r3 only
+    expect(getByRole(root, "button", { name: "Reject all (3)" })).toBeTruthy();
+    await user.click(getByRole(root, "button", { name: "Approve all (2)" }));
+    expect(
+      within(root).getByText(
+        'Approve all 2 approvals? Each runs as shown, without edits. High risk, left for its own card: "DROP TABLE users".',
+      ),
+    ).toBeTruthy();
+    await user.click(getByRole(root, "button", { name: "Approve 2" }));
+    expect(model.send).toHaveBeenCalledWith({ batch: "approve_all", batch_id: "b1", request_ids: ["r1", "r3"] });
+  });
+
+  it("offer no Approve all when fewer than two approvals are not high risk", () => {
+    const risky = [
+      { id: "r1", action: "Drop t1" },
+      { id: "r2", action: "Drop t2" },
+    ];
+    const { root } = view(approval({ high_risk: risky }));
+    expect(queryByRole(root, "button", { name: /^Approve all/ })).toBeNull();
+    expect(getByRole(root, "button", { name: "Reject all (3)" })).toBeTruthy();
   });
 
   it("ask first, focus on Keep reviewing; Keep reviewing and Escape send nothing", async () => {

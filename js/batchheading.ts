@@ -21,6 +21,11 @@ export const BATCH_TEXT = {
   approveAll: (n: number): string => `Approve all (${n})`,
   rejectAll: (n: number): string => `Reject all (${n})`,
   confirmApprove: (n: number): string => `Approve all ${n} approvals? Each runs as shown, without edits.`,
+  /** What "Approve all" leaves out: each high-risk approval, by its title. */
+  leftOut: (actions: readonly string[]): string =>
+    actions.length === 1
+      ? ` High risk, left for its own card: "${actions[0]}".`
+      : ` High risk, each left for its own card: ${actions.map((a) => `"${a}"`).join(", ")}.`,
   confirmReject: (n: number): string => `Reject all ${n} approvals?`,
   approveN: (n: number): string => `Approve ${n}`,
   rejectN: (n: number): string => `Reject ${n}`,
@@ -34,12 +39,25 @@ export function readBatch(raw: unknown): BatchState | null {
   if (!isObject(raw) || typeof raw.id !== "string" || raw.id === "") return null;
   const waiting = Number(raw.waiting);
   const approvals = Array.isArray(raw.approvals) ? raw.approvals.filter((id): id is string => typeof id === "string") : [];
+  const highRisk = Array.isArray(raw.high_risk)
+    ? raw.high_risk
+        .filter((item): item is { id: string; action: string } => isObject(item) && typeof item.id === "string")
+        .map((item) => ({ id: item.id, action: typeof item.action === "string" ? item.action : item.id }))
+        .filter((item) => approvals.includes(item.id))
+    : [];
   return {
     id: raw.id,
     lead: raw.lead === true,
     waiting: Number.isFinite(waiting) && waiting > 0 ? Math.floor(waiting) : 0,
     approvals,
+    high_risk: highRisk,
   };
+}
+
+/** The approvals "Approve all" may decide: every one but the high-risk ones. */
+function approvable(batch: BatchState): string[] {
+  const risky = new Set((batch.high_risk ?? []).map((item) => item.id));
+  return batch.approvals.filter((id) => !risky.has(id));
 }
 
 function waitsFor(batch: BatchState, ids: readonly string[]): boolean {
@@ -136,12 +154,12 @@ export class BatchHeading {
     // Only on change, so a screen reader hears each count once.
     if (this.count.textContent !== text) this.count.textContent = text;
     const n = batch.approvals.length;
-    const offered = n >= 2 && this.sentAt === null;
-    for (const [node, label] of [
-      [this.approveAll, BATCH_TEXT.approveAll(n)],
-      [this.rejectAll, BATCH_TEXT.rejectAll(n)],
+    const m = approvable(batch).length;
+    for (const [node, label, count] of [
+      [this.approveAll, BATCH_TEXT.approveAll(m), m],
+      [this.rejectAll, BATCH_TEXT.rejectAll(n), n],
     ] as const) {
-      node.hidden = !offered;
+      node.hidden = !(count >= 2 && this.sentAt === null);
       if (node.textContent !== label) node.textContent = label;
     }
     this.confirmRow.hidden = this.asking === null;
@@ -167,15 +185,17 @@ export class BatchHeading {
 
   private setConfirmText(action: BatchAction, n: number): void {
     const approve = action === "approve_all";
-    this.confirmText.textContent = approve ? BATCH_TEXT.confirmApprove(n) : BATCH_TEXT.confirmReject(n);
+    const risky = (this.batch()?.high_risk ?? []).map((item) => item.action);
+    const leftOut = approve && risky.length > 0 ? BATCH_TEXT.leftOut(risky) : "";
+    this.confirmText.textContent = (approve ? BATCH_TEXT.confirmApprove(n) : BATCH_TEXT.confirmReject(n)) + leftOut;
     this.confirmButton.textContent = approve ? BATCH_TEXT.approveN(n) : BATCH_TEXT.rejectN(n);
   }
 
   /** Opens the confirmation for what the batch shows now. */
   private ask(action: BatchAction, opener: HTMLButtonElement): void {
     const batch = this.batch();
-    if (batch === null || batch.approvals.length < 2 || this.sentAt !== null) return;
-    const ids = [...batch.approvals];
+    const ids = batch === null ? [] : action === "approve_all" ? approvable(batch) : [...batch.approvals];
+    if (batch === null || ids.length < 2 || this.sentAt !== null) return;
     this.asking = { action, batchId: batch.id, requestIds: ids, opener };
     this.setConfirmText(action, ids.length);
     this.update();

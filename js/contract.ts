@@ -62,6 +62,9 @@ export interface BatchState {
   /** Request ids of the batch's approvals still waiting, in the order shown: what an "all"
    *  button may decide (questions and forms never are). On the lead only, [] elsewhere. */
   approvals: string[];
+  /** The high-risk ones among `approvals`, with their titles: "Approve all" leaves them out (each
+   *  is decided on its own card) and says so; "Reject all" takes them. On the lead only. */
+  high_risk?: { id: string; action: string }[];
 }
 
 /** The custom message a lead widget sends (model.send) for Approve all / Reject all: the kernel

@@ -33,14 +33,21 @@ def batch_state(widget: InteractionWidget[Any], batch: Batch | None, waiting: li
     if batch.lead != widget.request.request_id:
         # Only the lead's heading shows the counts. The other cards' state stays the same while
         # requests come and go, so an answer syncs the lead's trait, not every waiting card's.
-        return {"id": batch.id, "lead": False, "waiting": 0, "approvals": []}
+        return {"id": batch.id, "lead": False, "waiting": 0, "approvals": [], "high_risk": []}
     members = [r.request for r in waiting if r.request.batch_id == batch.id]
+    approvals = [request for request in members if request.kind == "approval"]
     return {
         "id": batch.id,
         "lead": True,
         "waiting": len(members),
         # Only what an "all" button may decide: approvals still waiting, in the order shown.
-        "approvals": [request.request_id for request in members if request.kind == "approval"],
+        "approvals": [request.request_id for request in approvals],
+        # Never swept up by "Approve all": each is decided on its own card (Reject all may take them).
+        "high_risk": [
+            {"id": request.request_id, "action": approval.action}
+            for request in approvals
+            if (approval := getattr(request, "approval", None)) is not None and approval.risk == "high"
+        ],
     }
 
 

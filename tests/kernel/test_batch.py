@@ -150,6 +150,28 @@ def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness)
     assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
 
 
+def test_approve_all_never_approves_a_high_risk_one_even_when_sent_its_id(k: KernelHarness) -> None:
+    cell = k.execute(
+        "reqs = [approval_request(f'Drop table r{i}', f'DROP TABLE r{i}', risk='high' if i == 1 else None)"
+        " for i in range(3)]\n"
+        "decisions = run_requests_sync(reqs)\n"
+        "print('BATCH ' + json.dumps([[d.decision, d.answered_by] for d in decisions]))"
+    )
+    comms = [widget_asking(k, f"Drop table r{i}") for i in range(3)]
+    for comm in comms:
+        k.wait_until_waiting(comm)
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: len(s.get("batch", {}).get("approvals", [])) == 3)
+    batch = lead["batch"]
+    assert batch["high_risk"] == [{"id": batch["approvals"][1], "action": "Drop table r1"}]
+    # Even a message naming every approval (an old page, a crafted one) leaves the high-risk one waiting.
+    content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": batch["approvals"]}
+    k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
+    k.wait_for_state(comms[2].comm_id, lambda s: s.get("status") == "answered")
+    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][1]])
+    k.update_widget(comms[1].comm_id, {"response": approval_response("reject", reason="not that one")})
+    assert batch_line(k, cell) == [["approve", "person"], ["reject", "person"], ["approve", "person"]]
+
+
 def test_a_thread_asks_beside_the_cells_own_question(k: KernelHarness) -> None:
     cell = k.execute(
         "import threading\n"

@@ -73,8 +73,12 @@ class ApprovalRequest(Request[Decision]):
             )
         return Decision(status="answered", decision="approve", reason=response.reason, **self._ids(answered_by))
 
-    def decided_in_batch(self, *, approve: bool) -> Decision:
-        """Approve all / Reject all: the details as shown (no edit), no reason."""
+    def decided_in_batch(self, *, approve: bool) -> Decision | None:
+        """Approve all / Reject all: the details as shown (no edit), no reason. A high-risk
+        approval is never approved in bulk (None: it waits for its own card's decision).
+        """
+        if approve and self.approval.risk == "high":
+            return None
         return self.decide(ApprovalResponse("approve" if approve else "reject"))
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Decision:
