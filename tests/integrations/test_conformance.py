@@ -52,10 +52,6 @@ NO_ADAPTER_YET: frozenset[str] = frozenset(
 )
 #: (framework, check) -> the defect that makes it fail, in one line.
 DEFECTS: dict[tuple[str, str], str] = {
-    ("claude_agent_sdk", "asked-again"): (
-        "can_use_tool lets AskedAgain reach the SDK, which sends it to Claude Code as the request's error and "
-        "the run goes on: not denied with interrupt=True nor raised by query(), as a replay miss is"
-    ),
     ("google_adk", "edit"): (
         "an edit of a require_confirmation call is answered confirmed=False and the model reads only the ADK's "
         "'This tool call is rejected.', not the edited arguments (ToolConfirmation has no field for them)"

@@ -77,7 +77,7 @@ from claude_agent_sdk import (
 
 from ...contract import MAX_PREVIEW_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
-from ...errors import ReplayMissing
+from ...errors import AskedAgain, ReplayMissing
 from ...kinds import QuestionRequest
 from ...models import MAX_ACTION_CHARS, Answer, Decision, Outcome, one_question_set
 from ...tools.dialects import DIALECTS, ArgumentError, Plan
@@ -179,14 +179,15 @@ async def _answer(
         if not cancelled_by_interrupt():
             raise  # the SDK cancelled the request (Claude Code withdrew it): no answer is sent
         return PermissionResultDeny(message=INTERRUPTED, interrupt=True)
-    except ReplayMissing as miss:
+    except (ReplayMissing, AskedAgain) as miss:
         # Raised out of the callback, the SDK would send it to Claude Code as the request's error
-        # and the run would go on: stop the run instead, keep the miss for raise_replay_misses,
-        # and say so where the person running the replay looks (ids only, never text).
+        # and the run would go on: stop the run instead, keep the error for raise_replay_misses
+        # (and nbask's query), and say so where the person running it looks (ids only, never text).
         remember(miss)
         log.error(  # noqa: TRY400 - the traceback's message may quote what was asked
-            "nbask.ReplayMissing: the recording has no answer for Claude Code's permission request "
-            "(tool call %s); the tool does not run and Claude Code is told to stop the run",
+            "nbask.%s: Claude Code's permission request (tool call %s) is not answered; the tool does "
+            "not run and Claude Code is told to stop the run",
+            type(miss).__name__,
             context.tool_use_id,
         )
         return PermissionResultDeny(message=f"{miss} Stop here.", interrupt=True)

@@ -1,4 +1,5 @@
-"""A replay miss of nbask.integrations.claude_agent_sdk's callback, raised to the caller.
+"""A replay miss (or an unattended run asking again, ``nbask.AskedAgain``) of
+nbask.integrations.claude_agent_sdk's callback, raised to the caller.
 
 The SDK runs ``can_use_tool`` in a task of its own and keeps a callback's exception to itself (it
 sends it to Claude Code as the permission request's error, and the run goes on). So the callback
@@ -17,18 +18,18 @@ from typing import Any
 import claude_agent_sdk
 from claude_agent_sdk import ClaudeAgentOptions, Message, Transport
 
-from ...errors import ReplayMissing
+from ...errors import AskedAgain, ReplayMissing
 
 __all__ = ["query", "raise_replay_misses", "remember"]
 
 #: The misses of the runs started inside ``raise_replay_misses``: the SDK starts the callback's
 #: task from the context the run was started in, so the callback finds the caller's own list.
-_MISSES: contextvars.ContextVar[list[ReplayMissing] | None] = contextvars.ContextVar(
+_MISSES: contextvars.ContextVar[list[ReplayMissing | AskedAgain] | None] = contextvars.ContextVar(
     "nbask_claude_agent_sdk_replay_misses", default=None
 )
 
 
-def remember(miss: ReplayMissing) -> None:
+def remember(miss: ReplayMissing | AskedAgain) -> None:
     """Keep ``miss`` for the ``raise_replay_misses`` block the run was started in, if any."""
     misses = _MISSES.get()
     if misses is not None:
@@ -50,7 +51,7 @@ def raise_replay_misses() -> Iterator[None]:
 
     An exception of the block's own goes on as it is.
     """
-    misses: list[ReplayMissing] = []
+    misses: list[ReplayMissing | AskedAgain] = []
     token = _MISSES.set(misses)
     try:
         yield
