@@ -20,6 +20,10 @@ export interface BaseModel {
   status: Status;
   /** Epoch milliseconds when the kernel stops waiting; 0 = no time limit. */
   deadline_ms: number;
+  /** Epoch milliseconds from which the countdown shows; 0 = all along (a limit the caller set).
+   *  nbask's own default limit is shown only in its last minutes. Optional: an older kernel
+   *  does not sync it. */
+  countdown_from_ms?: number;
   /** Written by the front end only (model.set + save_changes); `{}` until it answers. */
   response: object;
   /** Written by the kernel once resolved: what the resolved block shows. */

@@ -87,6 +87,16 @@ describe("countdown", () => {
     expect(activeTimers()).toBe(1);
   });
 
+  it("shows a limit nobody set only in its last minutes, then counts down", () => {
+    const model = pendingModel([DB], { deadline_ms: NOW + 600_000, countdown_from_ms: NOW + 480_000 });
+    const { root } = view(model);
+    expect(timer(root).hidden).toBe(true);
+    expect(timer(root).textContent).toBe("");
+    vi.advanceTimersByTime(480_000);
+    expect(timer(root).hidden).toBe(false);
+    expect(timer(root).textContent).toBe("Time left 2:00");
+  });
+
   it("is absent without a deadline", () => {
     const { root } = view(pendingModel([DB]));
     expect(timer(root).hidden).toBe(true);

@@ -38,12 +38,13 @@ export class Countdown {
     this.notice.setAttribute("aria-live", "polite");
   }
 
-  /** Shows the time left until `deadline` (0 = no deadline: hidden). */
-  show(deadline: number): void {
+  /** Shows the time left until `deadline` (0 = no deadline: hidden), from `from` on (epoch
+   *  ms; 0 = all along): a limit nobody set is not counted down until its last minutes. */
+  show(deadline: number, from = 0): void {
     const timer = this.element;
     if (timer === null) return;
-    timer.hidden = deadline === 0;
-    if (deadline === 0) {
+    timer.hidden = deadline === 0 || Date.now() < from;
+    if (timer.hidden) {
       timer.textContent = "";
       return;
     }

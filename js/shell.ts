@@ -88,7 +88,7 @@ export abstract class InteractionView<M extends BaseModel> {
     for (const [type, listener] of this.listeners) this.root.addEventListener(type, listener);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
-    this.events = ["status", "request_id", "result", "response", "deadline_ms", "notify", "show_names", ...fields].map(
+    this.events = ["status", "request_id", "result", "response", "deadline_ms", "countdown_from_ms", "notify", "show_names", ...fields].map(
       (f) => `change:${f}`,
     );
     this.waiting = {
@@ -264,7 +264,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const controls = form.querySelectorAll<HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement>("input, button, textarea");
     this.focusReturn.lock(locked, () => controls.forEach((control) => (control.disabled = locked)));
     for (const note of form.querySelectorAll<HTMLElement>(".nbask-sending")) note.hidden = !sending;
-    this.countdown.show(this.deadline());
+    this.countdown.show(this.deadline(), Number(this.model.get("countdown_from_ms")) || 0);
     if (this.deadline() > 0 && !expired) this.countdown.start(() => this.applyPendingState());
     else this.countdown.stop();
     this.refreshForm(locked);

@@ -27,11 +27,12 @@ from .batchview import follow_batch
 from .contract import MAX_DRAFT_CHARS, agent_text
 from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
-from .core.manager import manager
-from .models import Outcome
+from .core.manager import manager, several_answered, who
 from .responses import MalformedResponse, answering_user, is_response
 
 log = logging.getLogger(__name__)
+#: How long before the end of nbask's default limit its countdown shows (a limit no caller set).
+QUIET_COUNTDOWN_S = 120.0
 
 #: Each request kind's Markdown summary, by kind name; filled by ``nbask.kinds.register``, so a
 #: widget shows what its kind says and the headless policies print the same.
@@ -46,19 +47,6 @@ ANSWERED_LATE_NOTE = agent_text("answered_late")
 #: The header of the comm message being handled on this thread: the front end's message, read
 #: for who sent a response (``_handle_msg`` sets it; the ``response`` observer runs inside).
 _message = threading.local()
-
-
-def who(outcome: Outcome) -> dict[str, Any]:
-    """The part of a resolved block's result that names the person who answered, if known."""
-    return {} if outcome.answered_by_user is None else {"answered_by_user": outcome.answered_by_user}
-
-
-def several_answered(*more: str | None) -> bool:
-    """Whether more than one identity has answered in this kernel (the history, and ``more``)."""
-    # The manager keeps the set as records are added: reading the history back would parse
-    # every record, on every widget made.
-    users = manager().answering_users() | {user for user in more if user is not None}
-    return len(users) > 1
 
 
 def _require_bundle() -> None:
@@ -85,6 +73,9 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     status = traitlets.Unicode("pending").tag(sync=True)
     # Epoch milliseconds when the wait ends (0 = no limit); the front end counts down to it.
     deadline_ms = traitlets.Float(0.0).tag(sync=True)
+    # Epoch milliseconds from which the countdown shows (0 = from the start): a limit the caller
+    # set shows all along; nbask's own default only in its last minutes, when it matters.
+    countdown_from_ms = traitlets.Float(0.0).tag(sync=True)
     # Written by the front end only; parsed by the request (see nbask.responses).
     response = traitlets.Dict().tag(sync=True)
     # Written by the kernel once resolved: what the resolved block shows.
@@ -331,7 +322,12 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     def start_clock(self, timeout: float | None) -> None:
         """Show the countdown to ``timeout`` seconds from now (none for None), unless ended."""
         if not self.resolution.done:
-            self.deadline_ms = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
+            deadline = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
+            quiet = timeout == DEFAULT_TIMEOUT and deadline  # a limit nobody chose: shown late
+            self.countdown_from_ms, self.deadline_ms = (
+                (deadline - QUIET_COUNTDOWN_S * 1000.0 if quiet else 0.0),
+                deadline,
+            )
 
     async def await_answer(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
         """Wait, inside a running cell, until the person answers or dismisses.

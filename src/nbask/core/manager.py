@@ -320,3 +320,16 @@ _manager = InteractionManager()
 def manager() -> InteractionManager:
     """The process's one InteractionManager."""
     return _manager
+
+
+def who(outcome: Outcome) -> dict[str, Any]:
+    """The part of a resolved block's result that names the person who answered, if known."""
+    return {} if outcome.answered_by_user is None else {"answered_by_user": outcome.answered_by_user}
+
+
+def several_answered(*more: str | None) -> bool:
+    """Whether more than one identity has answered in this kernel (the history, and ``more``)."""
+    # The manager keeps the set as records are added: reading the history back would parse
+    # every record, on every widget made.
+    users = manager().answering_users() | {user for user in more if user is not None}
+    return len(users) > 1
