@@ -30,6 +30,7 @@ from mcp_types import INVALID_PARAMS, ElicitRequestURLParams, ElicitResult, Erro
 
 from .api import form_request, url_request
 from .forms import FormSchemaError
+from .integrations import _bounded
 from .integrations._seam import Asking, drive
 from .kinds import FormRequest
 from .models import FormAnswer
@@ -63,8 +64,11 @@ async def elicitation_callback(context: Any, params: Any) -> ElicitResult | Erro
         return ErrorData(code=INVALID_PARAMS, message=f"nbask cannot show this elicitation: {error}")
     try:
         # drive shows it beside any request waiting: a 2026-07-28 round may carry several
-        # elicitations, which the client dispatches concurrently; they are shown together.
-        return await drive(_eliciting(request))
+        # elicitations, which the client dispatches concurrently; they are shown together. Each
+        # is a run of its own: the server asks per tool call, and a loop of tool calls is the
+        # client's framework's to bound, so a policy answers every one alike.
+        with _bounded.one_run():
+            return await drive(_eliciting(request))
     except KeyboardInterrupt:
         # The person stopped the wait: the server hears "cancel", as MCP asks of a dismissal
         # without a choice. The wait already marked the request cancelled.

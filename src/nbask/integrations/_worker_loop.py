@@ -40,15 +40,25 @@ class WorkerLoop:
             finally:
                 ended.set()
 
+        def create() -> None:
+            if not outcome.get("cancelled"):
+                outcome["task"] = self._loop.create_task(running())
+
         def cancel() -> None:
             if on_cancel is not None:
                 on_cancel()
             task = outcome.get("task")
             if task is not None:
                 task.cancel()
+            else:  # interrupted before the task was scheduled: it never starts
+                outcome["cancelled"] = True
+                ended.set()
 
-        self._loop.call_soon_threadsafe(lambda: outcome.setdefault("task", self._loop.create_task(running())))
         try:
+            # Inside the try: an interrupt may land while the task is being scheduled (even once
+            # it runs). The loop runs callbacks in order, so ``cancel`` finds the task ``create``
+            # made, or, when ``create`` was never scheduled, keeps it from starting.
+            self._loop.call_soon_threadsafe(create)
             ended.wait()
         except BaseException:
             self._loop.call_soon_threadsafe(cancel)
