@@ -39,13 +39,8 @@ from .conformance.harness import ASKED_AGAIN_MARK, REPLAY_MISSING_MARK, Who, ans
 #: Integrations the suite does not cover yet (their adapter is ``contract.Pending``).
 NO_ADAPTER_YET: frozenset[str] = frozenset(
     {
-        "a2a",
-        "acp",
         "ag2",
-        "agent_framework",
-        "autogen",
         "crewai",
-        "llama_index",
         "semantic_kernel",
         "strands",
     }
@@ -59,6 +54,21 @@ DEFECTS: dict[tuple[str, str], str] = {
     ("google_adk", "reject"): (
         "the model reads only the ADK's 'This tool call is rejected.', never the person's reason "
         "(ToolConfirmation has no field for it; the reason stays in the history)"
+    ),
+    ("a2a", "typed"): (
+        "the agent receives the integer field as 3.0: a data part is a protobuf Struct, whose numbers are doubles"
+    ),
+    ("a2a", "asked-again"): (
+        "unattended, an unanswered input-required cancels the task (tasks/cancel) and send returns it; "
+        "nbask.AskedAgain never ends the run (a repeated ask is caught and cancelled too)"
+    ),
+    ("acp", "edit"): (
+        "an edit of fs/write_text_file changes only the content written: the agent's path (the call's target) "
+        "is written, never the edited one"
+    ),
+    ("acp", "asked-again"): (
+        "unattended, a repeated write's AskedAgain reaches the agent as a JSON-RPC 'Internal error' and the "
+        "turn ends normally: the run is not stopped with nbask.AskedAgain, nor told why"
     ),
 }
 #: A person who never answers is waited for this long.
