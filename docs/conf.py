@@ -70,6 +70,7 @@ for _framework in __import__("nbask.integrations").integrations.FRAMEWORKS:
 nitpick_ignore_regex = [
     (r"py:.*", r"(?!nbask\.).*"),
     (r"py:.*", r"nbask\.(models|widget|config|approvals|tools\.function|responses|core|kinds|forms)\..*"),
-    (r"py:.*", r"nbask\.integrations\._.*"),  # the integrations' private modules (the seam, helpers)
+    # The integrations' private modules (the seam, helpers), flat or inside a framework's package.
+    (r"py:.*", r"nbask\.integrations\.(\w+\.)?_.*"),
     (r"py:.*", r"nbask\.integrations\.ag2\.ApprovalRequired"),  # the type approval_required() returns
 ]

@@ -75,7 +75,7 @@ def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness
     # cards' (twenty cards would otherwise each get an update before the answered caller runs).
     for other in comms[1:]:
         synced = [state["batch"] for state in k.widget_states(other.comm_id) if "batch" in state]
-        assert synced == [{"id": answers[0][2], "lead": False, "waiting": 0, "approvals": []}]
+        assert synced == [{"id": answers[0][2], "lead": False, "waiting": 0, "approvals": [], "high_risk": []}]
     assert [a[:2] for a in answers] == [
         ["answered", {"Order 0?": "A"}],
         ["answered", {"Order 1?": "B"}],
