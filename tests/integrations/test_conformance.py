@@ -66,10 +66,6 @@ DEFECTS: dict[tuple[str, str], str] = {
         "an edit of fs/write_text_file changes only the content written: the agent's path (the call's target) "
         "is written, never the edited one"
     ),
-    ("acp", "asked-again"): (
-        "unattended, a repeated write's AskedAgain reaches the agent as a JSON-RPC 'Internal error' and the "
-        "turn ends normally: the run is not stopped with nbask.AskedAgain, nor told why"
-    ),
 }
 #: A person who never answers is waited for this long.
 SHORT = 0.3

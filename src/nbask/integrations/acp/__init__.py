@@ -27,7 +27,8 @@ What maps to what:
   reject option (or "cancelled" when the agent offered none). A kernel interrupt while it waits
   sends ``session/cancel``, answers every pending request "cancelled", waits for the agent to
   end the turn, ends the agent process and raises ``KeyboardInterrupt`` in the cell. A replay
-  miss does the same and raises ``nbask.ReplayMissing``.
+  miss does the same and raises ``nbask.ReplayMissing``; so does an unattended run asking again
+  what a policy decided, raising ``nbask.AskedAgain``.
 - ``fs/write_text_file`` / ``fs/read_text_file`` (advertised with ``files=True``, the default):
   one decision per action: the reads and writes that carry out a tool call the person allowed
   through its permission request (of a file among the call's locations and diffs) are done

@@ -25,7 +25,7 @@ from acp import RequestError, schema
 
 from ...contract import RECOMMENDED
 from ...core.lifecycle import DEFAULT_TIMEOUT
-from ...errors import ReplayMissing
+from ...errors import AskedAgain, ReplayMissing
 from ...kinds import QuestionRequest
 from ...models import MAX_ACTION_CHARS, Answer, Decision, Option, Question, QuestionSet
 from ...waiting import cancelled_by_interrupt
@@ -220,7 +220,7 @@ class NbaskClient:
             if not cancelled_by_interrupt():
                 raise
             await self._stop(None)
-        except ReplayMissing as error:
+        except (ReplayMissing, AskedAgain) as error:  # the turn stops, and the cell hears why
             await self._stop(error)
         return None, None
 
