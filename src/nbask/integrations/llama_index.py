@@ -55,7 +55,7 @@ import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from workflows import Workflow
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, InternalDispatchEvent, WorkflowIdleEvent
@@ -285,8 +285,8 @@ def _answering(
         notes = {noted.get(key, key): value for key, value in outcome.notes.items()}
         single = "questions" not in fields
         reply.update(response=next(iter(answers.values())) if single else answers, notes=notes)
-    else:
-        values = cast("FormAnswer", outcome).values
+    elif isinstance(outcome, FormAnswer):
+        values = outcome.values
         reply["response"] = values.get(_TEXT_FIELD, "") if "schema" not in fields else dict(values)
     return resume_type(**reply)
 

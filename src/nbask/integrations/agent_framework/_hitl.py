@@ -28,7 +28,7 @@ from ...api import form_request
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import Request
 from ...forms import FormSchemaError
-from ...models import MAX_ACTION_CHARS, Decision
+from ...models import MAX_ACTION_CHARS
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam
 
@@ -120,7 +120,7 @@ def approving(
             occurrence,
             f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}",
         )
-    decision = cast("Decision", (yield asked))
+    decision = yield from _seam.ask(asked)
     if decision.decision == "reject":
         return _rejected(request, occurrence, _seam.not_run_text(decision, title))
     if decision.decision == "edit" and decision.edited is not None:

@@ -31,7 +31,7 @@ where a replay may miss.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any, cast
+from typing import Any, TypeVar
 
 from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[import-untyped]
 
@@ -41,6 +41,8 @@ from ...errors import AskedAgain, ReplayMissing
 from ...tools.function import DO_NOT_RETRY
 from .. import _bounded, _seam
 from . import _compat
+
+T = TypeVar("T")
 
 __all__ = [
     "ANSWER",
@@ -82,7 +84,7 @@ def run(agent: Any, task: str, **run_kwargs: Any) -> Any:
         raise stop.error from None
 
 
-def _asked(asking: _seam.Asking[Any]) -> Any:
+def _asked(asking: _seam.Asking[T]) -> T:
     """``drive_sync(asking)``, what must end the run raised as ``_Stop``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
@@ -105,7 +107,7 @@ class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
 
     def forward(self, question: str) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return cast("str", _asked(_answering(question, timeout=self.timeout, tool_call_id=_compat.tool_call_id())))
+        return _asked(_answering(question, timeout=self.timeout, tool_call_id=_compat.tool_call_id()))
 
 
 def _answering(
