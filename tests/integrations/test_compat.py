@@ -14,11 +14,12 @@ from autogen_agentchat.agents import UserProxyAgent
 
 import nbask
 from nbask.integrations.autogen import _compat as autogen_compat
+from nbask.integrations.llama_index import _compat as llama_index_compat
 from nbask.integrations.smolagents import _compat as smolagents_compat
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "nbask" / "integrations"
 #: The frameworks with a ``_compat`` module tested here (Semantic Kernel's: tests/agents_more).
-HERE = ("autogen", "smolagents")
+HERE = ("autogen", "llama_index", "smolagents")
 
 
 def test_stack_walks_and_private_reads_live_only_in_compat_modules() -> None:
@@ -51,3 +52,9 @@ def test_smolagents_moved_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(smolagents_compat, "_HELPER", "run_one_tool_call")
     with pytest.raises(nbask.FrameworkChanged, match=r"smolagents \S+: smolagents.agents has no run_one_tool_call"):
         smolagents_compat.check()
+
+
+def test_llama_index_moved_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(llama_index_compat.inspect, "getsource", lambda obj: "")
+    with pytest.raises(nbask.FrameworkChanged, match=r"llama-index-workflows \S+: moved WorkflowHandler._workflow"):
+        llama_index_compat.check()

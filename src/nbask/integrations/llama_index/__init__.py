@@ -61,13 +61,14 @@ from workflows import Workflow
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, InternalDispatchEvent, WorkflowIdleEvent
 from workflows.handler import WorkflowHandler
 
-from ..api import as_question_set, form_request
-from ..contract import MAX_DETAILS_CHARS
-from ..core.lifecycle import DEFAULT_TIMEOUT, Request
-from ..errors import NotAnswered
-from ..kinds import ApprovalRequest, FormRequest, QuestionRequest
-from ..models import MAX_ACTION_CHARS, Answer, Decision, FormAnswer, Outcome, one_question_set
-from . import _bounded, _seam
+from ...api import as_question_set, form_request
+from ...contract import MAX_DETAILS_CHARS
+from ...core.lifecycle import DEFAULT_TIMEOUT, Request
+from ...errors import NotAnswered
+from ...kinds import ApprovalRequest, FormRequest, QuestionRequest
+from ...models import MAX_ACTION_CHARS, Answer, Decision, FormAnswer, Outcome, one_question_set
+from .. import _bounded, _seam
+from . import _compat
 
 __all__ = [
     "InputNotAnswered",
@@ -361,7 +362,7 @@ def _started(workflow: Workflow | WorkflowHandler, start: dict[str, Any]) -> Wor
 
 def _limit_of(handler: WorkflowHandler) -> _Limit | None:
     """The workflow's own timeout, counted from now (None: no limit, or none known)."""
-    seconds = getattr(getattr(handler, "_workflow", None), "_timeout", None)  # LlamaIndex keeps it private
+    seconds = _compat.workflow_timeout(handler)
     if not isinstance(seconds, int | float) or seconds <= 0:
         return None
     return _Limit(float(seconds), time.monotonic() + float(seconds))
