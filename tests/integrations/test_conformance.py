@@ -39,7 +39,6 @@ from .conformance.harness import ASKED_AGAIN_MARK, REPLAY_MISSING_MARK, Who, ans
 #: Integrations the suite does not cover yet (their adapter is ``contract.Pending``).
 NO_ADAPTER_YET: frozenset[str] = frozenset(
     {
-        "ag2",
         "crewai",
         "semantic_kernel",
         "strands",
@@ -65,6 +64,18 @@ DEFECTS: dict[tuple[str, str], str] = {
     ("acp", "edit"): (
         "an edit of fs/write_text_file changes only the content written: the agent's path (the call's target) "
         "is written, never the edited one"
+    ),
+    ("ag2", "unattended-question"): (
+        "unattended, context.input is refused with AG2's HumanInputNotProvidedError, which ends the turn: "
+        "the run does not go on (smolagents' question hands the model a text instead)"
+    ),
+    ("ag2", "timeout"): (
+        "run/run_sync's timeout= never reaches a call gated by requires_approval: the gate waits its own "
+        "timeout (nbask's default), so a silent person is waited for far past the run's limit"
+    ),
+    ("ag2", "batch"): (
+        "calls made together are asked by their own hooks side by side, never as one batch: they share a "
+        "batch_id only if the first still waits when the next is asked (an answer at once shows them apart)"
     ),
 }
 #: A person who never answers is waited for this long.
