@@ -41,7 +41,6 @@ NO_ADAPTER_YET: frozenset[str] = frozenset(
     {
         "crewai",
         "semantic_kernel",
-        "strands",
     }
 )
 #: (framework, check) -> the defect that makes it fail, in one line.
