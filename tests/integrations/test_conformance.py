@@ -40,7 +40,6 @@ from .conformance.harness import ASKED_AGAIN_MARK, REPLAY_MISSING_MARK, Who, ans
 NO_ADAPTER_YET: frozenset[str] = frozenset(
     {
         "crewai",
-        "semantic_kernel",
     }
 )
 #: (framework, check) -> the defect that makes it fail, in one line.
