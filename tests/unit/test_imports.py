@@ -38,7 +38,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("request kinds", ("nbask.kinds",)),
     ("resolvers", ("nbask.resolvers",)),
     ("public calls", ("nbask.api", "nbask.approvals")),
-    ("agent tools, integrations and the server", ("nbask.tools", "nbask.mcp", "nbask.integrations", "nbask.server_extension")),
+    (
+        "agent tools, integrations and the server",
+        ("nbask.tools", "nbask.mcp", "nbask.integrations", "nbask.server_extension"),
+    ),
     ("package", ("nbask",)),
 ]
 
