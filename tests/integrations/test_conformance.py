@@ -37,11 +37,7 @@ from .conformance.contract import (
 from .conformance.harness import ASKED_AGAIN_MARK, REPLAY_MISSING_MARK, Who, answer, deadline, ends_with, mentions
 
 #: Integrations the suite does not cover yet (their adapter is ``contract.Pending``).
-NO_ADAPTER_YET: frozenset[str] = frozenset(
-    {
-        "crewai",
-    }
-)
+NO_ADAPTER_YET: frozenset[str] = frozenset()
 #: (framework, check) -> the defect that makes it fail, in one line.
 DEFECTS: dict[tuple[str, str], str] = {
     ("google_adk", "edit"): (
@@ -74,6 +70,14 @@ DEFECTS: dict[tuple[str, str], str] = {
     ("ag2", "batch"): (
         "calls made together are asked by their own hooks side by side, never as one batch: they share a "
         "batch_id only if the first still waits when the next is asked (an answer at once shows them apart)"
+    ),
+    ("crewai", "asked-again"): (
+        "CrewAI swallows a before-tool-call hook's errors (and runs the tool), so the hook turns nbask.AskedAgain "
+        "into a blocked call the model reads: the run goes on and ends normally"
+    ),
+    ("crewai", "replay-missing"): (
+        "CrewAI swallows a before-tool-call hook's errors, so a replay miss on a tool call only blocks the call "
+        "(logged, the model reads it): nbask.ReplayMissing never ends the run"
     ),
 }
 #: A person who never answers is waited for this long.
