@@ -33,7 +33,6 @@ RETIRED_PARAMETERS = {"functions": "tools", "response_type": "resume_type"}
 #: Modules being brought to the convention: (test, framework) -> what is left. Strict, so each
 #: fails the moment it is done and must leave this table.
 PENDING = {
-    ("private", "crewai"): "approving/asking_feedback/asking_input/reviewing return an Asking",
 }
 
 

@@ -8,14 +8,14 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..api import form_request
-from ..contract import MAX_DETAILS_CHARS, is_recommended
-from ..core.lifecycle import DEFAULT_TIMEOUT, Request
-from ..kinds import QuestionRequest
-from ..models import Answer, FormAnswer, one_question_set
-from ._seam import Asking, arguments_text, drive_sync
+from ...api import form_request
+from ...contract import MAX_DETAILS_CHARS, is_recommended
+from ...core.lifecycle import DEFAULT_TIMEOUT, Request
+from ...kinds import QuestionRequest
+from ...models import Answer, FormAnswer, one_question_set
+from .._seam import Asking, arguments_text, drive_sync
 
-__all__ = ["ANSWER", "FEEDBACK", "OUTCOME", "FeedbackProvider", "InputProvider", "asking_feedback", "asking_input"]
+__all__ = ["ANSWER", "FEEDBACK", "OUTCOME", "FeedbackProvider", "InputProvider"]
 
 #: The feedback form's text field, the outcome field of a form of many outcomes, Flow.ask's field.
 FEEDBACK: Final = "feedback"
@@ -53,10 +53,10 @@ class FeedbackProvider:
     def request_feedback(self, context: Any, flow: Any) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del flow  # the context carries what is asked
-        return drive_sync(asking_feedback(context, timeout=self.timeout))
+        return drive_sync(_asking_feedback(context, timeout=self.timeout))
 
 
-def asking_feedback(context: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str]:
+def _asking_feedback(context: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str]:
     """The Asking of one ``PendingFeedbackContext``: the feedback text CrewAI reads."""
     emit = [str(outcome) for outcome in context.emit or []]
     message = shown(str(context.message or ""), context.method_output)
@@ -121,10 +121,10 @@ class InputProvider:
     def request_input(self, message: str, flow: Any, metadata: dict[str, Any] | None = None) -> Any:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del flow, metadata  # CrewAI routes by them; nbask asks in the cell
-        return drive_sync(asking_input(message, timeout=self.timeout))
+        return drive_sync(_asking_input(message, timeout=self.timeout))
 
 
-def asking_input(message: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[Any]:
+def _asking_input(message: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[Any]:
     """The Asking of one ``Flow.ask``: the ``InputResponse`` CrewAI reads."""
     from crewai.flow.input_provider import InputResponse  # noqa: PLC0415 - imported when used
 

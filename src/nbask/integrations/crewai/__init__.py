@@ -42,25 +42,21 @@ from collections.abc import Collection
 from contextvars import ContextVar
 from typing import Any, Final
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import ReplayMissing
-from ..models import Decision
-from ._crewai_flow import FeedbackProvider, InputProvider, asking_feedback, asking_input
-from ._crewai_task import reviewing, task_feedback_provider
-from ._seam import Asking, EditNotUsable, approval, arguments_text, call_title, drive_sync, edited_arguments
-from ._seam import not_run_text as _not_run_text
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...errors import ReplayMissing
+from ...models import Decision
+from .._seam import Asking, EditNotUsable, approval, arguments_text, call_title, drive_sync, edited_arguments
+from .._seam import not_run_text as _not_run_text
+from ._flow import FeedbackProvider, InputProvider
+from ._task import task_feedback_provider
 
 __all__ = [
     "BLOCKED",
     "FeedbackProvider",
     "InputProvider",
     "after_tool_call",
-    "approving",
-    "asking_feedback",
-    "asking_input",
     "before_tool_call",
     "install",
-    "reviewing",
     "uninstall",
 ]
 
@@ -154,7 +150,7 @@ def before_tool_call(context: Any) -> bool | None:
     if tools is not True and context.tool_name not in tools:
         return None
     try:
-        text = drive_sync(approving(context, timeout=_state.get("timeout", DEFAULT_TIMEOUT)))
+        text = drive_sync(_approving(context, timeout=_state.get("timeout", DEFAULT_TIMEOUT)))
     except ReplayMissing as miss:
         log.exception("nbask: the replay has no answer for a CrewAI tool call; the call is blocked")
         text = f"Not run: {call_title(context.tool_name)} was blocked: {miss}"
@@ -177,7 +173,7 @@ def after_tool_call(context: Any) -> str | None:
     return text
 
 
-def approving(context: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str | None]:
+def _approving(context: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str | None]:
     """The Asking of one tool call: ``None`` when it may run (an edit already applied to
     ``context.tool_input``), else the text the model reads instead of the tool's result.
     """

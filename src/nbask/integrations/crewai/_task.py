@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..api import form_request
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..models import FormAnswer
-from ._crewai_flow import shown
-from ._seam import Asking, drive, drive_sync
+from ...api import form_request
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...models import FormAnswer
+from .._seam import Asking, drive, drive_sync
+from ._flow import shown
 
-__all__ = ["REVIEW", "reviewing", "task_feedback_provider"]
+__all__ = ["REVIEW", "task_feedback_provider"]
 
 #: The review form's one field.
 REVIEW: Final = "feedback"
 
 
-def reviewing(output: Any, agent: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str]:
+def _reviewing(output: Any, agent: str | None, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str]:
     """The Asking of one review of a task's ``output``: the feedback (``""`` accepts it)."""
     who = f"{agent}'s result" if agent else "the result"
     message = shown(f"Review {who}. Leave the feedback blank to accept it.", output)
@@ -64,24 +64,24 @@ def task_feedback_provider(timeout: float | None) -> Any:
 
         def handle_feedback(self, formatted_answer: Any, context: Any) -> Any:
             __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-            feedback = drive_sync(reviewing(_output_text(formatted_answer), _role(context), timeout=timeout))
+            feedback = drive_sync(_reviewing(_output_text(formatted_answer), _role(context), timeout=timeout))
             if context._is_training_mode():  # noqa: SLF001 - CrewAI's ExecutorContext protocol
                 return self._handle_training_feedback(formatted_answer, feedback, context)
             answer = formatted_answer
             while _rework_asked(context, feedback):
                 answer = context._invoke_loop()  # noqa: SLF001
-                feedback = drive_sync(reviewing(_output_text(answer), _role(context), timeout=timeout))
+                feedback = drive_sync(_reviewing(_output_text(answer), _role(context), timeout=timeout))
             return answer
 
         async def handle_feedback_async(self, formatted_answer: Any, context: Any) -> Any:
             __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-            feedback = await drive(reviewing(_output_text(formatted_answer), _role(context), timeout=timeout))
+            feedback = await drive(_reviewing(_output_text(formatted_answer), _role(context), timeout=timeout))
             if context._is_training_mode():  # noqa: SLF001 - CrewAI's ExecutorContext protocol
                 return await self._handle_training_feedback_async(formatted_answer, feedback, context)
             answer = formatted_answer
             while _rework_asked(context, feedback):
                 answer = await context._ainvoke_loop()  # noqa: SLF001
-                feedback = await drive(reviewing(_output_text(answer), _role(context), timeout=timeout))
+                feedback = await drive(_reviewing(_output_text(answer), _role(context), timeout=timeout))
             return answer
 
     return TaskFeedbackProvider()
