@@ -164,15 +164,20 @@ def ask_at_terminal(term: Terminal, request: QuestionRequest) -> Answer:
         term.say("(dismissed)")
         return request.decide(QuestionResponse(action="dismiss"))
     answer = request.decide(QuestionResponse(action="submit", replies=tuple(replies)))
-    for text, given in answer.answers.items():
-        term.say(f"  {printable(text)} -> {printable(given)}")
+    for text, given in answer.answers.items():  # each question by its first line
+        term.say(f"  {printable(text.split(chr(10))[0])} -> {printable(given)}")
     return answer
 
 
 def _ask_one(term: Terminal, question: Question, number: int, count: int) -> QuestionReply:
     header = f" [{printable(question.header)}]" if question.header else ""
     term.say("")
-    term.say(f"({number}/{count}){header} {printable(question.question)}")
+    # Line breaks in the question (a framework's message above the draft it quotes) stay line
+    # breaks; every other control character is shown escaped.
+    first, *rest = printable(question.question, keep_newlines=True).split("\n")
+    term.say(f"({number}/{count}){header} {first}")
+    for line in rest:
+        term.say(f"    {line}" if line else "")
     for index, option in enumerate(question.options, start=1):
         description = f" - {printable(option.description)}" if option.description else ""
         term.say(f"  {index}. {printable(option.label)}{description}")
