@@ -129,27 +129,7 @@ ROLES: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-__all__ = [
-    "FRAMEWORKS",
-    "ROLES",
-    "a2a",
-    "acp",
-    "ag2",
-    "agent_framework",
-    "agno",
-    "autogen",
-    "claude_agent_sdk",
-    "crewai",
-    "google_adk",
-    "haystack",
-    "langgraph",
-    "llama_index",
-    "openai_agents",
-    "pydantic_ai",
-    "semantic_kernel",
-    "smolagents",
-    "strands",
-]
+__all__ = ["FRAMEWORKS", "ROLES", *list(FRAMEWORKS)]  # noqa: PLE0604 - the names of FRAMEWORKS are strings
 
 
 def __getattr__(name: str) -> ModuleType:
