@@ -343,7 +343,10 @@ def test_unanswered_the_agent_reads_that_the_person_did_not_reply(request: pytes
     reply = model.user_texts[-1]
     assert reply.startswith("The person did not reply: ")
     assert ("'recommended' policy" if unanswered == "policy" else "No one could be asked: no front end here") in reply
-    assert nbask.history()[-1].answered_by == "policy"
+    entry = nbask.history()[-1]
+    assert entry.answered_by == "policy"
+    # The history says what the agent was told: no one replied (not "answered / accept").
+    assert (entry.outcome.status, entry.outcome.action) == ("dismissed", "decline")
 
 
 def test_a_replay_miss_ends_the_orchestration_with_it(tmp_path: Path):
