@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import io
 import json
 import sys
 import threading
@@ -28,12 +29,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 pytest.importorskip("crewai_scripted")  # sets CrewAI's offline environment, then imports CrewAI
 from crewai import Agent, Crew, Task
 from crewai.core.providers.human_input import get_provider
-from crewai.flow import Flow, HumanFeedbackPending, flow_config, human_feedback, listen, start
+from crewai.flow import Flow, HumanFeedbackPending, flow_config, human_feedback, listen, or_, start
 from crewai_scripted import Files, ScriptedLLM, act, final, observation
 
 import nbask.integrations.crewai as nbask_crewai
 from nbask.errors import NoOneCanAnswer
 from nbask.kinds import FormRequest
+from nbask.resolvers.console import ConsoleResolver
 
 DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
 ARGS = {"path": "notes.txt", "text": "hello"}
@@ -327,6 +329,113 @@ def test_uninstall_puts_crewais_providers_back():
     assert flow_config.hitl_provider is None
     assert flow_config.input_provider is None
     assert type(get_provider()).__name__ == "SyncHumanInputProvider"
+
+
+# -- unattended runs end: a review that goes round, asked again --------------------------------------
+
+
+def content_flow(message: str = "Is this content ready to publish?", collapse: ScriptedLLM | None = None) -> Any:
+    """CrewAI's content-approval flow: review, revise on "needs_revision", review again."""
+
+    class Content(Flow):  # type: ignore[type-arg]
+        rounds: ClassVar[list[str]] = []
+
+        @start()
+        def write(self) -> str:
+            return "A first draft."
+
+        @listen(or_("write", "revise"))
+        @human_feedback(
+            message=message,
+            emit=["approved", "needs_revision"],
+            llm=collapse or ScriptedLLM("needs_revision"),
+            default_outcome="needs_revision",
+        )
+        def review(self) -> str:
+            self.rounds.append("review")
+            return f"Draft number {self.rounds.count('review')}."  # the draft differs each round
+
+        @listen("needs_revision")
+        def revise(self) -> str:
+            self.rounds.append("revise")
+            return "revised"
+
+        @listen("approved")
+        def publish(self) -> str:
+            self.rounds.append("publish")
+            return "published"
+
+    Content.rounds = []
+    return Content()
+
+
+@pytest.mark.parametrize("message", ["Is this content ready to publish?", ""])
+def test_unattended_the_review_loop_stops_after_one_policy_answer(message: str):
+    nbask.configure(policy="recommended")
+    flow = content_flow(message)
+    with pytest.raises(nbask.AskedAgain, match="nbask stopped this run: it asked again"):
+        flow.kickoff()
+    assert flow.rounds == ["review", "revise", "review"]
+    assert [(e.kind, e.answered_by) for e in nbask.history()] == [("question", "policy")]
+
+
+def test_a_person_goes_round_the_review_until_approved(person: Person):
+    person.answers(pick("needs_revision (Recommended)"), pick("approved"))
+    collapse = ScriptedLLM("needs_revision", "approved")  # CrewAI collapses each choice with its llm
+    flow = content_flow(collapse=collapse)
+    assert flow.kickoff() == "published"
+    assert flow.rounds == ["review", "revise", "review", "publish"]
+    assert "Feedback: needs_revision" in collapse.texts()[0]
+    assert "Feedback: approved" in collapse.texts()[1]
+    assert [q["questions"][0]["question"].split("\n\n")[1] for q in person.questions] == [
+        "Draft number 1.",
+        "Draft number 2.",
+    ]
+
+
+def test_unattended_each_kickoff_is_a_run_of_its_own():
+    """Two flows, two crews in one cell: each asks once, none is taken for asking again."""
+    nbask.configure(policy="recommended")
+    assert [review_flow(default="rejected")[0].kickoff() for _ in range(2)] == ["revised", "revised"]
+    assert [review_crew()[1].kickoff().raw for _ in range(2)] == ["Draft one.", "Draft one."]
+    assert [e.answered_by for e in nbask.history()] == ["policy"] * 4
+
+
+class AskingUntilAnswered(Flow):  # type: ignore[type-arg]
+    @start()
+    def topic(self) -> Any:
+        return [self.ask("Which topic?") for _ in range(3)]
+
+
+def test_unattended_flow_ask_asked_again_is_no_input_with_nbasks_reason():
+    """CrewAI keeps an input provider's errors to itself: asked again, ask() is None with why."""
+    nbask.configure(policy="recommended")
+    flow = AskingUntilAnswered()
+    assert flow.kickoff() == [None, None, None]
+    reasons = [entry["response_metadata"]["nbask"] for entry in flow._input_history]
+    assert "policy" in reasons[0]
+    assert all(reason.startswith("nbask stopped this run: it asked again") for reason in reasons[1:])
+    assert len(nbask.history()) == 1
+
+
+# -- what a person reads: line breaks, not JSON's escaped ones -------------------------------------
+
+
+class Article(Flow):  # type: ignore[type-arg]
+    @start()
+    @human_feedback(message="Review this article:", emit=["approved", "rejected"], llm=ScriptedLLM("approved"))
+    def write(self) -> dict[str, str]:  # CrewAI's own example reviews a dict
+        return {"title": "Tides", "body": "First paragraph.\n\nSecond paragraph."}
+
+
+def test_a_structured_output_is_shown_with_real_line_breaks(monkeypatch: pytest.MonkeyPatch):
+    typed, shown = io.StringIO("1\n"), io.StringIO()
+    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: ConsoleResolver(typed, shown))
+    Article().kickoff()
+    (entry,) = nbask.history()
+    assert '"body": "First paragraph.\n\nSecond paragraph."' in next(iter(entry.outcome.answers))
+    assert "    Second paragraph." in shown.getvalue()  # at the terminal, its own line
+    assert "\\n" not in shown.getvalue()  # not the two characters backslash-n
 
 
 # -- a real kernel, answered through the widget -----------------------------------------------------

@@ -23,7 +23,12 @@ Unattended (a policy): tool calls are rejected, never approved; a review is acce
 a feedback question takes its recommended option (CrewAI's own "no feedback" outcome); an input
 is ``None`` with nbask's reason in its metadata. No one to ask: the same, and a feedback request
 raises CrewAI's ``HumanFeedbackPending`` (the flow pauses; ``kickoff`` returns it), all kept in
-``nbask.history()``. A kernel interrupt while waiting stops the run (``KeyboardInterrupt``).
+``nbask.history()``. Each outermost ``kickoff`` is one run: in it, asking again what a policy
+decided (a review that goes round, revised each time) stops the run with ``nbask.AskedAgain``
+out of ``kickoff`` (``Flow.ask``: ``None`` with nbask's reason, CrewAI keeping a provider's
+errors to itself). An output that is not text (a dict, a Pydantic model) is shown as JSON
+whose strings keep their line breaks. A kernel interrupt while waiting stops the run
+(``KeyboardInterrupt``).
 A replay miss raises ``nbask.ReplayMissing`` out of a review or a feedback request; CrewAI keeps
 a hook's and an input provider's errors to itself, so there a miss blocks the call (or is
 ``None`` input) and is logged. A sync ``crew.kickoff()`` in a cell (inside the kernel's running

@@ -1,9 +1,14 @@
 """CrewAI's Flow providers answered in the cell: ``@human_feedback`` (``flow_config.hitl_provider``)
 and ``Flow.ask`` (``flow_config.input_provider``). See nbask.integrations.crewai.
+
+Each outermost ``kickoff`` is one run for the unattended bound (``_bounded``): CrewAI's execution
+uuid is part of what makes two requests the same, so a review that goes round within one run
+stops at its second identical round, and the next kickoff in the same cell starts afresh.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any, Final
@@ -11,8 +16,10 @@ from typing import Any, Final
 from ...api import form_request
 from ...contract import MAX_DETAILS_CHARS, is_recommended
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
+from ...errors import AskedAgain
 from ...kinds import QuestionRequest
 from ...models import Answer, FormAnswer, one_question_set
+from .. import _bounded
 from .._seam import Asking, arguments_text, drive_sync
 
 __all__ = ["ANSWER", "FEEDBACK", "OUTCOME", "FeedbackProvider", "InputProvider"]
@@ -25,14 +32,44 @@ _RECOMMENDED: Final = " (Recommended)"
 #: How many outcomes a question can offer (a question has 2-4 options).
 _FEW: Final = range(2, 5)
 _SUFFIX = re.compile(r"\s*\(recommended\)\s*$", re.IGNORECASE)
+#: A JSON string's escaped line break (``\n`` not itself after an escaped backslash).
+_ESCAPED_NEWLINE = re.compile(r"(?<!\\)((?:\\\\)*)\\n")
+
+log = logging.getLogger("nbask.integrations")
 
 
 def shown(text: str, output: Any) -> str:
-    """What the person reads: CrewAI's message, then the output under review (as text)."""
-    body = output if isinstance(output, str) else arguments_text(output)
-    message = f"{text.strip()}\n\n{body.strip()}" if body.strip() else text.strip()
-    message = message or "CrewAI asks for your feedback."
+    """What the person reads: CrewAI's message as the first paragraph (so rounds of one review
+    are the same question), then the output under review as text, its line breaks real ones.
+    """
+    body = readable(output).strip()
+    message = text.strip() or "CrewAI asks for your feedback."
+    message = f"{message}\n\n{body}" if body else message
     return message if len(message) <= MAX_DETAILS_CHARS else message[: MAX_DETAILS_CHARS - 1] + "…"
+
+
+def readable(output: Any) -> str:
+    r"""An output as a person reads it: text as it is; a dict, a list or a Pydantic model as
+    indented JSON whose strings keep their line breaks (JSON writes them as a literal ``\n``).
+    """
+    if isinstance(output, str):
+        return output
+    dump = getattr(output, "model_dump", None)
+    if callable(dump):
+        try:
+            output = dump(mode="json")
+        except Exception:  # noqa: BLE001 - a model that cannot dump itself is shown as its repr
+            return repr(output)
+    return _ESCAPED_NEWLINE.sub(lambda found: found.group(1) + "\n", arguments_text(output))
+
+
+def this_run(*gist: object) -> str:
+    """A gist for ``_bounded.same_as`` within CrewAI's run: its execution uuid (minted by the
+    outermost crew or flow ``kickoff``, inherited by what it runs) and ``gist``.
+    """
+    from crewai.execution import get_execution_uuid  # noqa: PLC0415 - imported when used
+
+    return "\n".join(str(part) for part in (get_execution_uuid() or "", *gist))
 
 
 class FeedbackProvider:
@@ -61,7 +98,9 @@ def _asking_feedback(context: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -
     emit = [str(outcome) for outcome in context.emit or []]
     message = shown(str(context.message or ""), context.method_output)
     request = _feedback_request(message, emit, context.default_outcome, timeout)
-    outcome = yield request
+    # Rounds of one review differ by the output under review: the same request in this run.
+    gist = this_run(context.method_name, str(context.message or "").strip(), emit)
+    outcome = yield _bounded.same_as(request, gist)
     if outcome.status != "answered":
         from crewai.flow import HumanFeedbackPending  # noqa: PLC0415 - imported when used
 
@@ -112,7 +151,10 @@ class InputProvider:
 
     The text as typed (``""`` left blank: CrewAI's Enter); a policy, a dismissal, a timeout or no
     one to ask returns ``InputResponse(text=None)`` (CrewAI's "no input") whose metadata holds
-    nbask's reason, kept in the flow's input history and its ``FlowInputReceivedEvent``.
+    nbask's reason, kept in the flow's input history and its ``FlowInputReceivedEvent``. The
+    same message asked again in one run after a policy's ``None`` is ``None`` at once with
+    nbask's "stopped this run" reason (CrewAI keeps a provider's errors to itself, so
+    ``nbask.AskedAgain`` cannot end the flow from here).
     """
 
     def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
@@ -121,7 +163,13 @@ class InputProvider:
     def request_input(self, message: str, flow: Any, metadata: dict[str, Any] | None = None) -> Any:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del flow, metadata  # CrewAI routes by them; nbask asks in the cell
-        return drive_sync(_asking_input(message, timeout=self.timeout))
+        try:
+            return drive_sync(_asking_input(message, timeout=self.timeout))
+        except AskedAgain as again:
+            from crewai.flow.input_provider import InputResponse  # noqa: PLC0415 - imported when used
+
+            log.warning("nbask: %s", again)
+            return InputResponse(text=None, metadata={"status": "stopped", "nbask": str(again)})
 
 
 def _asking_input(message: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[Any]:
@@ -130,7 +178,8 @@ def _asking_input(message: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> A
 
     field = {"type": "string", "title": "Your answer"}
     schema = {"type": "object", "properties": {ANSWER: field}}
-    answer = yield form_request(message.strip() or "The flow asks for your input.", schema, timeout=timeout)
+    text = message.strip() or "The flow asks for your input."
+    answer = yield _bounded.same_as(form_request(text, schema, timeout=timeout), this_run(text))
     assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
     about = {"answered_by": answer.answered_by, "status": answer.status}
     if answer.status == "answered" and answer.answered_by != "policy":

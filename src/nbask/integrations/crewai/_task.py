@@ -9,8 +9,9 @@ from typing import Any, Final
 from ...api import form_request
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...models import FormAnswer
+from .. import _bounded
 from .._seam import Asking, drive, drive_sync
-from ._flow import shown
+from ._flow import readable, shown, this_run
 
 __all__ = ["REVIEW", "task_feedback_provider"]
 
@@ -23,7 +24,10 @@ def _reviewing(output: Any, agent: str | None, *, timeout: float | None = DEFAUL
     who = f"{agent}'s result" if agent else "the result"
     message = shown(f"Review {who}. Leave the feedback blank to accept it.", output)
     field = {"type": "string", "title": "Your feedback (leave blank to accept)"}
-    answer = yield form_request(message, {"type": "object", "properties": {REVIEW: field}}, timeout=timeout)
+    request = form_request(message, {"type": "object", "properties": {REVIEW: field}}, timeout=timeout)
+    # Another task's review (another output) in the same crew is not the same request; only the
+    # same output reviewed again in one run (a flow going round a crew) is.
+    answer = yield _bounded.same_as(request, this_run(message))
     assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
     if answer.status != "answered" or answer.answered_by == "policy":
         return ""  # CrewAI's Enter: the output stands as it is
@@ -31,8 +35,7 @@ def _reviewing(output: Any, agent: str | None, *, timeout: float | None = DEFAUL
 
 
 def _output_text(answer: Any) -> str:
-    output = answer.output
-    return output if isinstance(output, str) else output.model_dump_json(indent=2)
+    return readable(answer.output)
 
 
 def _role(context: Any) -> str | None:
