@@ -267,13 +267,15 @@ async def orchestrate(orchestration: Any, task: str) -> str:
         await runtime.stop_when_idle()
 
 
-def group_chat(human: Any = nbask_sk.human_response_function) -> tuple[GroupChatOrchestration, ScriptedChat]:
+def group_chat(
+    human: Any = nbask_sk.human_response_function, max_rounds: int = 2
+) -> tuple[GroupChatOrchestration, ScriptedChat]:
     writer = ChatCompletionAgent(
         service=ScriptedChat("Draft: Fresh. Which tone do you want?"), name="Writer", description="writes"
     )
     reviewer_model = ScriptedChat("Reviewed.")
     reviewer = ChatCompletionAgent(service=reviewer_model, name="Reviewer", description="reviews")
-    manager = AskAfterWriter(max_rounds=2, human_response_function=human)
+    manager = AskAfterWriter(max_rounds=max_rounds, human_response_function=human)
     return GroupChatOrchestration(members=[writer, reviewer], manager=manager), reviewer_model
 
 
@@ -347,6 +349,18 @@ def test_unanswered_the_agent_reads_that_the_person_did_not_reply(request: pytes
     assert entry.answered_by == "policy"
     # The history says what the agent was told: no one replied (not "answered / accept").
     assert (entry.outcome.status, entry.outcome.action) == ("dismissed", "decline")
+
+
+def test_unattended_a_group_chat_that_asks_again_ends_after_one_policy_answer():
+    """The manager turns to the person after each of the writer's turns: under a policy the
+    second identical round stops the orchestration with nbask's reason (SK's ``result.get()``).
+    """
+    nbask.configure(policy="recommended")
+    orchestration, reviewer = group_chat(max_rounds=10)  # room for many rounds: only nbask ends it early
+    with pytest.raises(nbask.AskedAgain, match="nbask stopped this run: it asked again"):
+        asyncio.run(orchestrate(orchestration, "Write a slogan."))
+    assert [(e.kind, e.answered_by) for e in nbask.history()] == [("form", "policy")]
+    assert reviewer.user_texts[1].startswith("The person did not reply: ")
 
 
 def test_a_replay_miss_ends_the_orchestration_with_it(tmp_path: Path):
