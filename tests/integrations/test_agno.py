@@ -26,6 +26,7 @@ import nbask
 
 pytest.importorskip("agno")
 from agno.agent import Agent
+from agno.db.in_memory import InMemoryDb
 from agno.run.agent import RunOutput
 from agno.tools import tool
 from agno.tools.user_control_flow import UserControlFlowTools
@@ -241,7 +242,7 @@ def test_user_input_is_a_typed_form_and_the_tool_runs_with_its_values(person: Pe
     assert fields == {  # the order is the model's, shown in the call: not asked again
         "amount": ("integer", True, None, "How much to refund."),
         "reason": ("string", True, None, "Why."),
-        "speed": ("choice", True, None, "How fast."),
+        "speed": ("choice", False, "standard", "How fast."),  # the tool's own default
     }
     assert [o.value for o in asked.form.fields[2].options] == ["standard", "express"]
     assert warehouse.ran == [("refund", {"order": "A-1", "amount": 120, "reason": "damaged", "speed": "express"})]
@@ -364,6 +365,191 @@ def test_only_the_fields_agno_asks_for_are_in_the_form(person: Person):
     (asked,) = person.asked
     assert [field.name for field in asked.form.fields] == ["amount", "reason", "speed"]  # not the model's order
     assert warehouse.ran == [("refund", {"order": "A-1", "amount": 7, "reason": "late", "speed": "standard"})]
+
+
+# -- agno's documented user_input_required example ----------------------------------------------------
+
+EMAIL = "Send an email with the subject 'Hello' and the body 'Hello, world!'"
+SEND = ("send_email", {"subject": "Hello", "body": "Hello, world!"})
+NO_ADDRESS = (
+    "Not done: send_email did not run: it needs values no one gave (Declined by the 'recommended' policy: "
+    f"the required field 'to_address' has no default, and no one was asked.). {DO_NOT_RETRY}"
+)
+
+
+@dataclass
+class Outbox:
+    """agno's documented ``send_email`` (its ``user_input_required`` example) in the variants the
+    tests need, and every call any of them really received.
+    """
+
+    calls: list[dict[str, Any]] = field(default_factory=list)
+
+    def documented(self) -> Any:
+        @tool(requires_user_input=True, user_input_fields=["to_address"])
+        def send_email(subject: str, body: str, to_address: str) -> str:
+            """Send an email.
+
+            Args:
+                subject (str): The subject of the email.
+                body (str): The body of the email.
+                to_address (str): The address to send the email to.
+
+            """
+            return self._sent(subject=subject, body=body, to_address=to_address)
+
+        return send_email
+
+    def with_priority(self) -> Any:
+        @tool(requires_user_input=True, user_input_fields=["to_address"])
+        def send_email(subject: str, body: str, to_address: str, priority: int = 3) -> str:
+            """Send an email.
+
+            Args:
+                subject (str): The subject of the email.
+                body (str): The body of the email.
+                to_address (str): The address to send the email to.
+                priority (int): How urgent it is.
+
+            """
+            return self._sent(subject=subject, body=body, to_address=to_address, priority=priority)
+
+        return send_email
+
+    def to_the_team(self) -> Any:
+        @tool(requires_user_input=True, user_input_fields=["to_address", "cc"])
+        def send_email(subject: str, body: str, to_address: str = "team@example.com", cc: str | None = "a@b.c") -> str:
+            """Send an email.
+
+            Args:
+                subject (str): The subject of the email.
+                body (str): The body of the email.
+                to_address (str): The address to send the email to.
+                cc (str): Who gets a copy.
+
+            """
+            return self._sent(subject=subject, body=body, to_address=to_address, cc=cc)
+
+        return send_email
+
+    def _sent(self, **call: Any) -> str:
+        self.calls.append(call)
+        return f"Sent email to {call['to_address']} with subject {call['subject']} and body {call['body']}"
+
+
+def mailer(tool_: Any, turn: Turn) -> tuple[Agent, ScriptedModel]:
+    model = ScriptedModel(turns=[turn, "done"])
+    return Agent(model=model, tools=[tool_], markdown=True, db=InMemoryDb()), model
+
+
+def docs_loop(agent: Agent, *, told: bool = True) -> RunOutput:
+    """The documented loop, each pause answered by nbask (``told``: given ``agent=``), then
+    continue_run by run id and requirements.
+    """
+    run_response = agent.run(EMAIL)
+    while run_response.is_paused:
+        nbask_agno.resolve_sync(run_response, agent=agent if told else None)
+        run_response = agent.continue_run(run_id=run_response.run_id, requirements=run_response.requirements)
+    return run_response
+
+
+async def docs_loop_async(agent: Agent) -> RunOutput:
+    run_response = await agent.arun(EMAIL)
+    while run_response.is_paused:
+        await nbask_agno.resolve(run_response, agent=agent)
+        run_response = await agent.acontinue_run(run_id=run_response.run_id, requirements=run_response.requirements)
+    return run_response
+
+
+MAILING: dict[str, Callable[[Agent], RunOutput]] = {
+    "run": lambda agent: asyncio.run(nbask_agno.run(agent, EMAIL)),
+    "run_sync": lambda agent: nbask_agno.run_sync(agent, EMAIL),
+    "resolve": lambda agent: asyncio.run(docs_loop_async(agent)),
+    "resolve_sync": docs_loop,
+}
+
+
+@pytest.mark.parametrize("style", [*MAILING, "resolve_sync without agent"])
+def test_the_documented_example_under_recommended_never_calls_the_tool_with_none(style: str):
+    nbask.configure(policy="recommended")
+    outbox = Outbox()
+    agent, model = mailer(outbox.documented(), [SEND])
+    result = docs_loop(agent, told=False) if style == "resolve_sync without agent" else MAILING[style](agent)
+    assert outbox.calls == []  # never with to_address=None
+    assert (result.is_paused, result.content) == (False, "done")
+    assert model.seen == [("send_email", NO_ADDRESS, True)]  # the model read why
+
+
+@pytest.mark.parametrize("style", MAILING)
+def test_under_recommended_an_address_the_model_made_up_is_not_taken_for_the_persons(style: str):
+    """to_address is the person's (agno keeps it out of the model's schema); a model that sends
+    one anyway does not fill it in for them.
+    """
+    nbask.configure(policy="recommended")
+    outbox = Outbox()
+    agent, model = mailer(outbox.documented(), [("send_email", {**SEND[1], "to_address": "x@evil.example"})])
+    MAILING[style](agent)
+    assert outbox.calls == []
+    assert model.seen == [("send_email", NO_ADDRESS, True)]
+
+
+@pytest.mark.parametrize("style", MAILING)
+def test_under_recommended_the_fields_the_tool_defaults_get_their_defaults(style: str):
+    nbask.configure(policy="recommended")
+    outbox = Outbox()
+    agent, model = mailer(outbox.to_the_team(), [SEND])
+    MAILING[style](agent)
+    assert outbox.calls == [
+        {"subject": "Hello", "body": "Hello, world!", "to_address": "team@example.com", "cc": "a@b.c"}
+    ]
+    assert model.seen == [
+        ("send_email", "Sent email to team@example.com with subject Hello and body Hello, world!", False)
+    ]
+
+
+@pytest.mark.parametrize("style", MAILING)
+def test_the_form_asks_only_the_user_input_fields_and_the_tool_gets_the_typed_value(person: Person, style: str):
+    """The priority is not the person's and the model left it out: the tool's default, not a field."""
+    person.answers(lambda request: request.decide({"to_address": "ana@example.com"}))
+    outbox = Outbox()
+    agent, model = mailer(outbox.with_priority(), [SEND])
+    MAILING[style](agent)
+    (asked,) = person.asked
+    assert isinstance(asked, FormRequest)
+    assert [(f.name, f.type, f.required) for f in asked.form.fields] == [("to_address", "string", True)]
+    assert "Call send_email" in asked.form.message  # the model's subject and body are shown in the call
+    expected = {"subject": "Hello", "body": "Hello, world!", "to_address": "ana@example.com", "priority": 3}
+    assert outbox.calls == [expected]
+    assert model.seen == [
+        ("send_email", "Sent email to ana@example.com with subject Hello and body Hello, world!", False)
+    ]
+
+
+def test_an_optional_field_left_empty_gets_the_tools_default_not_none(person: Person):
+    person.answers(lambda request: request.decide({"to_address": "ana@example.com"}))
+    outbox = Outbox()
+    agent, _ = mailer(outbox.to_the_team(), [SEND])
+    docs_loop(agent)
+    (asked,) = person.asked
+    assert [(f.name, f.required, f.default) for f in asked.form.fields] == [
+        ("to_address", False, "team@example.com"),
+        ("cc", False, "a@b.c"),
+    ]
+    assert outbox.calls == [
+        {"subject": "Hello", "body": "Hello, world!", "to_address": "ana@example.com", "cc": "a@b.c"}
+    ]
+
+
+def test_a_call_without_an_argument_that_is_not_the_persons_is_refused_not_run_with_none(person: Person):
+    outbox = Outbox()
+    agent, model = mailer(outbox.documented(), [("send_email", {"subject": "Hello"})])
+    docs_loop(agent)
+    assert person.asked == []  # the model's to give, not the person's
+    assert outbox.calls == []
+    text = (
+        "Not done: send_email did not run: the call gave no value for body. Call it again with every required argument."
+    )
+    assert model.seen == [("send_email", text, True)]
 
 
 def test_no_one_to_ask_is_agnos_rejection_with_nbasks_reason(person: Person):
