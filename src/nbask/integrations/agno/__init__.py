@@ -61,13 +61,13 @@ from agno.run.requirement import RunRequirement
 from agno.tools.function import Function
 from agno.tools.toolkit import Toolkit
 
-from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..kinds import QuestionRequest
-from ..tools.dialects import DIALECTS, ArgumentError
-from ..tools.dialects._replies import selections_for
-from ..tools.function import DO_NOT_RETRY
-from . import _seam
-from ._agno_input import Declared, ask_input, not_run
+from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...kinds import QuestionRequest
+from ...tools.dialects import DIALECTS, ArgumentError
+from ...tools.dialects._replies import selections_for
+from ...tools.function import DO_NOT_RETRY
+from .. import _seam
+from ._input import Declared, ask_input, not_run
 
 __all__ = ["resolve", "resolve_sync", "run", "run_sync"]
 
