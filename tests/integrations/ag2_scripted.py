@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ag2.events import ToolCallEvent, ToolResultsEvent
+from ag2 import AgentReply
+from ag2.events import ModelRequest, ToolCallEvent, ToolResultsEvent
 from ag2.testing import TestConfig, TrackingConfig
 
-__all__ = ["call", "results_read", "scripted"]
+__all__ = ["call", "read_in_order", "results_read", "scripted"]
 
 
 def call(tool: str, /, **arguments: Any) -> ToolCallEvent:
@@ -32,9 +33,20 @@ def results_read(config: TrackingConfig) -> list[list[tuple[str, str]]]:
     for model_call in config.mock.call_args_list:
         (last,) = model_call.args
         if isinstance(last, ToolResultsEvent):
-            read.append(
-                [(r.name or "", "".join(getattr(p, "content", "") for p in r.result.parts)) for r in last.results]
-            )
+            read.append([(r.name or "", _text(r.result.parts)) for r in last.results])
+    return read
+
+
+async def read_in_order(reply: AgentReply[Any, Any]) -> list[tuple[str, str]]:
+    """Everything the model read after the turn's request, in the order of the turn's history:
+    ("result", text) for each tool result, ("message", text) for each message put to it.
+    """
+    read = []
+    for event in list(await reply.context.stream.history.get_events())[1:]:
+        if isinstance(event, ToolResultsEvent):
+            read += [("result", _text(r.result.parts)) for r in event.results]
+        elif isinstance(event, ModelRequest):
+            read.append(("message", _text(event.parts)))
     return read
 
 

@@ -15,6 +15,7 @@ import importlib
 import json
 import sys
 from collections.abc import Callable
+from copy import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from ag2 import Agent, Context, tool
 from ag2.exceptions import HumanInputError, HumanInputFailedError, HumanInputNotProvidedError, HumanInputTimeoutError
 from ag2.middleware.builtin.tools import approval_required as ag2_approval_required
 
-from integrations.ag2_scripted import call, results_read, scripted
+from integrations.ag2_scripted import call, read_in_order, results_read, scripted
 from nbask.core.lifecycle import Resolution
 from nbask.errors import NoOneCanAnswer
 from nbask.kinds import ApprovalRequest, FormRequest
@@ -73,6 +74,9 @@ class Warehouse:
 
         if gate == "ag2":
             gated = tool(drop_table, middleware=[ag2_approval_required()])
+        elif gate == "ag2 behind a copy":  # a middleware in front of AG2's gate hands on a copy of the call
+            copying = lambda call_next, event, context: call_next(copy(event), context)  # noqa: E731
+            gated = tool(drop_table, middleware=[copying, ag2_approval_required()])
         else:
             gated = nbask_ag2.requires_approval(drop_table)
         return [gated, rename]
@@ -135,10 +139,13 @@ def test_person_decides_a_gated_call(person: Person, style: str, decide: Any, ra
     assert (entry.kind, entry.answered_by, entry.tool_call_id) == ("approval", "person", DROP.id)
 
 
-@pytest.mark.parametrize(
-    ("edited", "why"),
-    [("[1, 2]", "the edited arguments are a JSON array, not an object of argument names"), ("{", "not valid JSON")],
-)
+UNUSABLE_EDITS = [
+    ("[1, 2]", "the edited arguments are a JSON array, not an object of argument names"),
+    ("{", "not valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("edited", "why"), UNUSABLE_EDITS)
 def test_an_edit_that_is_not_a_json_object_never_runs(person: Person, edited: str, why: str):
     person.answers(edit(edited))
     warehouse = Warehouse()
@@ -229,18 +236,73 @@ def test_ag2s_own_approval_middleware_is_an_nbask_approval(person: Person):
     ]
 
 
-def test_an_edit_under_ag2s_own_middleware_is_refused_never_run_unedited(person: Person):
-    """AG2's ``approval_required()`` runs the call it holds: the person's edit cannot reach the
-    tool, so the call does not run (AG2's denied message), rather than running as the model made it.
+@pytest.mark.parametrize("gate", ["ag2", "ag2 behind a copy"])
+@pytest.mark.parametrize("style", STYLES)
+def test_an_edit_under_ag2s_own_middleware_reaches_the_tool(person: Person, style: str, gate: str):
+    """AG2's ``approval_required()`` hands the tool the call object it holds once answered yes:
+    nbask's ``CarryEdits`` (``run`` and ``run_sync`` add it) holds that object, and the hook sets
+    the person's edit on it. The tool runs with the edit, never the original.
     """
     person.answers(edit({"name": "events_2022"}))
     warehouse = Warehouse()
-    agent, config = agent_for([DROP], warehouse, gate="ag2")
-    by_hook(agent)
-    assert warehouse.ran == []
-    assert results_read(config) == [[("drop_table", "User denied the tool call request")]]
+    carrying = {"middleware": [nbask_ag2.CarryEdits]} if style == "hitl_hook" else {}
+    agent, config = agent_for([DROP], warehouse, gate=gate, **carrying)
+    assert STYLES[style](agent).body == "done"
+    assert warehouse.ran == [("drop_table", {"name": "events_2022"})]
+    assert results_read(config) == [[("drop_table", "dropped events_2022")]]
+    (asked,) = person.approvals
+    assert json.loads(asked.approval.details) == {"name": "events_2023"}  # what the model made
     (entry,) = nbask.history()
-    assert entry.outcome.decision == "edit"  # the history says what the person did
+    assert entry.outcome.decision == "edit"
+
+
+@pytest.mark.parametrize(("edited", "why"), UNUSABLE_EDITS)
+def test_an_unusable_edit_under_ag2s_own_middleware_never_runs_and_the_model_reads_why(
+    person: Person, edited: str, why: str
+):
+    person.answers(edit(edited))
+    warehouse = Warehouse()
+    agent, config = agent_for([DROP], warehouse, gate="ag2")
+    by_run(agent)
+    assert warehouse.ran == []
+    ((name, text),) = results_read(config)[0]  # in place of AG2's denied message
+    assert name == "drop_table"
+    assert text.startswith("Not approved: Call drop_table did not run. The person edited its arguments, but ")
+    assert why in text
+
+
+@pytest.mark.parametrize(
+    ("edited", "says"),
+    [
+        pytest.param(
+            {"name": "events_2022"},
+            'The person edited its arguments to {"name": "events_2022"}, but this approval cannot pass an edit '
+            "to the tool. Do not retry the call as it was; make it with those arguments if they are what is needed.",
+            id="edited",
+        ),
+        pytest.param(
+            "{", "The person edited its arguments, but the edited arguments are not valid JSON", id="unusable"
+        ),
+    ],
+)
+def test_an_edit_under_ag2s_own_middleware_without_carry_edits_is_refused_and_the_model_reads_it(
+    person: Person, edited: Any, says: str
+):
+    """A bare ``hitl_hook`` under AG2's ``approval_required()``: nothing can carry the edit to
+    the tool, so the call does not run (AG2's denied message is its result) and the model reads
+    the edit, or why it could not be used, right after it.
+    """
+    person.answers(edit(edited))
+    warehouse = Warehouse()
+    agent, config = agent_for([DROP], warehouse, gate="ag2")
+    reply = by_hook(agent)
+    assert warehouse.ran == []
+    result, (kind, told) = asyncio.run(read_in_order(reply))
+    assert result == ("result", "User denied the tool call request")
+    assert kind == "message"
+    assert told.startswith(f"About your call {DROP.id} of drop_table: Not approved: Call drop_table did not run. ")
+    assert says in told
+    assert config.mock.call_args_list[-1].args[0].parts[0].content == told  # handed to the model
 
 
 @pytest.mark.parametrize("style", list(STYLES))
@@ -439,6 +501,7 @@ import nbask
 from ag2 import Agent, Context, tool
 from ag2_scripted import call, results_read, scripted
 import nbask.integrations.ag2 as nbask_ag2
+from ag2.middleware.builtin.tools import approval_required as ag2_approval_required
 
 ran = []
 
@@ -461,6 +524,11 @@ def agent(*turns):
                  hitl_hook=nbask_ag2.hitl_hook)
 
 TWO = [call("drop_table", name="events_2023"), call("drop_table", name="tmp_scratch")]
+
+def gated_by_ag2(*turns):
+    global config
+    config = scripted(*turns, "done")
+    return Agent("ops", config=config, tools=[tool(drop_table, middleware=[ag2_approval_required()])])
 
 def report(reply):
     print(json.dumps({{"ran": ran, "read": results_read(config), "body": reply.body}}))
@@ -501,6 +569,22 @@ def test_in_a_kernel_both_approvals_wait_together_and_are_answered_through_the_w
     assert (by_1, by_2) == ("person", "person")
     assert batch_1 is not None
     assert batch_1 == batch_2
+
+
+@pytest.mark.kernel
+def test_in_a_kernel_an_edit_under_ag2s_own_middleware_reaches_the_tool(k: KernelHarness):
+    k.drain(0.1)
+    k.iopub_log.clear()
+    cell = k.execute(
+        "ran.clear(); report(await nbask_ag2.run(gated_by_ag2(call('drop_table', name='events_2023')), 'Go.'))"
+    )
+    widget = next_approval(k, set())
+    k.wait_until_waiting(widget)
+    assert json.loads(widget.state["details"]) == {"name": "events_2023"}
+    k.update_widget(widget.comm_id, {"response": approval_response("approve", {"name": "events_2022"})})
+    out = printed_json(k.result(cell, 60))
+    assert out["ran"] == [["drop_table", "events_2022"]]  # the edit, never the original
+    assert out["read"] == [[["drop_table", "dropped events_2022"]]]
 
 
 @pytest.mark.kernel

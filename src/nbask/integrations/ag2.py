@@ -21,9 +21,13 @@ What each ``HumanInputRequest`` becomes:
   arguments; Reject (and a dismiss, a timeout, a headless policy, no one to ask) -> it never runs
   and the model reads the rejection and its reason as the call's result.
 - A tool gated by AG2's own ``approval_required()`` (``ag2.middleware.builtin.tools``): the same
-  approval; Approve -> ``"yes"``; anything else -> ``"no"``, and the model reads AG2's fixed
-  ``denied_message`` (not the reason; an edit is a rejection: that middleware cannot change a
-  call's arguments). Its "Always" is never answered.
+  approval; Approve -> ``"yes"``; Reject (and the rest) -> ``"no"``, and the model reads AG2's
+  fixed ``denied_message`` (not the reason). That middleware runs the call it holds, so an Edit
+  reaches the tool through ``CarryEdits`` (agent middleware; ``run`` / ``run_sync`` add it): the
+  hook sets the edit on the held call and answers ``"yes"``; an edit that is not a JSON object
+  never runs and the model reads why. With a bare ``hitl_hook`` and no ``CarryEdits`` an edit is
+  a ``"no"`` (never the original call) and the model reads the edited arguments right after
+  the denied message. Its "Always" is never answered.
 
 Calls the model makes together run side by side, so their approvals wait together (one batch,
 answered in any order). A kernel interrupt while one waits raises ``Interrupted`` (an AG2
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from copy import copy
 from dataclasses import dataclass
 from functools import partial
@@ -44,7 +49,7 @@ from typing import Any, Final, TypeVar
 from ag2 import Agent, AgentReply, Context
 from ag2.events import HumanInputRequest, ToolApprovalRequest, ToolCallEvent, ToolResultEvent
 from ag2.exceptions import HumanInputError, HumanInputFailedError, HumanInputNotProvidedError, HumanInputTimeoutError
-from ag2.middleware import ToolExecution, ToolResultType
+from ag2.middleware import BaseMiddleware, ToolExecution, ToolResultType
 from ag2.tools import tool
 from ag2.tools.final.function_tool import FunctionTool
 
@@ -61,6 +66,7 @@ __all__ = [
     "INTERRUPTED",
     "REPLY",
     "ApprovalRequired",
+    "CarryEdits",
     "Interrupted",
     "approval_required",
     "hitl_hook",
@@ -119,11 +125,7 @@ async def _answer(event: HumanInputRequest, context: Context, timeout: float | N
         gate = _GATES.get(event.id)
         if gate is not None:  # nbask's middleware: it runs the call with the person's edit
             return _YES if await _asked(_approving(gate, event.tool_call_id, gate.timeout)) else _NO
-        # AG2's own middleware runs the call it holds, whatever the hook says: an edit cannot
-        # reach the tool, so it is a refusal (never the original call approved unedited).
-        gate = await _stock_gate(event, context)
-        runs = await _asked(_approving(gate, event.tool_call_id, timeout))
-        return _YES if runs and gate.arguments_used is None else _NO
+        return await _stock_answer(event, context, timeout)
     reply = await _asked(_replying(event.content, timeout, context.tool_call_id))
     if isinstance(reply, HumanInputError):
         raise reply
@@ -171,6 +173,7 @@ class _Gate:
     timeout: float | None = DEFAULT_TIMEOUT
     runs: bool | None = None  # None: not decided by nbask (another hook answered)
     arguments_used: dict[str, Any] | None = None  # the person's edit
+    edited: bool = False  # the person chose Edit
     result: str = ""  # what the model reads when it does not run
 
 
@@ -194,11 +197,70 @@ def _approving(gate: _Gate, tool_call_id: str | None, timeout: float | None) -> 
     if decision.decision == "reject":
         gate.result = _seam.not_run_text(decision, title)
     elif decision.decision == "edit" and decision.edited is not None:
+        gate.edited = True
         try:
             gate.arguments_used = _seam.edited_arguments(decision)
         except _seam.EditNotUsable as why:
             gate.runs, gate.result = False, _seam.not_run_text(decision, title, why)
     return gate.runs
+
+
+@dataclass
+class _Held:
+    """A call on its way through AG2's own ``approval_required()``, held by ``CarryEdits``."""
+
+    event: ToolCallEvent  # the call that middleware passes on to the tool when answered yes
+    result: str | None = None  # what the model reads in place of its denied message
+
+    def __post_init__(self) -> None:
+        # The tool is called with ``serialized_arguments``. A dict of this call's own, so the
+        # edit changes neither the model's call in the history nor a sibling's copy, yet every
+        # shallow copy a middleware makes on the way to the tool (``copy``, ``handled_by``)
+        # shares it: the edit reaches the tool whichever copy AG2's gate holds.
+        with suppress(json.JSONDecodeError):  # the tool fails on such arguments; nothing to edit
+            self.event.serialized_arguments = dict(self.event.serialized_arguments)
+
+    def carry(self, arguments: dict[str, Any]) -> None:
+        """The call runs with ``arguments`` in place of the model's."""
+        self.event.arguments = json.dumps(arguments)
+        self.event.serialized_arguments.clear()
+        self.event.serialized_arguments.update(arguments)
+
+
+#: The calls ``CarryEdits`` holds, by call id.
+_HELD: dict[str, _Held] = {}
+
+
+async def _stock_answer(event: ToolApprovalRequest, context: Context, timeout: float | None) -> str:
+    """The answer to AG2's own ``approval_required()``: "yes" or "no". That middleware runs the
+    call object it holds, so an edit reaches the tool only as that object's arguments, set where
+    ``CarryEdits`` holds it; otherwise the edit is refused (never the call approved unedited) and
+    the model is told the edited arguments.
+    """
+    held = _HELD.get(event.tool_call_id)
+    gate = _held_gate(held.event) if held is not None else await _stock_gate(event, context)
+    runs = await _asked(_approving(gate, event.tool_call_id, timeout))
+    if runs and gate.arguments_used is not None:
+        if held is not None:
+            held.carry(gate.arguments_used)
+            return _YES
+        edit = json.dumps(gate.arguments_used, ensure_ascii=False)
+        runs, gate.result = False, f"Not approved: {_seam.call_title(gate.name)} did not run. The person edited "
+        gate.result += f"its arguments to {edit}, but this approval cannot pass an edit to the tool. Do not "
+        gate.result += "retry the call as it was; make it with those arguments if they are what is needed."
+    if gate.edited and not runs:  # AG2's fixed denied message does not say why, nor what the edit was
+        if held is not None:
+            held.result = gate.result
+        else:  # the model reads it after the call's result, before its next step
+            context.enqueue(f"About your call {event.tool_call_id} of {gate.name}: {gate.result}")
+    return _YES if runs else _NO
+
+
+def _held_gate(call: ToolCallEvent) -> _Gate:
+    try:
+        return _Gate(call.name, call.serialized_arguments)
+    except json.JSONDecodeError:
+        return _Gate(call.name, call.arguments)
 
 
 async def _stock_gate(event: ToolApprovalRequest, context: Context) -> _Gate:
@@ -207,11 +269,27 @@ async def _stock_gate(event: ToolApprovalRequest, context: Context) -> _Gate:
     """
     for past in reversed(list(await context.stream.history.get_events())):
         if isinstance(past, ToolCallEvent) and past.id == event.tool_call_id:
-            try:
-                return _Gate(past.name, past.serialized_arguments)
-            except json.JSONDecodeError:
-                return _Gate(past.name, past.arguments)
+            return _held_gate(past)
     return _Gate("tool", event.content)
+
+
+class CarryEdits(BaseMiddleware):
+    """AG2 agent middleware (``Agent(middleware=[CarryEdits])``; ``run`` and ``run_sync`` add it):
+    a call of a tool gated by AG2's own ``approval_required()`` that the person edits runs with
+    the edited arguments, and an edit that is refused is what the model reads.
+    """
+
+    async def on_tool_execution(
+        self, call_next: ToolExecution, event: ToolCallEvent, context: Context
+    ) -> ToolResultType:
+        # Agent middleware wraps the tool's own: what it passes on reaches AG2's gate (at most
+        # as a shallow copy, sharing its arguments), so the hook sets the person's edit on it.
+        held = _HELD[event.id] = _Held(copy(event))
+        try:
+            result = await call_next(held.event, context)
+        finally:
+            _HELD.pop(event.id, None)
+        return result if held.result is None else ToolResultEvent.from_call(event, result=held.result)
 
 
 class ApprovalRequired:
@@ -281,9 +359,10 @@ def _running(
     """``await agent.ask(*msg, **ask_kwargs)`` with nbask's hook (``timeout`` seconds for each
     answer); a replay miss raises ``nbask.ReplayMissing``.
     """
+    middleware = [*ask_kwargs.pop("middleware", ()), CarryEdits]  # innermost: next to the tool's own
     try:
         reply: AgentReply[Any, Any] = yield _seam.Work(
-            partial(agent.ask, *msg, hitl_hook=hitl_hook_with(timeout=timeout), **ask_kwargs)
+            partial(agent.ask, *msg, hitl_hook=hitl_hook_with(timeout=timeout), middleware=middleware, **ask_kwargs)
         )
     except HumanInputFailedError as failed:
         if isinstance(failed.cause, ReplayMissing):
