@@ -197,6 +197,30 @@ def test_a_rejection_never_runs_and_the_model_reads_the_reason(person: Person, t
     )
 
 
+@pytest.mark.parametrize(
+    ("decision", "shown"),
+    [
+        (reject("no files today"), "Run python code did not run: you rejected it. Your reason: no files today"),
+        (edit("print(1)"), "Run python code did not run as written: your edited code went back to the model."),
+    ],
+)
+def test_after_a_rejection_the_person_is_asked_in_words_for_them(
+    person: Person, tmp_path: Path, decision: Any, shown: str
+):
+    """The executor's report of a rejection is the user proxy's question; the person reads what
+    became of the code, not the instructions written for the model.
+    """
+    person.answers(decision, submit(reply="stop"))
+    executor = RecordingExecutor(tmp_path)
+    coder = CodeExecutorAgent("coder", code_executor=executor, approval_func=nbask_autogen.approval_func)
+    team = RoundRobinGroupChat([coder, UserProxyAgent("user", input_func=nbask_autogen.input_func)], max_turns=2)
+    asyncio.run(team.run(task=WROTE))
+    form = person.asked[-1]
+    assert isinstance(form, FormRequest)
+    assert form.form.message == shown
+    assert executor.ran == []
+
+
 def test_recommended_policy_rejects_and_nothing_runs(tmp_path: Path):
     nbask.configure(policy="recommended")
     model, executor = run_code(tmp_path)
@@ -392,8 +416,13 @@ def test_in_a_kernel_the_reply_and_the_code_approval_go_through_the_widget(k: Ke
     assert (code.state["title"], code.state["details"]) == ("Run python code", CODE)
     k.update_widget(code.comm_id, {"response": approval_reply(decision, reason="not now")})
     form = next_widget(k, "form", set())
-    said = "wrote out.txt" if decision == "approve" else "Code execution was not approved. Reason: Not approved:"
-    assert form.state["message"].startswith(said)
+    # the person reads what became of the code, not the words written for the model
+    said = (
+        "wrote out.txt"
+        if decision == "approve"
+        else "Run python code did not run: you rejected it. Your reason: not now"
+    )
+    assert form.state["message"] == said if decision == "reject" else form.state["message"].startswith(said)
     k.update_widget(form.comm_id, {"response": form_reply(reply="Paris")})
     out = printed(k.result(cell, 60))
     assert out["read"][-1] == "Paris"

@@ -83,6 +83,13 @@ REPLY: Final = _texts.REPLY
 INTERRUPTED: Final = _texts.INTERRUPTED
 #: One fenced block of ``ApprovalRequest.code`` (AutoGen joins blocks as "```lang\ncode\n```").
 _ONE_BLOCK = re.compile(r"```([^\n`]*)\n(.*?)\n```", re.DOTALL)
+#: How ``CodeExecutorAgent`` reports code its ``approval_func`` did not approve.
+_NOT_APPROVED = "Code execution was not approved. Reason: "
+#: The reasons ``_approving`` gave the model, each with what the person reads of it instead: the
+#: executor's report of a rejection is the last message before the user proxy asks, and it is
+#: written for the model ("Do not retry ..."). Kept for the last few rejections only.
+_TOLD_PERSON: dict[str, str] = {}
+_TOLD_KEPT = 32
 
 
 class Interrupted(errors.Interrupted):
@@ -138,6 +145,8 @@ def _question_of(messages: Sequence[BaseAgentEvent | BaseChatMessage]) -> tuple[
         text = said or f"{last.source} hands the conversation to you: {last.content}"
     else:
         text = last.to_text()
+        if text.startswith(_NOT_APPROVED):
+            text = _TOLD_PERSON.get(text.removeprefix(_NOT_APPROVED), text)
     text = text.strip() or f"{last.source} asks for your reply."
     if len(text) > MAX_DETAILS_CHARS:  # the question is at the end of a long message: keep the end
         text = "…" + text[-(MAX_DETAILS_CHARS - 1) :]
@@ -185,17 +194,37 @@ def _approving(code: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[
         request = approval(title, details, timeout=timeout)
     except ValueError as error:  # too long to show
         why = f"Not approved: {title} did not run: it cannot be shown ({error})."
-        return ApprovalResponse(approved=False, reason=why)
+        return _refused(why, f"{title} did not run: it is too long to show for approval.")
     decision = yield request
     assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
     if decision.decision == "approve":
         by = "Approved by the person." if decision.decided_by == "person" else f"Approved ({decision.decided_by})."
         return ApprovalResponse(approved=True, reason=decision.reason.strip() or by)
     if decision.decision == "edit" and decision.edited is not None:
-        return ApprovalResponse(
-            approved=False, reason=_edited_reason(decision, title, language, fenced_alone=one is not None)
-        )
-    return ApprovalResponse(approved=False, reason=not_run_text(decision, title))
+        reason = _edited_reason(decision, title, language, fenced_alone=one is not None)
+        return _refused(reason, f"{title} did not run as written: your edited code went back to the model.")
+    return _refused(not_run_text(decision, title), _person_text(decision, title))
+
+
+def _refused(reason: str, person_text: str) -> ApprovalResponse:
+    """A refusal whose ``reason`` the model reads; the person reads ``person_text`` in its place."""
+    _TOLD_PERSON[reason] = person_text
+    while len(_TOLD_PERSON) > _TOLD_KEPT:
+        del _TOLD_PERSON[next(iter(_TOLD_PERSON))]
+    return ApprovalResponse(approved=False, reason=reason)
+
+
+def _person_text(decision: Decision, title: str) -> str:
+    """What happened to the code, said to the person who decided it."""
+    reason = decision.reason.strip()
+    said = f" Your reason: {reason}" if reason else ""
+    if decision.status == "answered" and decision.decided_by == "person":
+        return f"{title} did not run: you rejected it.{said}"
+    if decision.status == "timeout":
+        return f"{title} did not run: no one approved it in time."
+    if decision.status == "dismissed" and decision.decided_by == "person":
+        return f"{title} did not run: you dismissed the approval.{said}"
+    return f"{title} did not run: not approved ({decision.decided_by})."
 
 
 def _edited_reason(decision: Decision, title: str, language: str, *, fenced_alone: bool) -> str:
