@@ -148,6 +148,14 @@ describe("approval resolved block", () => {
     if (result.decision === "edit") expect(within(root).getByText("ls build/")).toBeTruthy();
   });
 
+  it("an edit the caller sends back to the model says so, not that it was approved", () => {
+    const result = { decision: "edit", edited: "ls build/", reason: "" };
+    const { root } = view(approvalModel({ status: "answered", result, edit_runs: false }));
+    expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Edited, sent back to the model");
+    expect(root.textContent).toContain("the call as asked did not run");
+    expect(root.textContent).not.toContain("You approved");
+  });
+
   it("the question kind still renders questions", () => {
     const { root } = view(new FakeModel({ kind: "question", status: "pending" }));
     expect(root.dataset.kind).toBe("question");

@@ -4,7 +4,7 @@
 // refusal of a reply shows in an alert.
 import type { AnyModel } from "@anywidget/types";
 import type { ApprovalModel, ApprovalResponse } from "./contract";
-import { DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, RISK_TEXT, STATUS_TEXT } from "./contract";
+import { DECISION_TEXT, EDIT_SENT_BACK_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, RISK_TEXT, STATUS_TEXT } from "./contract";
 import { editProblems, looksLikeJson } from "./argcheck";
 import type { ApprovalAction, ApprovalDraft } from "./approvaldraft";
 import { approvalDraftData, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
@@ -17,7 +17,7 @@ import { handleFormKey } from "./keys";
 import { KernelRefusal } from "./refusal";
 import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
 import { InteractionView } from "./shell";
-import { decisionWording, personWording } from "./wording";
+import { decisionWording, PERSON_TEXT, personWording } from "./wording";
 
 // Button and textbox names are what people and the tests find them by (tests/scenarios/): keep them.
 export const APPROVAL_TEXT = {
@@ -330,7 +330,8 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const result = this.model.get("result");
     const outcome = isObject(result) ? result : {};
     const decision = asText(outcome.decision);
-    let verdict = DECISION_TEXT[decision] ?? STATUS_TEXT[status] ?? status;
+    const sentBack = decision === "edit" && this.model.get("edit_runs") === false;
+    let verdict = (sentBack ? EDIT_SENT_BACK_TEXT : DECISION_TEXT[decision]) ?? STATUS_TEXT[status] ?? status;
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
 
     const line = this.statusLine(status, verdict, status === "answered" && decision !== "" ? decision : status);
@@ -348,7 +349,8 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const reason = asText(outcome.reason);
     const nbaskReason = personWording(reason) ?? (status === "answered" || reason.trim() === "" ? null : reason);
     if (status === "answered" && decision !== "" && nbaskReason === null) {
-      block.append(el("p", "nbask-note nbask-decision-text", decisionWording(decision)));
+      const wording = sentBack ? PERSON_TEXT.edited_sent_back : decisionWording(decision);
+      block.append(el("p", "nbask-note nbask-decision-text", wording));
       if (reason.trim() !== "") block.append(labelledText("p", "nbask-reason-text", APPROVAL_TEXT.reason, reason));
     }
     if (nbaskReason !== null) block.append(textEl("p", "nbask-note nbask-ending", nbaskReason));

@@ -254,12 +254,14 @@ def approval_request(
     tool_call_id: str | None = None,
     schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
+    edit_runs: bool = True,
 ) -> ApprovalRequest:
     """An approval request, its edit checked against ``schema`` (a JSON Schema) where given,
-    tagged with ``risk`` (ValidationError naming ``risk`` for anything but low, medium, high).
+    tagged with ``risk`` (ValidationError naming ``risk`` for anything but low, medium, high);
+    ``edit_runs=False`` where an edit goes back to the model instead of running.
     """
     checked = dict(schema) if schema is not None else None
-    approval = Approval(action=action, details=details, details_schema=checked, risk=risk)
+    approval = Approval(action=action, details=details, details_schema=checked, risk=risk, edit_runs=edit_runs)
     return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
 
 

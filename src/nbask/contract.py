@@ -21,6 +21,8 @@ APPROVAL_RISKS: Final[tuple[str, ...]] = tuple(_CONTRACT["approval_risks"])
 RISK_TEXT: Final[dict[str, str]] = dict(_CONTRACT["risk_text"])
 STATUS_TEXT: Final[dict[str, str]] = dict(_CONTRACT["status_text"])
 DECISION_TEXT: Final[dict[str, str]] = dict(_CONTRACT["decision_text"])
+#: The decision's text when an edit went back to the model instead of running.
+EDIT_SENT_BACK_TEXT: Final[str] = _CONTRACT["edit_sent_back_text"]
 NO_PREFERENCE: Final[str] = _CONTRACT["no_preference"]
 ANSWER_SEPARATOR: Final[str] = _CONTRACT["answer_separator"]
 RECOMMENDED: Final[re.Pattern[str]] = re.compile(_CONTRACT["recommended_suffix_pattern"], re.IGNORECASE)

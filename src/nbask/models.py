@@ -218,6 +218,12 @@ class Approval(StrictModel):
         description="What is at stake: 'low', 'medium' or 'high' (a red Approve, never focused first).",
     )
 
+    # Not part of what a model may send: False where the caller cannot run an edited call and
+    # sends the edit back to the model as a request to try again (the person is told so, and the
+    # record says "Edited, sent back to the model", not "Approved with edits"). Left out of dumps
+    # when True, so records of other approvals are unchanged.
+    edit_runs: SkipJsonSchema[bool] = Field(default=True, exclude_if=lambda value: value is True)
+
     @field_validator("risk", mode="before")
     @classmethod
     def _known_risk(cls, value: object) -> object:

@@ -22,7 +22,9 @@ import pytest
 from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject, through_the_kernels_check
 
 import nbask
+from nbask.core.lifecycle import Resolution
 from nbask.errors import NoFrontEnd
+from nbask.kinds.approval import ApprovalWidget, approval_markdown
 
 agents = pytest.importorskip("agents")
 from agents.items import ModelResponse  # noqa: E402
@@ -201,6 +203,13 @@ def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: 
         {"name": "events_2023"},
         {"name": "events_2022"},
     ]
+    # the SDK cannot run an edited call: the card and the record say it went back to the model
+    first = person.approvals[0]
+    assert first.approval.edit_runs is False
+    assert ApprovalWidget(resolution=Resolution(first)).edit_runs is False
+    summary = approval_markdown(first.approval, nbask.history()[0].outcome)
+    assert "**Edited, sent back to the model" in summary
+    assert "Approved with edits" not in summary
 
 
 def test_the_approval_carries_the_tools_schema_and_a_bad_edit_is_refused(person: Person):

@@ -12,7 +12,15 @@ from typing import Any, ClassVar, Literal, cast
 
 import traitlets
 
-from ..contract import DECISION_TEXT, MAX_DETAILS_CHARS, MAX_REASON_CHARS, RISK_TEXT, STATUS_TEXT, agent_text
+from ..contract import (
+    DECISION_TEXT,
+    EDIT_SENT_BACK_TEXT,
+    MAX_DETAILS_CHARS,
+    MAX_REASON_CHARS,
+    RISK_TEXT,
+    STATUS_TEXT,
+    agent_text,
+)
 from ..core.history import HistoryEntry, Recording, asked_again, current_workdir
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
@@ -115,6 +123,8 @@ class ApprovalWidget(ShowsRefusals[Decision]):
     details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     # What is at stake: "low", "medium", "high", or "" (no tag, the default look).
     risk = traitlets.Unicode("").tag(sync=True)
+    # False: an edit goes back to the model instead of running (the resolved card says so).
+    edit_runs = traitlets.Bool(default_value=True).tag(sync=True)
 
     def __init__(
         self,
@@ -144,6 +154,7 @@ class ApprovalWidget(ShowsRefusals[Decision]):
             details=self.approval.details,
             details_schema=self.approval.details_schema,
             risk=self.approval.risk or "",
+            edit_runs=self.approval.edit_runs,
             **traits,
         )
 
@@ -159,7 +170,8 @@ def approval_markdown(approval: Approval, decision: Decision | None) -> str:
     if decision is None:
         verdict = "pending"
     else:
-        verdict = DECISION_TEXT[decision.decision]
+        sent_back = decision.decision == "edit" and not approval.edit_runs
+        verdict = EDIT_SENT_BACK_TEXT if sent_back else DECISION_TEXT[decision.decision]
         if decision.status != "answered":
             verdict += f" · {STATUS_TEXT[decision.status]}"
         verdict += by_whom(decision)

@@ -278,7 +278,12 @@ def _decide(item: ToolApprovalItem, timeout: float | None, batch: Batch) -> Aski
     schema = _schema(item) if isinstance(arguments, dict) else None
     shown = arguments_text(arguments)
     decision = yield approval(
-        call_title(tool_name, EDIT_NOTICE), shown, timeout=timeout, tool_call_id=item.call_id, schema=schema
+        call_title(tool_name, EDIT_NOTICE),
+        shown,
+        timeout=timeout,
+        tool_call_id=item.call_id,
+        schema=schema,
+        edit_runs=False,
     )
     assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
     if decision.decision == "reject":
