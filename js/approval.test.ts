@@ -45,6 +45,12 @@ describe("approval form", () => {
     expect(response(model).action).toBe("approve");
   });
 
+  it("offers no Edit when its caller takes only yes or no", () => {
+    const { root } = openApproval({ details: "to the blog", edits: "off" });
+    expect(queryByRole(root, "button", { name: "Edit" })).toBeNull();
+    expect(root.querySelector("pre.nbask-details")?.textContent).toBe("to the blog");
+  });
+
   it("puts first focus on Reject, never on Approve", () => {
     const { root } = openApproval();
     expect(document.activeElement).toBe(getByRole(root, "button", { name: "Reject" }));
@@ -150,7 +156,7 @@ describe("approval resolved block", () => {
 
   it("an edit the caller sends back to the model says so, not that it was approved", () => {
     const result = { decision: "edit", edited: "ls build/", reason: "" };
-    const { root } = view(approvalModel({ status: "answered", result, edit_runs: false }));
+    const { root } = view(approvalModel({ status: "answered", result, edits: "sent_back" }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Edited, sent back to the model");
     expect(root.textContent).toContain("the call as asked did not run");
     expect(root.textContent).not.toContain("You approved");

@@ -244,8 +244,9 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       pre.tabIndex = text === "" ? -1 : 0;
       pre.setAttribute("aria-label", APPROVAL_TEXT.details);
       controls.detailsBox.replaceChildren(pre);
-      // No details, nothing to edit: only Approve and Reject are offered.
-      controls.editButton.hidden = text === "";
+      // No details, nothing to edit, or a caller that takes only yes or no: only Approve and
+      // Reject are offered.
+      controls.editButton.hidden = !this.editable();
       controls.edit = null;
       return;
     }
@@ -278,8 +279,12 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     this.showCheck();
   }
 
+  private editable(): boolean {
+    return this.details() !== "" && this.model.get("edits") !== "off";
+  }
+
   private startEditing(): void {
-    if (this.isLocked() || this.details() === "") return;
+    if (this.isLocked() || !this.editable()) return;
     this.change({ type: "edit" });
     this.showDetails();
     this.controls?.detailsBox.querySelector("textarea")?.focus();
@@ -330,7 +335,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const result = this.model.get("result");
     const outcome = isObject(result) ? result : {};
     const decision = asText(outcome.decision);
-    const sentBack = decision === "edit" && this.model.get("edit_runs") === false;
+    const sentBack = decision === "edit" && this.model.get("edits") === "sent_back";
     let verdict = (sentBack ? EDIT_SENT_BACK_TEXT : DECISION_TEXT[decision]) ?? STATUS_TEXT[status] ?? status;
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
 

@@ -116,10 +116,11 @@ export interface ApprovalModel extends BaseModel {
    *  colour; every risk shows a tag in the header (RISK_TEXT). Optional: an older kernel does
    *  not send it. */
   risk?: Risk | "";
-  /** False where the caller cannot run an edited call and sends the edit back to the model
-   *  instead: the resolved card says "Edited, sent back to the model". Optional: an older
-   *  kernel does not send it (an edit runs). */
-  edit_runs?: boolean;
+  /** What an edit of the details does: "run" (the edited action runs); "sent_back" (the caller
+   *  sends the edit back to the model: the resolved card says "Edited, sent back to the
+   *  model"); "off" (the caller takes only yes or no: no Edit is offered). Optional: an older
+   *  kernel does not send it ("run"). */
+  edits?: "run" | "sent_back" | "off";
 }
 
 /** The types a form field may have (contract.json `field_types`). */
@@ -279,7 +280,7 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_tex
 export const LATE_TEXT: Readonly<{ answer_anyway: string; answering_late: string; answered_late: string }> =
   contract.late_text;
 export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
-/** The decision's text when an edit went back to the model instead of running (`edit_runs`). */
+/** The decision's text when an edit went back to the model instead of running (`edits` "sent_back"). */
 export const EDIT_SENT_BACK_TEXT: string = contract.edit_sent_back_text;
 export const APPROVAL_RISKS: readonly string[] = contract.approval_risks;
 /** The tag an approval's header shows for its risk: "High risk"… */

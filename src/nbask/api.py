@@ -24,6 +24,7 @@ from .models import (
     Answer,
     Approval,
     Decision,
+    EditsMode,
     FormAnswer,
     Option,
     Outcome,
@@ -254,14 +255,14 @@ def approval_request(
     tool_call_id: str | None = None,
     schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
-    edit_runs: bool = True,
+    edits: EditsMode = "run",
 ) -> ApprovalRequest:
     """An approval request, its edit checked against ``schema`` (a JSON Schema) where given,
     tagged with ``risk`` (ValidationError naming ``risk`` for anything but low, medium, high);
-    ``edit_runs=False`` where an edit goes back to the model instead of running.
+    ``edits`` saying what an edit does ("run", "sent_back" to the model, or "off": none offered).
     """
     checked = dict(schema) if schema is not None else None
-    approval = Approval(action=action, details=details, details_schema=checked, risk=risk, edit_runs=edit_runs)
+    approval = Approval(action=action, details=details, details_schema=checked, risk=risk, edits=edits)
     return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
 
 

@@ -63,6 +63,8 @@ AnsweredBy = Literal["person", "policy", "replay"]
 DecisionKind = Literal["approve", "edit", "reject"]
 #: How much is at stake in an approval: the widget weighs its buttons and tags it by this.
 Risk = Literal["low", "medium", "high"]
+#: What an edit of an approval's details does (``Approval.edits``).
+EditsMode = Literal["run", "sent_back", "off"]
 #: A form field's value, typed as its schema says (see ``nbask.forms``).
 FieldValue = str | int | float | bool | list[str]
 
@@ -218,11 +220,12 @@ class Approval(StrictModel):
         description="What is at stake: 'low', 'medium' or 'high' (a red Approve, never focused first).",
     )
 
-    # Not part of what a model may send: False where the caller cannot run an edited call and
-    # sends the edit back to the model as a request to try again (the person is told so, and the
-    # record says "Edited, sent back to the model", not "Approved with edits"). Left out of dumps
-    # when True, so records of other approvals are unchanged.
-    edit_runs: SkipJsonSchema[bool] = Field(default=True, exclude_if=lambda value: value is True)
+    # Not part of what a model may send: what an edit of the details does. "run": the edited
+    # action runs; "sent_back": the caller cannot run an edited call and sends the edit back to
+    # the model as a request to try again (the card and the record say so, not "Approved with
+    # edits"); "off": the caller takes only yes or no, so no Edit is offered and an edit is
+    # refused rather than dropped. Left out of dumps when "run", so other records are unchanged.
+    edits: SkipJsonSchema[EditsMode] = Field(default="run", exclude_if=lambda value: value == "run")
 
     @field_validator("risk", mode="before")
     @classmethod

@@ -109,3 +109,25 @@ def test_recommended_never_runs_the_call_and_replay_reruns_a_recorded_edit(monke
     assert resize("web", 2) == "web has 3 replicas"
     assert calls == [("web", 3), ("web", 3)]
     assert nbask.history()[-1].outcome.answered_by == "replay"
+
+
+YES_OR_NO = """
+from nbask.api import approval_request, run_request_sync
+decision = run_request_sync(approval_request("Publish the post", "to the blog", edits="off"))
+print("RESULT", decision.decision, decision.edited)
+"""
+
+
+def test_at_the_terminal_an_approval_answered_yes_or_no_offers_no_edit():
+    child = pexpect.spawn(
+        sys.executable, ["-c", YES_OR_NO], cwd=str(REPO), env=clean_env(), encoding="utf-8", timeout=20, echo=False
+    )
+    child.expect_exact("  1. Approve")
+    child.expect_exact("  3. Reject")
+    assert "Edit" not in child.before
+    child.expect_exact("Choose 1-3: ")
+    child.sendline("2")
+    child.expect_exact("This approval cannot be edited: type 1 to approve or 3 to reject.")
+    child.sendline("1")
+    child.expect(r"RESULT approve None")
+    child.expect(pexpect.EOF)

@@ -444,6 +444,7 @@ def test_a_request_with_a_prompt_shows_the_prompt_as_text_and_an_approval_no_rep
     assert isinstance(approval, ApprovalRequest)
     assert approval.approval.action == "Publish the post"
     assert approval.approval.details == ""  # the title is not repeated (and there is nothing to edit)
+    assert approval.approval.edits == "off"  # a bool carries no edit: none is offered
 
 
 class ReviewRequest(BaseModel):

@@ -179,7 +179,7 @@ def test_an_edit_is_a_rejection_carrying_the_edited_code(person: Person, tmp_pat
     person.answers(edit(edited, reason="do not write files"))
     model, executor = run_code(tmp_path)
     assert executor.ran == []  # AutoGen's ApprovalResponse cannot carry other code: nothing ran
-    assert person.approvals[0].approval.edit_runs is False  # so the card says the edit went back
+    assert person.approvals[0].approval.edits == "sent_back"  # so the card says the edit went back
     assert not (tmp_path / "out.txt").exists()
     assert model.texts()[-1] == (
         NOT_APPROVED + "Not approved as written: the person edited the code, so Run python code did not run. "

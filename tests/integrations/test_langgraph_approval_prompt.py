@@ -90,6 +90,7 @@ def test_a_prompt_whose_last_sentence_asks_for_approval_is_an_approval(person: P
     state = run_sync(routed_graph("This deletes 3 files from the build folder.\n\nProceed?"))
     assert (state["answer"], state["status"]) == (False, "cancelled")
     assert isinstance(person.asked[0], ApprovalRequest)
+    assert person.asked[0].approval.edits == "off"  # the node gets a bool: no edit to carry
 
 
 @pytest.mark.parametrize("runner", [run, run_sync], ids=["run", "run_sync"])

@@ -205,8 +205,8 @@ def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: 
     ]
     # the SDK cannot run an edited call: the card and the record say it went back to the model
     first = person.approvals[0]
-    assert first.approval.edit_runs is False
-    assert ApprovalWidget(resolution=Resolution(first)).edit_runs is False
+    assert first.approval.edits == "sent_back"
+    assert ApprovalWidget(resolution=Resolution(first)).edits == "sent_back"
     summary = approval_markdown(first.approval, nbask.history()[0].outcome)
     assert "**Edited, sent back to the model" in summary
     assert "Approved with edits" not in summary

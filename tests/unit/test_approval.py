@@ -12,6 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 import nbask
+from nbask.api import approval_request
 from nbask.contract import MAX_REASON_CHARS
 from nbask.core.lifecycle import Resolution
 from nbask.core.manager import manager
@@ -55,6 +56,21 @@ def test_edit_sends_the_edited_text_and_unchanged_text_is_an_approval():
     same = make()
     respond(same, "approve", edited="rm -rf build/")
     assert (same.answer.decision, same.answer.edited) == ("approve", None)
+
+
+def test_an_approval_answered_yes_or_no_refuses_an_edit_instead_of_dropping_it():
+    """``edits="off"``: a caller that takes only yes or no (a bool) offers no Edit; an edit that
+    arrives anyway is refused, the approval stays open, and an approval still goes through.
+    """
+    request = approval_request("Publish the post", "to the blog", edits="off")
+    w = ApprovalWidget(resolution=Resolution(request))
+    assert w.get_state()["edits"] == "off"
+    respond(w, "approve", edited="to the wiki")
+    assert w.answer is None
+    assert "cannot be edited" in w.error
+    respond(w, "approve")
+    assert (w.answer.decision, w.answer.edited) == ("approve", None)
+    assert "edits" not in approval_request("Run", "ls").asked()  # the default is left out of records
 
 
 def test_reject_with_reason():

@@ -65,9 +65,11 @@ class ApprovalRequest(Request[Decision]):
         """What is wrong with the response's edit of JSON arguments (none without a schema)."""
         edited = response.edited_details
         schema = self.approval.details_schema
-        if response.action != "approve" or edited is None or edited == self.approval.details or schema is None:
+        if response.action != "approve" or edited is None or edited == self.approval.details:
             return []
-        return edit_problems(edited, schema)
+        if self.approval.edits == "off":
+            return ["this approval cannot be edited: it is answered yes or no"]
+        return edit_problems(edited, schema) if schema is not None else []
 
     def decide(self, response: ApprovalResponse, answered_by: AnsweredBy = "person") -> Decision:
         if response.action == "dismiss":
@@ -123,8 +125,9 @@ class ApprovalWidget(ShowsRefusals[Decision]):
     details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     # What is at stake: "low", "medium", "high", or "" (no tag, the default look).
     risk = traitlets.Unicode("").tag(sync=True)
-    # False: an edit goes back to the model instead of running (the resolved card says so).
-    edit_runs = traitlets.Bool(default_value=True).tag(sync=True)
+    # What an edit does: "run", "sent_back" (to the model; the resolved card says so) or "off"
+    # (no Edit offered).
+    edits = traitlets.Unicode("run").tag(sync=True)
 
     def __init__(
         self,
@@ -154,7 +157,7 @@ class ApprovalWidget(ShowsRefusals[Decision]):
             details=self.approval.details,
             details_schema=self.approval.details_schema,
             risk=self.approval.risk or "",
-            edit_runs=self.approval.edit_runs,
+            edits=self.approval.edits,
             **traits,
         )
 
@@ -170,7 +173,7 @@ def approval_markdown(approval: Approval, decision: Decision | None) -> str:
     if decision is None:
         verdict = "pending"
     else:
-        sent_back = decision.decision == "edit" and not approval.edit_runs
+        sent_back = decision.decision == "edit" and approval.edits == "sent_back"
         verdict = EDIT_SENT_BACK_TEXT if sent_back else DECISION_TEXT[decision.decision]
         if decision.status != "answered":
             verdict += f" · {STATUS_TEXT[decision.status]}"
@@ -201,13 +204,17 @@ def ask_at_terminal(term: Terminal, request: ApprovalRequest) -> Decision:
     for line in printable(approval.details, keep_newlines=True).splitlines():
         term.say(f"    {line}")
     term.say("  1. Approve")
-    term.say("  2. Edit the details, then approve")
+    if approval.edits != "off":
+        term.say("  2. Edit the details, then approve")
     term.say("  3. Reject")
     try:
         while True:
             raw = term.line("Choose 1-3: ").strip().lower()
             if raw in ("1", "a", "approve"):
                 decision = request.decide(ApprovalResponse(action="approve"))
+            elif raw in ("2", "e", "edit") and approval.edits == "off":
+                term.say("This approval cannot be edited: type 1 to approve or 3 to reject.")
+                continue
             elif raw in ("2", "e", "edit"):
                 edited = term.limited_text(MAX_DETAILS_CHARS)
                 response = ApprovalResponse(action="approve", edited_details=edited)

@@ -256,7 +256,9 @@ class NbaskClient:
         title = _action("Read", shown)
         allowed_by = self._allowed_by(target, write=False)
         if allowed_by is None:
-            decision = await self._decided(_seam.approval(title, f"{shown}{lines}", timeout=self.timeout))
+            # what is read is not edited here: approve or reject
+            asked = _seam.approval(title, f"{shown}{lines}", timeout=self.timeout, edits="off")
+            decision = await self._decided(asked)
             if decision is None or decision.decision != "approve":
                 why = "the request to read a file cannot be edited; approve it as it is or reject it"
                 edit = decision is not None and decision.decision == "edit"

@@ -161,7 +161,8 @@ def answering(
         first, _, rest = message.partition("\n")
         action = _seam.clip(first.strip() or "The workflow asks for approval", MAX_ACTION_CHARS)
         details = rest.strip() if len(first.strip()) <= MAX_ACTION_CHARS else message
-        decision = yield from _seam.ask(_seam.approval(action, details, timeout=timeout))
+        # a bool carries no edit: the card offers none, rather than drop one
+        decision = yield from _seam.ask(_seam.approval(action, details, timeout=timeout, edits="off"))
         return decision.approved
     try:
         request = _form(message, response_type, timeout)

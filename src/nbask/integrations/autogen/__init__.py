@@ -191,7 +191,7 @@ def _approving(code: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[
         title = f"Run code ({', '.join(dict.fromkeys(languages))})" if languages else "Run code"
     title = _seam.clip(title, MAX_ACTION_CHARS)
     try:
-        request = approval(title, details, timeout=timeout, edit_runs=False)
+        request = approval(title, details, timeout=timeout, edits="sent_back")
     except ValueError as error:  # too long to show
         why = f"Not approved: {title} did not run: it cannot be shown ({error})."
         return _refused(why, f"{title} did not run: it is too long to show for approval.")

@@ -273,7 +273,8 @@ def ask_schema(item: Interrupt, schema: Mapping[str, Any], timeout: float | None
 
 def _yes_or_no(question: str, details: str, timeout: float | None) -> Asking[bool]:
     title, shown = _title(question.strip(), details)
-    decision = yield approval(title, shown, timeout=timeout)
+    # a bool carries no edit: the card offers none, rather than take an edit for a "no"
+    decision = yield approval(title, shown, timeout=timeout, edits="off")
     assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
     return decision.status == "answered" and decision.decision == "approve"
 

@@ -283,7 +283,7 @@ def _decide(item: ToolApprovalItem, timeout: float | None, batch: Batch) -> Aski
         timeout=timeout,
         tool_call_id=item.call_id,
         schema=schema,
-        edit_runs=False,
+        edits="sent_back",
     )
     assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
     if decision.decision == "reject":
