@@ -208,32 +208,34 @@ def ask_at_terminal(term: Terminal, request: ApprovalRequest) -> Decision:
         term.say("  2. Edit the details, then approve")
     term.say("  3. Reject")
     try:
-        while True:
-            raw = term.line("Choose 1-3: ").strip().lower()
-            if raw in ("1", "a", "approve"):
-                decision = request.decide(ApprovalResponse(action="approve"))
-            elif raw in ("2", "e", "edit") and approval.edits == "off":
-                term.say("This approval cannot be edited: type 1 to approve or 3 to reject.")
-                continue
-            elif raw in ("2", "e", "edit"):
-                edited = term.limited_text(MAX_DETAILS_CHARS)
-                response = ApprovalResponse(action="approve", edited_details=edited)
-                problems = request.edit_problems(response)
-                if problems:
-                    term.say(printable(refusal_text(problems)))
-                    continue
-                decision = request.decide(response)
-            elif raw in ("3", "r", "reject"):
-                reason = term.limited_line("Reason (optional): ", MAX_REASON_CHARS)
-                decision = request.decide(ApprovalResponse(action="reject", reason=reason))
-            else:
-                term.say("Please type 1, 2 or 3.")
-                continue
-            break
+        decision = None
+        while decision is None:
+            decision = _terminal_choice(term, request, term.line("Choose 1-3: ").strip().lower())
     except EOFError:
         decision = request.decide(ApprovalResponse(action="dismiss"))
     term.say(f"  -> {decision.decision}")
     return decision
+
+
+def _terminal_choice(term: Terminal, request: ApprovalRequest, raw: str) -> Decision | None:
+    """The decision a typed choice makes, or None (said why) when it makes none yet."""
+    if raw in ("1", "a", "approve"):
+        return request.decide(ApprovalResponse(action="approve"))
+    if raw in ("3", "r", "reject"):
+        reason = term.limited_line("Reason (optional): ", MAX_REASON_CHARS)
+        return request.decide(ApprovalResponse(action="reject", reason=reason))
+    if raw not in ("2", "e", "edit"):
+        term.say("Please type 1, 2 or 3.")
+        return None
+    if request.approval.edits == "off":
+        term.say("This approval cannot be edited: type 1 to approve or 3 to reject.")
+        return None
+    response = ApprovalResponse(action="approve", edited_details=term.limited_text(MAX_DETAILS_CHARS))
+    problems = request.edit_problems(response)
+    if problems:
+        term.say(printable(refusal_text(problems)))
+        return None
+    return request.decide(response)
 
 
 # -- replay: only for the exact action and details a person decided on -----------------------
