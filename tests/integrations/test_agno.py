@@ -225,6 +225,31 @@ def test_two_confirmations_of_one_pause_are_asked_together(person: Person):
     assert model.calls == 2  # one pause, one continuation: the model was called twice in all
 
 
+def test_the_tools_own_behaviour_hints_set_the_approvals_risk(person: Person):
+    """Agno's ``@tool(annotations=...)`` carries MCP's behaviour hints: a tool that declares it may
+    destroy is asked as high risk, one that only reads as low.
+    """
+    ran: list[str] = []
+
+    @tool(requires_confirmation=True, annotations={"destructiveHint": True, "readOnlyHint": False})
+    def purge(name: str) -> str:
+        """Purge a table."""
+        ran.append(f"purge {name}")
+        return "purged"
+
+    @tool(requires_confirmation=True, annotations={"readOnlyHint": True})
+    def peek(name: str) -> str:
+        """Show a table's first rows."""
+        ran.append(f"peek {name}")
+        return "rows"
+
+    person.answers(approve(), approve())
+    model = ScriptedModel(turns=[[("purge", {"name": "t"}), ("peek", {"name": "t"})], "done"])
+    assert by_run(Agent(model=model, tools=[purge, peek])).content == "done"
+    assert {a.approval.action: a.approval.risk for a in person.approvals} == {"Call purge": "high", "Call peek": "low"}
+    assert ran == ["purge t", "peek t"]
+
+
 # -- a scripted person: user input and feedback ------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ time limit; a replay miss raising out of the run; ``resolve_sync`` in synchronou
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ import nbask
 from .test_pydantic_ai import DROP, REFUND, Script, Warehouse, by_tool, rejected
 
 pytest.importorskip("pydantic_ai")
+from fastmcp.client.transports import StdioTransport
 from pydantic_ai import Agent, Tool
 from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.exceptions import ApprovalRequired, UserError
+from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, RunContext
 
@@ -206,3 +209,23 @@ def test_resolve_sync_answers_the_batch_in_synchronous_code(person: Person):
     agent.run_sync(message_history=first.all_messages(), deferred_tool_results=results)
     assert warehouse.ran == [("drop_table", {"name": "events_2023"})]
     assert script.contents() == ["dropped events_2023", rejected("refund", "too much")]
+
+
+def test_a_real_mcp_servers_hints_set_each_approvals_risk(person: Person):
+    """Through pydantic-ai's own MCPToolset, over stdio, a server written with the MCP SDK: the
+    tool that declares ``destructiveHint`` is asked as high risk, the one that declares
+    ``readOnlyHint`` as low, and the one that declares neither with no risk at all.
+    """
+    person.answers(approve(), approve(), approve())
+    server = Path(__file__).with_name("hinted_tools_server.py")
+    toolset = MCPToolset(StdioTransport(command=sys.executable, args=[str(server)])).approval_required()
+    script = Script([DROP, ("count_rows", {"name": "events_2023"}), ("tag_table", {"name": "t", "tag": "x"})])
+    agent = Agent(
+        FunctionModel(script.respond),
+        toolsets=[toolset],
+        capabilities=[HandleDeferredToolCalls(handler=handle_deferred)],
+    )
+    assert agent.run_sync("Clean up.").output == "done"
+    risks = {a.approval.action: a.approval.risk for a in person.approvals}
+    assert risks == {"Call drop_table": "high", "Call count_rows": "low", "Call tag_table": None}
+    assert script.contents() == ["dropped events_2023", "events_2023 has 3 rows", "tagged t x"]

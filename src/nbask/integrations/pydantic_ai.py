@@ -154,6 +154,7 @@ def _asking(
                 timeout=timeout,
                 tool_call_id=call.tool_call_id,
                 schema=tool.parameters_json_schema if tool is not None else None,
+                risk=_seam.hinted_risk((tool.metadata or {}).get("annotations")) if tool is not None else None,
             )
         except ValueError as error:  # the approval cannot be shown (e.g. arguments over the size limit)
             why = f"because it could not be shown for approval: {error}"

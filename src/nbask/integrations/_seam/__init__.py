@@ -33,6 +33,7 @@ from .asking import (
     call_title,
     clip,
     edited_arguments,
+    hinted_risk,
     not_run_text,
     replying,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "drive_or_raise",
     "drive_sync",
     "edited_arguments",
+    "hinted_risk",
     "not_run_text",
     "replying",
     "together",

@@ -6,6 +6,7 @@ reads when it does not run), the free reply to an agent, and text clipped to a l
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from ...api import approval_request, form_request
@@ -13,7 +14,7 @@ from ...contract import MAX_TITLE_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import ApprovalRejected, NbaskError
 from ...kinds._argcheck import json_type
-from ...models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
+from ...models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome, Risk
 from ...tools.function import DO_NOT_RETRY, rejection_text
 from .. import _bounded, _texts
 from .driving import Asking
@@ -43,6 +44,22 @@ def call_title(name: str, suffix: str = "") -> str:
     if len(name) > room:
         name = name[: room - 1] + "…"
     return f"Call {name}{tail}"
+
+
+def hinted_risk(annotations: Mapping[str, Any] | None) -> Risk | None:
+    """The risk a tool's own MCP behaviour hints declare (``ToolAnnotations``, as MCP servers,
+    pydantic-ai's MCP toolsets and agno's ``@tool(annotations=...)`` carry them): "high" for a
+    tool that says it may destroy (``destructiveHint``), "low" for one that only reads
+    (``readOnlyHint``), None when it says neither. The protocol's defaults are not applied: a
+    tool that declares nothing is not called destructive, so only what its authors wrote shows.
+    """
+    if not annotations:
+        return None
+    if annotations.get("readOnlyHint") is True:
+        return "low"
+    if annotations.get("destructiveHint") is True:
+        return "high"
+    return None
 
 
 #: The approval request for one pending call: ``details`` shown (and editable), an edit checked

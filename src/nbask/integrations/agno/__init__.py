@@ -162,7 +162,7 @@ def _answering(requirement: RunRequirement, timeout: float | None, tools: Tools)
     tool = requirement.tool_execution or ToolExecution()
     declared = tools.get(tool.tool_name or "")
     if requirement.needs_confirmation:
-        return (yield from _confirming(requirement, tool, timeout, declared.schema if declared else None))
+        return (yield from _confirming(requirement, tool, timeout, declared or Declared()))
     if requirement.needs_user_feedback:
         return (yield from _feedback(requirement, tool, timeout))
     if requirement.needs_user_input:
@@ -171,14 +171,19 @@ def _answering(requirement: RunRequirement, timeout: float | None, tools: Tools)
 
 
 def _confirming(
-    requirement: RunRequirement, tool: ToolExecution, timeout: float | None, schema: Mapping[str, Any] | None
+    requirement: RunRequirement, tool: ToolExecution, timeout: float | None, declared: Declared
 ) -> _seam.Asking[bool]:
     name = tool.tool_name or "tool"
     title = _seam.call_title(name)
     arguments = dict(tool.tool_args or {})
     try:
         request = _seam.approval(
-            title, _seam.arguments_text(arguments), timeout=timeout, tool_call_id=tool.tool_call_id, schema=schema
+            title,
+            _seam.arguments_text(arguments),
+            timeout=timeout,
+            tool_call_id=tool.tool_call_id,
+            schema=declared.schema,
+            risk=declared.risk,
         )
     except ValueError as error:  # it cannot be shown (e.g. arguments over the size limit)
         requirement.reject(
@@ -253,6 +258,7 @@ def _declared(agent: Agent | None) -> dict[str, Declared]:
                 schema if isinstance(schema, dict) and schema.get("properties") else None,
                 tuple(function.user_input_fields or ()) if function.requires_user_input else (),
                 _defaults(function),
+                _seam.hinted_risk(function.annotations),
             )
     return found
 

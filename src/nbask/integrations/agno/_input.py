@@ -26,7 +26,7 @@ from ...api import form_request
 from ...contract import MAX_DESCRIPTION_CHARS, MAX_DETAILS_CHARS, MAX_TITLE_CHARS
 from ...forms import FormSchemaError
 from ...kinds import FormRequest
-from ...models import Answer, FormAnswer
+from ...models import Answer, FormAnswer, Risk
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam
 
@@ -39,12 +39,14 @@ _TYPES: tuple[tuple[type, str], ...] = ((bool, "boolean"), (int, "integer"), (fl
 @dataclass(frozen=True)
 class Declared:
     """What the agent's own ``Function`` declares of a tool: its parameters' JSON Schema (for an
-    approval's edit), the ``user_input_fields`` a person gives, and its signature's defaults.
+    approval's edit), the ``user_input_fields`` a person gives, its signature's defaults, and the
+    risk its MCP behaviour hints declare (``@tool(annotations=...)``).
     """
 
     schema: Mapping[str, Any] | None = None
     asked: tuple[str, ...] = ()
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    risk: Risk | None = None
 
 
 def ask_input(
