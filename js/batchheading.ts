@@ -11,6 +11,7 @@ import type { AnyModel } from "@anywidget/types";
 import { confirmControls } from "./confirm";
 import type { BatchMessage, BatchState, Model } from "./contract";
 import { button, el, isObject, randomId } from "./dom";
+import { knownUsername } from "./identity";
 import { cardArrow } from "./cardnav";
 import { isHostKey } from "./hostkeys";
 
@@ -217,7 +218,13 @@ export class BatchHeading {
     if (asking === null || batch === null) return;
     this.asking = null;
     this.sentAt = { batchId: asking.batchId, waiting: batch.waiting, requestIds: asking.requestIds };
-    const message: BatchMessage = { batch: asking.action, batch_id: asking.batchId, request_ids: asking.requestIds };
+    const user = knownUsername();
+    const message: BatchMessage = {
+      batch: asking.action,
+      batch_id: asking.batchId,
+      request_ids: asking.requestIds,
+      ...(user === null ? {} : { user }),
+    };
     this.model.send(message);
     this.update();
     // The confirm row is gone: focus stays in the heading, on its count.

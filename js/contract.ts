@@ -77,6 +77,8 @@ export interface BatchMessage {
   batch: "approve_all" | "reject_all";
   batch_id: string;
   request_ids: string[];
+  /** Who decided them, as a response names its sender (js/identity.ts); left out when unknown. */
+  user?: string;
 }
 
 export interface Option {

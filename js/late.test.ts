@@ -146,6 +146,9 @@ describe("who answered", () => {
       result: { answers: { [DB.question]: "SQLite" }, late: true, answered_by_user: "alice" },
     });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered late by alice");
+    // the kernel's own account, recorded for a token login: not named while it is the only one
+    model.kernelUpdate({ result: { answers: {}, late: true, answered_by_user: "dana", answered_by_account: true } });
+    expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered late");
   });
 
   it("reads the username from the page's Jupyter server and sends it with the response", async () => {
@@ -165,6 +168,20 @@ describe("who answered", () => {
     await user.click(getByRole(root, "radio", { name: "SQLite" }));
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(sent(model)).toMatchObject({ user: "alice" });
+  });
+
+  it("sends the username with Approve all too, so bulk decisions name who made them", async () => {
+    jupyterConfig(JSON.stringify({ baseUrl: "/", token: "" }));
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response(JSON.stringify({ identity: { username: "alice" } })))));
+    learnUsername();
+    await vi.waitFor(() => expect(knownUsername()).toBe("alice"));
+    const user = userEvent.setup();
+    const batch = { id: "b1", lead: true, waiting: 2, approvals: ["r1", "r2"] };
+    const model = new FakeModel({ kind: "approval", request_id: "r1", title: "Drop t0", details: "x", batch });
+    const { root } = view(model);
+    await user.click(getByRole(root, "button", { name: "Approve all (2)" }));
+    await user.click(getByRole(root, "button", { name: "Approve 2" }));
+    expect(model.send).toHaveBeenCalledWith({ batch: "approve_all", batch_id: "b1", request_ids: ["r1", "r2"], user: "alice" });
   });
 
   it("records a token-login server's made-up identity by the name JupyterLab shows, not its hex id", async () => {

@@ -312,7 +312,9 @@ export abstract class InteractionView<M extends BaseModel> {
     let shown = text ?? STATUS_TEXT[status] ?? status;
     if (this.isAnsweredLate()) shown = text === undefined ? LATE_TEXT.answered_late : `${shown} late`;
     const user = this.answeredBy();
-    if (showsName(user, this.model.get("show_names") === true)) shown += ` by ${user}`;
+    const result: unknown = this.model.get("result");
+    const isAccount = isObject(result) && result.answered_by_account === true;
+    if (showsName(user, this.model.get("show_names") === true, isAccount)) shown += ` by ${user}`;
     return statusLineElement(status, shown, mark);
   }
 

@@ -70,10 +70,11 @@ export function decisionWording(decision: string): string {
 // "Anonymous <a moon of Jupyter>" (js/identity.ts records the name).
 const MADE_UP_NAME = /^Anonymous [A-Z][a-z]+$/;
 
-/** Whether the status line names `user`: a real identity always; a made-up one only when the
- *  kernel says more than one identity has answered there (`show_names`). */
-export function showsName(user: string, showNames: boolean): boolean {
-  return user !== "" && (showNames || !MADE_UP_NAME.test(user));
+/** Whether the status line names `user`: a real identity always; a made-up one, or the account
+ *  the kernel runs as (`isAccount`: a one-person server's own), only when the kernel says more
+ *  than one identity has answered there (`show_names`). */
+export function showsName(user: string, showNames: boolean, isAccount = false): boolean {
+  return user !== "" && (showNames || (!isAccount && !MADE_UP_NAME.test(user)));
 }
 
 /** "1 minute left to answer", "45 seconds left to answer". */

@@ -67,6 +67,9 @@ describe("the wording table", () => {
     expect(showsName("Anonymous Ananke", false)).toBe(false);
     expect(showsName("Anonymous Ananke", true)).toBe(true);
     expect(showsName("", true)).toBe(false);
+    // the kernel's own account (a token login's stand-in): named once a second identity answers
+    expect(showsName("dana", false, true)).toBe(false);
+    expect(showsName("dana", true, true)).toBe(true);
   });
 });
 

@@ -7,6 +7,9 @@ module only checks its shape against the request (see js/contract.ts, ``Question
 
 from __future__ import annotations
 
+import functools
+import getpass
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -71,12 +74,29 @@ def username(value: object) -> str | None:
     return name
 
 
+#: An identity jupyter_server makes up for a browser under a shared-token login: a random hex
+#: username, shown as "Anonymous <a moon of Jupyter>". A new one each browser session, so it
+#: names no one in a record read the next day.
+_MADE_UP = re.compile(r"Anonymous [A-Z][a-z]+|[0-9a-f]{32}")
+
+
+@functools.cache
+def account_name() -> str | None:
+    """The login name of the account this kernel runs as (None where the system has none)."""
+    try:
+        return username(getpass.getuser())
+    except (KeyError, OSError):  # no passwd entry and no LOGNAME/USER (some containers)
+        return None
+
+
 def answering_user(header_username: object, raw: dict[str, Any]) -> str | None:
     """Who sent ``raw``: the username in the message's header where the front end put one there,
     else the ``user`` the front end read from its Jupyter server's identity; None when neither
-    names someone.
+    names someone. An identity the server made up for a token login is recorded as the account
+    the kernel runs as (the same account served the page): the same name every session.
     """
-    return username(header_username) or username(raw.get("user"))
+    name = username(header_username) or username(raw.get("user"))
+    return account_name() if name is not None and _MADE_UP.fullmatch(name) else name
 
 
 def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> QuestionResponse:

@@ -9,6 +9,7 @@ the username of the one who answered, and both show it.
 
 from __future__ import annotations
 
+import getpass
 import json
 import re
 
@@ -38,9 +39,10 @@ SERVER_IDENTITY = """async () => {
 
 
 def server_username(page: Page) -> str:
-    """Who the widget records as answering from this page. The test server logs in by one token,
-    so it makes up an identity per browser (a hex username, a name like "Anonymous Io"); the
-    widget records the name JupyterLab shows for that person, never the hex.
+    """The name the page's server made up for this browser. The test server logs in by one
+    token, so it makes up an identity per browser session (a hex username, a name like
+    "Anonymous Io"); the kernel records neither, but the account it runs as (``getpass``: the
+    account of these tests).
     """
     identity = page.evaluate(SERVER_IDENTITY)
     assert re.fullmatch(r"[0-9a-f]{32}", identity["username"]), identity
@@ -83,9 +85,10 @@ def test_answer_anyway_after_a_timeout_is_a_late_answer(open_notebook, page, axe
     ask.submit()
 
     expect(ask.root).to_have_attribute("data-late", "answered")
-    # The kernel records the server's made-up name (server_username), but a one-person kernel's
-    # widget does not show it.
-    user = server_username(page)
+    # The server made up a name for this browser; the kernel records its own account instead (the
+    # same every session), and a one-person kernel's widget does not show it.
+    assert server_username(page).startswith("Anonymous ")
+    user = getpass.getuser()
     expect(status_line(ask)).to_have_text(ANSWERED_LATE)
     expect(ask.root).to_contain_text("Yes")
     expect(ask.root).to_have_attribute("data-status", "timeout")
@@ -120,7 +123,13 @@ def open_second_browser(browser: Browser, nb: NotebookPage) -> tuple[NotebookPag
     return other, page
 
 
-def test_two_browsers_on_one_kernel_record_who_answered(open_notebook, page, browser, axe_source):
+def test_two_browsers_of_one_token_login_record_the_account_not_a_made_up_name(
+    open_notebook, page, browser, axe_source
+):
+    """The server makes up a different name for each browser (and each session); the record of
+    an answer from either names the account the kernel runs as, so yesterday's notebook names
+    the same person it names today.
+    """
     nb = open_notebook(
         [
             "import json, nbask",
@@ -150,14 +159,15 @@ def test_two_browsers_on_one_kernel_record_who_answered(open_notebook, page, bro
         theirs.choose(QUESTION, "No")
         theirs.submit()
         for view in (theirs, AskWidget.in_cell(nb, 1)):
-            # One identity has answered in this kernel, and its name is one the server made up:
-            # the widget does not show it (it names someone once a second identity answers).
+            # One identity has answered in this kernel, the kernel's own account: the widget does
+            # not show it (it names someone once a second identity answers).
             expect(status_line(view)).to_have_text("Answered")
         other_page.add_script_tag(content=axe_source)
         assert run_axe_serious(other_page, theirs.root) == []
         nb.wait_output(1, re.compile(r"BY "))
-        assert json.loads(nb.stream_text(1).split("BY ", 1)[1].splitlines()[0]) == second_user
+        account = getpass.getuser()
+        assert json.loads(nb.stream_text(1).split("BY ", 1)[1].splitlines()[0]) == account
         nb.run_cell(2)
-        assert json.loads(nb.stream_text(2).split("BY ", 1)[1].splitlines()[0]) == second_user
+        assert json.loads(nb.stream_text(2).split("BY ", 1)[1].splitlines()[0]) == account
     finally:
         other_page.context.close()

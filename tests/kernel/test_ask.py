@@ -6,6 +6,7 @@ The harness answers by sending the very comm message js/widget.ts sends (a trait
 
 from __future__ import annotations
 
+import getpass
 import json
 
 import pytest
@@ -241,11 +242,13 @@ def test_malformed_submit_is_refused_and_the_question_stays_answerable(k: Kernel
     assert printed(k.result(cell, 20))["answers"] == {"Which region?": "us-east"}
 
 
-def test_made_up_names_are_shown_only_once_a_second_identity_answers(k: KernelHarness) -> None:
-    """A one-person server's made-up name ("Anonymous Io") is not shown; once a second identity
-    answers in this kernel, the resolved block names who answered.
+def test_made_up_names_are_recorded_as_the_kernels_account_and_named_once_another_answers(k: KernelHarness) -> None:
+    """A token login's made-up names ("Anonymous Io", a new one per browser session) are recorded
+    as the account the kernel runs as, and not shown while it is the only identity; once a real
+    username answers too, the resolved block names who answered.
     """
     k.run_ok("from nbask.core.manager import manager\nmanager().clear_history()")
+    account = getpass.getuser()  # the kernel runs as this test's account
     first = k.execute("a = await nbask.ask('Who answers first?', ['A', 'B'])\nshow(a)")
     one = nbask_widget(k, "Who answers first?")
     submit(k, one, (["A"], None), username="Anonymous Io")
@@ -255,6 +258,13 @@ def test_made_up_names_are_shown_only_once_a_second_identity_answers(k: KernelHa
     two = nbask_widget(k, "Who answers second?")
     submit(k, two, (["B"], None), username="Anonymous Ananke")
     k.result(second, 20)
-    shown = k.wait_for_state(two.comm_id, lambda state: "show_names" in state and "result" in state)
+    same = k.wait_for_state(two.comm_id, lambda state: "result" in state and "answered_by_user" in state["result"])
+    assert (same["result"]["answered_by_user"], same["result"]["answered_by_account"]) == (account, True)
+    assert not any(state.get("show_names") for state in k.widget_states(two.comm_id))
+    third = k.execute("c = await nbask.ask('Who answers third?', ['A', 'B'])\nshow(c)")
+    three = nbask_widget(k, "Who answers third?")
+    submit(k, three, (["B"], None), username="alice")
+    k.result(third, 20)
+    shown = k.wait_for_state(three.comm_id, lambda state: "show_names" in state and "result" in state)
     assert shown["show_names"] is True
-    assert shown["result"]["answered_by_user"] == "Anonymous Ananke"
+    assert shown["result"]["answered_by_user"] == "alice"

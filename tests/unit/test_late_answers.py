@@ -5,6 +5,7 @@ header or the front end's identity, and ``share_username``.
 
 from __future__ import annotations
 
+import getpass
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -174,6 +175,24 @@ def test_the_header_wins_over_the_identity_the_front_end_read_and_generic_names_
     assert answering_user("bob", {"user": "carol"}) == "bob"
     assert answering_user("vscode", {}) is None
     assert answering_user("", {"user": "Username"}) is None
+
+
+@pytest.mark.parametrize("made_up", ["Anonymous Io", "0123456789abcdef0123456789abcdef"])
+def test_a_token_logins_made_up_identity_is_recorded_as_the_kernels_account(made_up: str):
+    """The server makes up a new name per browser session; the record names the account the
+    kernel runs as instead, the same every day, and the card leaves it out while no one else
+    has answered here.
+    """
+    account = getpass.getuser()
+    assert answering_user("", {"user": made_up}) == account
+    assert answering_user("Anonymous Ananke", {}) == account
+    widget = QuestionWidget(questions=QUESTIONS)
+    widget._handle_msg(as_comm_message(reply("eu-west", user=made_up), ""))
+    assert widget.answer is not None
+    assert widget.answer.answered_by_user == account
+    assert widget.result["answered_by_user"] == account
+    assert widget.result["answered_by_account"] is True
+    assert f"by {account}" in widget.summary_markdown()
 
 
 def test_no_username_records_none_and_keeps_the_result_as_before():

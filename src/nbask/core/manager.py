@@ -23,6 +23,7 @@ from typing import Any
 from .. import waiting
 from ..errors import InteractionPending
 from ..models import Outcome
+from ..responses import account_name
 from ..scope import check_questions_allowed
 from .history import CompactRecord, HistoryEntry, compact, expand
 from .lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
@@ -323,8 +324,14 @@ def manager() -> InteractionManager:
 
 
 def who(outcome: Outcome) -> dict[str, Any]:
-    """The part of a resolved block's result that names the person who answered, if known."""
-    return {} if outcome.answered_by_user is None else {"answered_by_user": outcome.answered_by_user}
+    """The part of a resolved block's result that names the person who answered, if known, and
+    whether that name is the account the kernel runs as (a one-person server's own account,
+    which the block names only once a second identity has answered).
+    """
+    user = outcome.answered_by_user
+    if user is None:
+        return {}
+    return {"answered_by_user": user, **({"answered_by_account": True} if user == account_name() else {})}
 
 
 def several_answered(*more: str | None) -> bool:
