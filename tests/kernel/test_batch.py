@@ -142,9 +142,10 @@ def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness)
     batch = lead["batch"]
     # The person confirmed two of them (say the third arrived after the confirmation opened).
     confirmed = batch["approvals"][:2]
-    content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": confirmed}
+    content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": confirmed, "user": "alice"}
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
-    k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "answered")
+    decided = k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "answered")
+    assert decided["result"]["answered_by_user"] == "alice"  # a bulk decision names who made it
     k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][2]])
     k.update_widget(comms[2].comm_id, {"response": approval_response("reject", reason="no")})
     assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
