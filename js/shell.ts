@@ -310,7 +310,8 @@ export abstract class InteractionView<M extends BaseModel> {
    *  the key of its symbol (the status, or an approval's decision). */
   protected statusLine(status: string, text?: string, mark: string = status): HTMLElement {
     let shown = text ?? STATUS_TEXT[status] ?? status;
-    if (this.isAnsweredLate()) shown = text === undefined ? LATE_TEXT.answered_late : `${shown} late`;
+    // Late: no tick, as the cell went on without this answer (the block's note says where it went).
+    if (this.isAnsweredLate()) [shown, mark] = [text === undefined ? LATE_TEXT.answered_late : `${shown} late`, "timeout"];
     const user = this.answeredBy();
     const result: unknown = this.model.get("result");
     const isAccount = isObject(result) && result.answered_by_account === true;
