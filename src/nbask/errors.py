@@ -96,3 +96,63 @@ class ApprovalRejected(NbaskError):
         self.reason = decision.reason
         why = f": {decision.reason}" if decision.reason else ""
         super().__init__(f"{action} was not approved ({decision.status}){why}")
+
+
+class InboxError(NbaskError, RuntimeError):
+    """The inbox store (``nbask.inbox``) cannot do what was asked; the message names the store
+    (a PostgreSQL URL without its password).
+    """
+
+    def __init__(self, message: str, *, store: str) -> None:
+        super().__init__(message)
+        #: The store, as named in messages: a file path, or a URL without its password.
+        self.store = store
+
+
+class InboxUnavailable(InboxError):
+    """The store cannot be used at all: a damaged SQLite file, a PostgreSQL server that cannot be
+    reached, a driver that is not installed. Nothing in the store was changed.
+    """
+
+
+class InboxLocked(InboxUnavailable):
+    """Another process held the store locked for longer than the store waits: nothing was
+    changed, and trying again later may work.
+    """
+
+
+class InboxSchemaTooNew(InboxUnavailable):
+    """The store was written by a newer nbask (its schema version is above this nbask's)."""
+
+    def __init__(self, message: str, *, store: str, found: int, supported: int) -> None:
+        super().__init__(message, store=store)
+        self.found = found
+        self.supported = supported
+
+
+class InboxRequestNotFound(InboxError, LookupError):
+    """No request of the inbox has this id (or more than one starts with this prefix)."""
+
+    def __init__(self, message: str, *, store: str, id: str) -> None:  # noqa: A002 - the request's id, as the store names it
+        super().__init__(message, store=store)
+        self.id = id
+
+
+class InboxRequestClosed(InboxError):
+    """The inbox request is no longer pending (answered, expired or cancelled): it cannot be
+    answered or cancelled now. ``by`` and ``at`` say who closed it and when (Unix time).
+    """
+
+    def __init__(self, message: str, *, store: str, id: str, status: str, by: str | None, at: float | None) -> None:  # noqa: A002
+        super().__init__(message, store=store)
+        self.id = id
+        self.status = status
+        self.by = by
+        self.at = at
+
+
+class AlreadyAnswered(InboxRequestClosed):
+    """The inbox request was answered already, by someone else or another process: each request
+    is answered exactly once, and the first answer stands. The message reads "already answered by
+    X at T".
+    """
