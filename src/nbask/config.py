@@ -1,5 +1,5 @@
-"""nbask's settings: the policy that decides who answers, the replay file, and whether the
-agent tools (``nbask.tools``) are offered.
+"""nbask's settings: the policy that decides who answers, the replay file, whether the agent
+tools (``nbask.tools``) are offered, and where the inbox of requests answered later is kept.
 
 ``SETTINGS`` lists every setting once: its ``configure`` keyword, its ``NBASK_*`` environment
 variable, its default and what it means. Set them with ``nbask.configure(...)`` or the
@@ -36,6 +36,25 @@ def _check_policy(value: str, source: str) -> Policy:
 def _read_path(value: str, source: str) -> pathlib.Path:
     del source  # any text names a path; whether it can be read is checked when it is used
     return pathlib.Path(value).expanduser()
+
+
+#: The URL schemes of a PostgreSQL inbox (libpq reads both).
+POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
+
+
+def inbox_location(value: str, source: str) -> str | pathlib.Path:
+    """A ``postgresql://`` URL (kept as text) or a SQLite file's path; another URL is an error."""
+    text = value.strip()
+    if text.lower().startswith(POSTGRES_SCHEMES):
+        return text
+    if "://" in text:
+        scheme = text.split("://", 1)[0]
+        msg = (
+            f"{source} names a {scheme}:// URL; the inbox is a SQLite file (a path) or PostgreSQL "
+            "(a postgresql://user@host/database URL)"
+        )
+        raise ValueError(msg)
+    return pathlib.Path(text).expanduser()
 
 
 def _read_flag(value: str, source: str) -> bool | None:
@@ -94,6 +113,13 @@ SETTINGS: Final = (
         meaning="whether the agent tools tell the model the username of who answered",
         read=_read_flag,
     ),
+    Setting(
+        name="inbox",
+        env="NBASK_INBOX",
+        default=None,
+        meaning="where requests answered later wait: a SQLite file or a postgresql:// URL (None: the per-user file)",
+        read=inbox_location,
+    ),
 )
 _BY_NAME: Final = {setting.name: setting for setting in SETTINGS}
 ENV_POLICY: Final = _BY_NAME["policy"].env
@@ -101,6 +127,7 @@ ENV_REPLAY_FILE: Final = _BY_NAME["replay_file"].env
 ENV_TOOLS_ENABLED: Final = _BY_NAME["tools_enabled"].env
 ENV_NOTIFY: Final = _BY_NAME["notify"].env
 ENV_SHARE_USERNAME: Final = _BY_NAME["share_username"].env
+ENV_INBOX: Final = _BY_NAME["inbox"].env
 
 
 @dataclass(frozen=True)
@@ -117,6 +144,8 @@ class Settings:
     notify: bool = False
     #: Whether the agent tools tell the model the username of the person who answered.
     share_username: bool = False
+    #: The inbox store: a SQLite file, a ``postgresql://`` URL, or None for the per-user file.
+    inbox: pathlib.Path | str | None = None
 
 
 class _Unset:
@@ -137,6 +166,7 @@ def configure(
     enabled: bool | _Unset | None = _UNSET,
     notify: bool | _Unset | None = _UNSET,
     share_username: bool | _Unset | None = _UNSET,
+    inbox: str | os.PathLike[str] | _Unset | None = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
 
@@ -154,6 +184,9 @@ def configure(
     ``share_username=True``: the agent tools (``nbask.tools``) tell the model who answered, by the
     username the front end reported (shared notebooks); off by default, the username is then kept
     in the history and shown in the cell only. ``NBASK_SHARE_USERNAME=1`` does the same.
+    ``inbox``: where requests answered later are kept (``nbask.inbox``): a SQLite file's path, or
+    a ``postgresql://user@host/database`` URL; None is the per-user file
+    (``$XDG_DATA_HOME/nbask/inbox.sqlite3``). ``NBASK_INBOX`` does the same.
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
@@ -166,6 +199,8 @@ def configure(
             updates["policy"] = None if policy is None else _check_policy(policy, "policy")
         if not isinstance(replay_file, _Unset):
             updates["replay_file"] = None if replay_file is None else pathlib.Path(replay_file).expanduser()
+        if not isinstance(inbox, _Unset):
+            updates["inbox"] = None if inbox is None else inbox_location(os.fspath(inbox), "inbox")
         if not isinstance(enabled, _Unset):
             warnings.warn("nbask.configure(enabled=...) is now tools_enabled=...", DeprecationWarning, stacklevel=2)
             if isinstance(tools_enabled, _Unset):
@@ -232,6 +267,7 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
         policy_source=values["policy"][1],
         notify=values["notify"][0],
         share_username=values["share_username"][0],
+        inbox=values["inbox"][0],
     )
 
 
