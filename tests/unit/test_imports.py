@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("interaction core", ("nbask.core",)),
     ("widget base", ("nbask.widget", "nbask.batchview")),
     ("request kinds", ("nbask.kinds",)),
+    ("the inbox store", ("nbask.inbox",)),
     ("resolvers", ("nbask.resolvers",)),
     ("public calls", ("nbask.api", "nbask.approvals")),
     (
