@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every suite: lint, types, Python 3.10 calls, example
-# notebooks, the docs site, front end, unit, headless, agent tools, framework integrations, the docs' snippets,
-# real kernels, real browsers, the VS Code host, and JupyterLite (a site built offline by
-# scripts/lite.sh, driven in Chromium). Prints one summary line per suite and a total line at the end.
+# notebooks, the docs site, front end, unit, the inbox store (on SQLite and a PostgreSQL server it
+# starts), headless, agent tools, framework integrations, the docs' snippets, real kernels, real
+# browsers, the VS Code host, and JupyterLite (a site built offline by scripts/lite.sh, driven in
+# Chromium). Prints one summary line per suite and a total line at the end.
 # Usage: bash scripts/test.sh [--no-install] [--quick]
 #   --no-install  skip the installs (they must have run once)
 #   --quick       the fast path, a minute or two: lint, types, pyver, eslint, vitest and the unit tests
@@ -168,7 +169,7 @@ fi
 # anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
 COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_scenarios.py tests/browser/test_approval.py
   tests/browser/test_forms.py)
-SUITES=(unit headless tools integrations agents-more elicitation docs kernel colab browser colab-web vscode lite)
+SUITES=(unit inbox headless tools integrations agents-more elicitation docs kernel colab browser colab-web vscode lite)
 # The suites that drive a browser run in a second lane beside the others: they spend most of
 # their time waiting on pages and servers, the others on the CPU. NBASK_TEST_LANES=1 runs all in
 # one lane. Each lane runs its suites one after another (no two browser suites share a moment).
