@@ -29,10 +29,10 @@ from nbask.inbox import InboxStore, open_inbox
 INSTALL_HINT = "apt-get install postgresql"
 
 
-def _server_programs() -> pathlib.Path:
+def _server_programs(debian_root: pathlib.Path = pathlib.Path("/usr/lib/postgresql")) -> pathlib.Path:
     """The folder of initdb and postgres: $NBASK_PG_BIN, the newest Debian install, or PATH."""
     candidates = [pathlib.Path(os.environ["NBASK_PG_BIN"])] if os.environ.get("NBASK_PG_BIN") else []
-    debian = sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin"), key=lambda path: int(path.parent.name))
+    debian = sorted(debian_root.glob("*/bin"), key=lambda path: int(path.parent.name))
     candidates += reversed(debian)
     on_path = shutil.which("initdb")
     if on_path:

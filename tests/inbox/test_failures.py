@@ -16,7 +16,7 @@ from nbask.errors import InboxError, InboxLocked, InboxUnavailable, NbaskError
 from nbask.inbox import PostgresInbox, SqliteInbox, open_inbox
 from nbask.inbox.postgres import redact
 
-from .conftest import _free_port
+from .conftest import _free_port, _server_programs
 from .requests import outcome_of, question
 
 
@@ -132,3 +132,10 @@ def test_every_inbox_error_is_an_nbask_error():
 )
 def test_urls_are_shown_without_their_password(url, shown):
     assert redact(url) == shown
+
+
+def test_without_postgresql_installed_the_suite_fails_saying_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.delenv("NBASK_PG_BIN", raising=False)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    with pytest.raises(pytest.fail.Exception, match="apt-get install postgresql"):
+        _server_programs(tmp_path)

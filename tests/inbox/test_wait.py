@@ -87,3 +87,14 @@ def test_waiting_on_an_answered_request_returns_at_once(store):
     started = time.monotonic()
     assert store.wait_answered(item.id).status == "answered"
     assert time.monotonic() - started < 1
+
+
+def test_an_answer_to_another_request_does_not_end_the_wait(store):
+    waited = store.add(question())
+    other_request = question("Another?")
+    other = store.add(other_request)
+    _answer_after(store, other, other_request, 0.2)
+    started = time.monotonic()
+    assert store.wait_answered(waited.id, timeout=1).status == "pending"
+    assert time.monotonic() - started >= 0.95
+    assert store.get(other.id).status == "answered"
