@@ -16,7 +16,7 @@ from nbask.errors import InboxError, InboxLocked, InboxUnavailable, NbaskError
 from nbask.inbox import PostgresInbox, SqliteInbox, open_inbox
 from nbask.inbox.postgres import redact
 
-from .conftest import _free_port, _server_programs
+from .conftest import _free_port, _server_programs, run_sql
 from .requests import outcome_of, question
 
 
@@ -139,3 +139,12 @@ def test_without_postgresql_installed_the_suite_fails_saying_how_to_install_it(m
     monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(pytest.fail.Exception, match="apt-get install postgresql"):
         _server_programs(tmp_path)
+
+
+def test_a_damaged_record_is_named_by_its_id_without_what_it_holds(store, location):
+    item = store.add(question())
+    damage = "UPDATE nbask_inbox SET status = 'answered', outcome = ? WHERE id = ?"
+    run_sql(location, damage, ('{"secret answer"', item.id))
+    with pytest.raises(InboxError, match=f"damaged record of request {item.id}: its outcome cannot be read") as raised:
+        store.get(item.id)
+    assert "secret" not in str(raised.value)

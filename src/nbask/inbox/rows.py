@@ -55,11 +55,14 @@ def item_of(row: Sequence[Any], store: str) -> InboxItem:
     values = dict(zip(COLUMNS, row, strict=True))
     del values["identity"]
     kind, text = values["kind"], values.pop("outcome")
+    part = "what was asked"
     try:
         values["asked"] = json.loads(values["asked"])
+        part = "its outcome"
         known = kind_named(kind)
         outcome = known.outcome_type.model_validate_json(text) if known is not None and text else None
-    except ValueError as error:
-        msg = f"the inbox {store} holds a damaged record of request {values['id']}: {error}"
+    except ValueError:
+        # Not the parser's words: they quote the record, and a message never shows what was asked.
+        msg = f"the inbox {store} holds a damaged record of request {values['id']}: {part} cannot be read"
         raise InboxError(msg, store=store) from None
     return InboxItem(**values, outcome=outcome)
