@@ -13,6 +13,7 @@ import pytest
 from nbask.core.history import HistoryEntry
 from nbask.errors import AlreadyAnswered, InboxRequestClosed, InboxRequestNotFound, NbaskError
 from nbask.inbox import DEFAULT_EXPIRES, InboxItem, identity, open_inbox
+from nbask.kinds import form as form_kind
 
 from .requests import QUESTION, approval, form, outcome_of, question
 
@@ -218,8 +219,12 @@ def test_the_identity_is_the_replay_key():
     swapped = question(labels=("Postgres", "SQLite")).asked()
     assert identity("question", one) == identity("question", swapped)
     assert identity("question", one) != identity("approval", one)
-    # Forms: the message, the fields and the URL, as the form kind's replay key.
-    assert identity("form", form().asked()) == identity("form", {**form().asked()})
+    # Forms: the message, the fields and the URL: the same as the form kind's replay key.
+    forms = [form().asked(), form().asked(), form("Where else?").asked(), {**form().asked(), "url": "https://x"}]
+    for one_form in forms:
+        for other_form in forms:
+            same_key = form_kind._key(one_form) == form_kind._key(other_form)
+            assert (identity("form", one_form) == identity("form", other_form)) == same_key
     assert identity("approval", approval().asked()) != identity("approval", approval(details="x").asked())
 
 
