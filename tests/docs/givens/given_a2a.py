@@ -2,7 +2,8 @@
 tests' scripted A2A agent (tests/integrations/a2a_scripted_agent.py: a2a-sdk's own server and
 request handler, in process over ``httpx.ASGITransport``, no network) which asks for a booking
 form (a JSON Schema data part, every required field with a default) before it books; ``task``,
-another such agent's task as it stands at ``input-required`` (read back with ``get_task``).
+another such agent's task as it stands at ``input-required`` (read back with ``get_task``);
+``client``, a client of another such agent, for a page's example.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from a2a.types import GetTaskRequest, Message, Part, Role, SendMessageRequest, T
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
 from a2a_scripted_agent import BOOKING_FORM, Agent, form
 
-__all__ = ["client_or_url", "task"]
+__all__ = ["client", "client_or_url", "task"]
 
 #: The booking form, answerable unattended: each required field has a default.
 _DETAILS = form("Which date, and where would you like to sit?", {**BOOKING_FORM, "required": ["guests"]})
 
 client_or_url = Agent(asks=[_DETAILS]).client()
+client = Agent(asks=[_DETAILS]).client()
 
 
 async def _paused() -> Task:

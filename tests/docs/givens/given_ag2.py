@@ -3,6 +3,9 @@
 tests/integrations/ag2_scripted.py) that calls a tool gated by AG2's own ``approval_required()``
 once, then answers; ``fn``, a plain function to gate.
 
+``config`` is another such scripted model, for a page's example: it calls ``drop_table`` once,
+then answers.
+
 ``Agent`` is AG2's ``Agent`` with the arguments the README line leaves out (``...``) given: a
 name, the scripted model and the gated tool.
 """
@@ -20,7 +23,7 @@ from ag2.middleware.builtin.tools import approval_required
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
 from ag2_scripted import call, scripted
 
-__all__ = ["DROPPED", "Agent", "agent", "fn", "tool"]
+__all__ = ["DROPPED", "Agent", "agent", "config", "fn", "tool"]
 
 #: Tables the tool really dropped.
 DROPPED: list[str] = []
@@ -40,3 +43,6 @@ def _agent() -> _Agent:
 #: AG2's Agent, its name, model and tools given (the README line's ``...``).
 Agent = functools.partial(_Agent, "ops", config=scripted("done"), tools=[tool(fn, middleware=[approval_required()])])
 agent = _agent()
+
+#: The page's example's model: calls drop_table once, then answers.
+config = scripted(call("drop_table", name="events_2023"), "done")

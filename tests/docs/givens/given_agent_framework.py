@@ -4,6 +4,8 @@ and ``response``: an ``Agent`` on the tests' offline scripted chat client (the f
 ``approval_mode="always_require"`` tool once, then answers; a session of it; ``response``, a run
 of another such agent, stopped on that call's approval request.
 
+``client`` is another such chat client, for a page's example.
+
 ``Agent`` is the framework's ``Agent`` with the arguments the README line leaves out (``...``)
 given: the scripted client and the tool.
 """
@@ -21,7 +23,7 @@ from agent_framework import tool
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
 from agent_framework_scripted import ScriptedChatClient
 
-__all__ = ["DROPPED", "Agent", "agent", "input", "response", "session"]
+__all__ = ["DROPPED", "Agent", "agent", "client", "input", "response", "session"]
 
 #: Tables the tool really dropped.
 DROPPED: list[str] = []
@@ -49,3 +51,6 @@ session = agent.create_session()
 input = "Clean up the warehouse."  # noqa: A001 - the framework's own name, as the README line uses it
 response = asyncio.run(_agent().run(input))
 assert response.user_input_requests, response
+
+#: The page's example's chat client: calls drop_table once, then answers.
+client = _client()

@@ -1,7 +1,7 @@
 """``agent``, ``input`` and ``paused`` for the README's agno line: an agno ``Agent`` on the tests'
 offline scripted agno ``Model`` (tests/integrations/agno_scripted.py) that calls a
 ``requires_confirmation`` tool once, then answers; ``paused`` is a run of another such agent,
-paused on that call.
+paused on that call; ``model``, another such model for a page's example.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from agno.tools import tool
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
 from agno_scripted import ScriptedModel
 
-__all__ = ["DROPPED", "agent", "input", "paused"]
+__all__ = ["DROPPED", "agent", "input", "model", "paused"]
 
 #: Tables the tool really dropped.
 DROPPED: list[str] = []
@@ -41,3 +41,6 @@ agent = _agent()
 input = "Clean up the warehouse."  # noqa: A001 - agno's own name, as the README line uses it
 paused = _agent().run(input)
 assert paused.is_paused, paused.status
+
+#: The page's example's model: calls drop_table once, then answers.
+model = ScriptedModel(turns=[[("drop_table", {"name": "events_2023"})], "done"])

@@ -1,6 +1,7 @@
 """``agent`` and ``input`` for the README's OpenAI Agents SDK lines: an ``agents.Agent`` on the
 SDK's own offline scripted model (``agents.testing.ScriptedModel``, which also streams) that
-calls a ``needs_approval`` tool once, then answers.
+calls a ``needs_approval`` tool once, then answers; ``model``, another such model for a page's
+example.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import agents
 from agents.testing import ScriptedModel, assistant_message, function_call
 
-__all__ = ["DROPPED", "agent", "input"]
+__all__ = ["DROPPED", "agent", "input", "model"]
 
 agents.set_tracing_disabled(disabled=True)
 
@@ -33,3 +34,8 @@ _model = ScriptedModel(
 )
 agent = agents.Agent(name="janitor", model=_model, tools=[drop_table])
 input = "Clean up the warehouse."  # noqa: A001 - Runner.run's own name, as the README line uses it
+
+#: The page's example's model: calls drop_table once, then answers.
+model = ScriptedModel(
+    [[function_call("drop_table", {"name": "events_2023"}, call_id="call_1")], [assistant_message("done")]]
+)

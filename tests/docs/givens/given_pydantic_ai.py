@@ -1,6 +1,7 @@
 """pydantic-ai's names the README's one line uses, and ``result``: the run of an agent that
 stopped on a ``requires_approval=True`` tool (its output a ``DeferredToolRequests``), made with
-an offline ``FunctionModel``.
+an offline ``FunctionModel``; ``model``, that model for a page's example (it calls ``drop_table``
+once, then answers).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-__all__ = ["Agent", "HandleDeferredToolCalls", "result"]
+__all__ = ["Agent", "HandleDeferredToolCalls", "model", "result"]
 
 
 def drop_table(name: str) -> str:
@@ -32,3 +33,6 @@ _agent = Agent(
 )
 result = _agent.run_sync("Clean up the warehouse.")
 assert isinstance(result.output, DeferredToolRequests), result.output
+
+#: The pages' example's model: offline, it calls drop_table once, then answers.
+model = FunctionModel(_respond)

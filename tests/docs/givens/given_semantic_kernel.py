@@ -1,6 +1,7 @@
 """Semantic Kernel's names the README's Semantic Kernel lines use (``FilterTypes``,
 ``GroupChatManager``), and ``kernel``: SK's ``Kernel`` with the tests' offline scripted chat
-service (tests/agents_more/semantic_kernel_scripted.py) and a ``Files`` plugin.
+service (tests/agents_more/semantic_kernel_scripted.py) and a ``Files`` plugin; ``service``,
+another such chat service for a page's example.
 
 SK's own ``GroupChatManager`` is abstract: the one a caller constructs is a subclass of it, here
 SK's ``RoundRobinGroupChatManager`` asking for the person's input after every agent's message.
@@ -22,7 +23,7 @@ from semantic_kernel.functions import kernel_function
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "agents_more"))
 from semantic_kernel_scripted import ScriptedChat
 
-__all__ = ["FilterTypes", "GroupChatManager", "kernel"]
+__all__ = ["FilterTypes", "GroupChatManager", "kernel", "service"]
 
 
 class Files:
@@ -46,3 +47,6 @@ class GroupChatManager(RoundRobinGroupChatManager):
 
 kernel = Kernel(services=[ScriptedChat([("Files-delete_file", {"path": "a.txt"})], "done")])
 kernel.add_plugin(Files(), plugin_name="Files")
+
+#: The page's example's chat service: calls Files-delete_file once, then answers.
+service = ScriptedChat([("Files-delete_file", {"path": "a.txt"})], "done")

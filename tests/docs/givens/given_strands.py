@@ -2,7 +2,7 @@
 ``prompt`` and ``result``: a Strands ``Agent`` on the tests' offline scripted ``Model``
 (tests/agents_more/strands_scripted.py) that calls a tool once, then answers, with Strands' own
 ``HumanInTheLoop()`` intervention, which interrupts before the call; ``result`` is a run of
-another such agent, stopped on that interrupt.
+another such agent, stopped on that interrupt; ``model``, another such model for a page's example.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from strands.vended_interventions.hitl import HumanInTheLoop
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "agents_more"))
 from strands_scripted import ScriptedModel
 
-__all__ = ["DROPPED", "Agent", "HumanInTheLoop", "agent", "prompt", "result"]
+__all__ = ["DROPPED", "Agent", "HumanInTheLoop", "agent", "model", "prompt", "result"]
 
 #: Tables the tool really dropped.
 DROPPED: list[str] = []
@@ -43,3 +43,6 @@ agent = _agent()
 prompt = "Clean up the warehouse."
 result = _agent()(prompt)
 assert result.stop_reason == "interrupt", result.stop_reason
+
+#: The page's example's model: calls drop_table once, then answers.
+model = ScriptedModel([("drop_table", {"name": "events_2023"})], "done")
