@@ -208,10 +208,12 @@ describe("unanswered questions", () => {
 });
 
 describe("dismiss", () => {
-  it("sends a dismiss with no answers, even with a draft", async () => {
+  it("sends a dismiss with no answers, even with a draft (once Discard confirms it)", async () => {
     const { user, model, root } = pendingView();
     await user.click(radio(root, "SQLite"));
     await user.click(getByRole(root, "button", { name: "Dismiss" }));
+    expect(responseWrites(model)).toEqual([]);
+    await user.click(getByRole(root, "button", { name: "Discard" }));
     expect(sent(model)).toEqual({
       action: "dismiss",
       answers: [],

@@ -84,12 +84,32 @@ describe("approval form", () => {
     expect(response(model)).toMatchObject({ action: "reject", reason: "not on prod", edited_details: null });
   });
 
-  it("Escape twice dismisses, from anywhere in the form", async () => {
+  it("Escape dismisses an untouched approval at once, from anywhere in the form, never as Reject", async () => {
     const { user, root, model } = openApproval();
     getByRole(root, "textbox", { name: "Reason" }).focus();
     await user.keyboard("{Escape}");
-    expect(getByRole(root, "status").textContent).toBe("Press Escape again to discard your answer");
-    expect(model.set).not.toHaveBeenCalledWith("response", expect.anything());
+    expect(response(model)).toMatchObject({ action: "dismiss", edited_details: null, reason: "" });
+  });
+
+  it("Escape with Reject focused dismisses; it does not reject", async () => {
+    const { user, root, model } = openApproval();
+    getByRole(root, "button", { name: "Reject" }).focus();
+    await user.keyboard("{Escape}");
+    expect(response(model).action).toBe("dismiss");
+  });
+
+  it("Edit pressed but nothing changed loses nothing; an edit asks, naming it", async () => {
+    const { user, root, model } = openApproval();
+    await user.click(getByRole(root, "button", { name: "Edit" }));
+    const box = getByRole(root, "textbox", { name: "Details" });
+    await user.type(box, " --dry-run");
+    await user.keyboard("{Escape}");
+    expect(root.querySelector(".nbask-discard .nbask-confirm-text")?.textContent).toBe(
+      "Discard your changes? Your edit of the details will be lost, and the request will not be approved.",
+    );
+    await user.keyboard("{Enter}"); // Keep editing, focused
+    expect(document.activeElement).toBe(box);
+    await user.click(getByRole(root, "button", { name: "Restore original" }));
     await user.keyboard("{Escape}");
     expect(response(model)).toMatchObject({ action: "dismiss", edited_details: null });
   });
@@ -138,7 +158,7 @@ describe("approval resolved block", () => {
     ["answered", { decision: "approve", edited: null, reason: "" }, "Approved"],
     ["answered", { decision: "edit", edited: "ls build/", reason: "safer" }, "Approved with edits"],
     ["answered", { decision: "reject", edited: null, reason: "wrong table" }, "Rejected"],
-    ["dismissed", { decision: "reject", edited: null, reason: "The person dismissed it." }, "Rejected · Dismissed"],
+    ["dismissed", { decision: "reject", edited: null, reason: "The person dismissed it." }, "Dismissed"],
     ["timeout", { decision: "reject", edited: null, reason: "No answer within 5 seconds." }, "Rejected · Timed out"],
     ["cancelled", { decision: "reject", edited: null, reason: "Interrupted." }, "Rejected · Cancelled"],
   ] as const;

@@ -13,6 +13,7 @@ import { alertBox } from "./alert";
 import { diffBlock } from "./diffview";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
+import { approvalLost } from "./escapeguard";
 import { handleFormKey } from "./keys";
 import { KernelRefusal } from "./refusal";
 import { appendResultNote, labelledText, resolvedBlock } from "./resolved";
@@ -30,7 +31,8 @@ export const APPROVAL_TEXT = {
   reasonPlaceholder: "Optional: why, or what to do instead",
   editHint: "Edit the details, then approve to run the edited version.",
   restore: "Restore original",
-  // One Escape only asks; the second dismisses (shown as dismissed), as in questions and forms.
+  // Escape dismisses (shown as dismissed, never as Reject); with an edit or a reason typed it
+  // asks first, as in questions and forms.
   keys: "Keys: Esc close",
 } as const;
 
@@ -111,6 +113,11 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
       controls.edit.refreshCount();
       this.showCheck();
     }
+  }
+
+  protected discardMessage(): string | null {
+    const { editing, details, reason } = this.draft;
+    return approvalLost(editing && details !== this.details(), reason);
   }
 
   protected waitingText(): string {
@@ -327,14 +334,16 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
 
   protected onKey(event: KeyboardEvent, target: HTMLElement): void {
     // Enter never approves: it only does what a focused button says.
-    handleFormKey(event, target, { escape: () => this.send("dismiss"), enter: () => undefined });
+    handleFormKey(event, target, { escape: () => this.requestDismiss(() => this.send("dismiss")), enter: () => undefined });
   }
 
   protected buildResolved(status: string): HTMLElement {
     this.controls = null;
     const result = this.model.get("result");
     const outcome = isObject(result) ? result : {};
-    const decision = asText(outcome.decision);
+    // A dismissal (Escape, Dismiss) is its own outcome, never shown as "Rejected": the kernel
+    // records it as a reject so nothing runs, but the person rejected nothing.
+    const decision = status === "dismissed" ? "" : asText(outcome.decision);
     const sentBack = decision === "edit" && this.model.get("edits") === "sent_back";
     let verdict = (sentBack ? EDIT_SENT_BACK_TEXT : DECISION_TEXT[decision]) ?? STATUS_TEXT[status] ?? status;
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;

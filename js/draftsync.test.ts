@@ -289,6 +289,7 @@ describe("a timed-out question's draft (Answer anyway)", () => {
     await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
     expect(radio(root, DB.question, "SQLite").checked).toBe(true);
     await user.click(getByRole(root, "button", { name: "Dismiss" }));
+    await user.click(getByRole(root, "button", { name: SHELL_TEXT.discard }));
     expect(savedDraft(model)).toBeNull();
     expect(responseWrites(model)).toEqual([]);
     await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
@@ -338,63 +339,70 @@ describe("approval and form drafts", () => {
   });
 });
 
-describe("Escape with a draft", () => {
-  it("without a draft asks first too; a second Escape dismisses", async () => {
-    const user = userEvent.setup();
-    const model = pendingModel([DB]);
-    const { root } = view(model);
-    await user.keyboard("{Escape}");
-    expect(getByRole(root, "status").textContent).toBe(SHELL_TEXT.escapeAgain);
-    expect(responseWrites(model)).toEqual([]);
-    await user.keyboard("{Escape}");
-    expect(sent(model).action).toBe("dismiss");
-  });
+describe("Escape and Dismiss with a draft", () => {
+  const keepEditing = (root: HTMLElement): HTMLElement => getByRole(root, "button", { name: SHELL_TEXT.keepEditing });
+  const discardText = (root: HTMLElement): string => root.querySelector(".nbask-discard .nbask-confirm-text")?.textContent ?? "";
 
-  it("asks first in a visible status; a second Escape dismisses", async () => {
+  it("without a draft, one Escape dismisses at once", async () => {
     const user = userEvent.setup();
     const model = pendingModel([DB]);
-    const { root } = view(model);
-    await user.click(radio(root, DB.question, "SQLite"));
-    expect(getByRole(root, "status").textContent).toBe("");
-    await user.keyboard("{Escape}");
-    const status = getByRole(root, "status");
-    expect(status.textContent).toBe(SHELL_TEXT.escapeAgain);
-    expect(status.textContent).toBe("Press Escape again to discard your answer");
-    expect(responseWrites(model)).toEqual([]);
-    expect(radio(root, DB.question, "SQLite").checked).toBe(true);
+    view(model);
     await user.keyboard("{Escape}");
     expect(sent(model)).toMatchObject({ action: "dismiss", answers: [] });
   });
 
-  it("any other key or an edit takes the question back", async () => {
+  it("with a choice, Escape asks once, naming what is lost, Keep editing focused; Escape again keeps it", async () => {
+    const user = userEvent.setup();
+    const model = pendingModel([DB]);
+    const { root } = view(model);
+    await user.click(radio(root, DB.question, "SQLite"));
+    await user.keyboard("{Escape}");
+    expect(discardText(root)).toBe("Discard your answer? Your answer to “DB” will be lost.");
+    expect(document.activeElement).toBe(keepEditing(root));
+    expect(keepEditing(root).className).toBe("nbask-button nbask-primary");
+    expect(responseWrites(model)).toEqual([]);
+    // A second Escape is "Keep editing": the choice stays, focus goes back where it was.
+    await user.keyboard("{Escape}");
+    expect(root.querySelector<HTMLElement>(".nbask-discard")?.hidden).toBe(true);
+    expect(document.activeElement).toBe(radio(root, DB.question, "SQLite"));
+    expect(radio(root, DB.question, "SQLite").checked).toBe(true);
+    expect(responseWrites(model)).toEqual([]);
+    await user.keyboard("{Escape}");
+    await user.click(getByRole(root, "button", { name: SHELL_TEXT.discard }));
+    expect(sent(model)).toMatchObject({ action: "dismiss", answers: [] });
+  });
+
+  it("the Dismiss button asks the same; an edit closes the stale question", async () => {
     const user = userEvent.setup();
     const model = pendingModel([DB]);
     const { root } = view(model);
     const box = otherText(root, DB.question);
     await user.type(box, "maybe");
-    await user.keyboard("{Escape}");
-    expect(getByRole(root, "status").textContent).toBe(SHELL_TEXT.escapeAgain);
+    await user.click(getByRole(root, "button", { name: "Dismiss" }));
+    expect(discardText(root)).toBe("Discard your answer? Your answer to “DB” will be lost.");
+    expect(document.activeElement).toBe(keepEditing(root));
+    await user.click(box);
     await user.keyboard("!");
-    expect(getByRole(root, "status").textContent).toBe("");
+    expect(root.querySelector<HTMLElement>(".nbask-discard")?.hidden).toBe(true);
     expect(box.value).toBe("maybe!");
-    await user.keyboard("{Escape}");
-    await user.click(radio(root, DB.question, "SQLite"));
-    expect(getByRole(root, "status").textContent).toBe("");
-    await user.keyboard("{Escape}");
-    await user.keyboard("{ArrowDown}");
-    expect(getByRole(root, "status").textContent).toBe("");
     expect(responseWrites(model)).toEqual([]);
   });
 
-  it("an approval with a reason asks before Escape rejects", async () => {
+  it("an approval with a reason asks before Escape dismisses it, and never sends Reject", async () => {
     const user = userEvent.setup();
     const model = new FakeModel({ kind: "approval", title: "Deploy", details: "" });
     const { root } = view(model);
     await user.type(getByRole(root, "textbox", { name: "Reason" }), "not on a Friday");
     await user.keyboard("{Escape}");
-    expect(getByRole(root, "status").textContent).toBe(SHELL_TEXT.escapeAgain);
+    expect(discardText(root)).toBe(
+      "Discard your changes? Your reason will be lost, and the request will not be approved.",
+    );
     expect(responseWrites(model)).toEqual([]);
     await user.keyboard("{Escape}");
+    expect(responseWrites(model)).toEqual([]);
+    await user.keyboard("{Escape}");
+    await user.click(getByRole(root, "button", { name: SHELL_TEXT.discard }));
     expect(sent(model).action).toBe("dismiss");
   });
 });
+

@@ -10,6 +10,7 @@ import { asText, button, el, isObject, textEl } from "./dom";
 import { alertBox } from "./alert";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
+import { formLost } from "./escapeguard";
 import { handleFormKey } from "./keys";
 import { type FieldContext, type FieldControls, buildField, setDescribedBy } from "./formfields";
 import type { FormDraft } from "./formdraft";
@@ -148,6 +149,18 @@ export class FormView extends InteractionView<FormModel> {
     for (const c of this.controls?.fields ?? []) this.showCheck(c.field.name);
   }
 
+  /** The fields whose value differs from what the form started with (none in URL mode). */
+  protected discardMessage(): string | null {
+    const same = (a: RawValue | undefined, b: RawValue): boolean => JSON.stringify(a) === JSON.stringify(b);
+    const changed = this.fields.filter((f) => this.draft.dirty.has(f.name) && !same(this.draft.values.get(f.name), initialValue(f)));
+    return formLost(changed.map((f) => f.title.trim() || f.name));
+  }
+
+  /** Dismiss, Decline and Escape: at once when nothing was entered, else after asking. */
+  private dismiss(): void {
+    this.requestDismiss(() => this.send("dismiss"));
+  }
+
   protected waitingText(): string {
     return this.message();
   }
@@ -186,7 +199,7 @@ export class FormView extends InteractionView<FormModel> {
     } else {
       const fields = this.fields.map((field, fi) => buildField(this.fieldContext, field, fi));
       const submit = button("nbask-button nbask-primary", FORM_TEXT.submit, () => this.requestSubmit());
-      const dismiss = button("nbask-button", FORM_TEXT.dismiss, () => this.send("dismiss"));
+      const dismiss = button("nbask-button", FORM_TEXT.dismiss, () => this.dismiss());
       footer.append(submit, dismiss);
       const list = el("div", "nbask-fields");
       list.append(...fields.map((f) => f.wrap));
@@ -215,7 +228,7 @@ export class FormView extends InteractionView<FormModel> {
     address.dir = "ltr";
     box.append(label, address);
     const open = button("nbask-button nbask-primary", FORM_TEXT.open, () => this.openPage());
-    const decline = button("nbask-button", FORM_TEXT.decline, () => this.send("dismiss"));
+    const decline = button("nbask-button", FORM_TEXT.decline, () => this.dismiss());
     const parsed = openableUrl(url);
     if (parsed === null) {
       const why = el("p", "nbask-url-note", FORM_TEXT.unsafeUrl);
@@ -336,7 +349,7 @@ export class FormView extends InteractionView<FormModel> {
   protected onKey(event: KeyboardEvent, target: HTMLElement): void {
     // Enter in a field submits; it never opens the page.
     handleFormKey(event, target, {
-      escape: () => this.send("dismiss"),
+      escape: () => this.dismiss(),
       enter: (on) => {
         if (on instanceof HTMLInputElement) this.requestSubmit();
       },

@@ -309,6 +309,12 @@ describe("Enter", () => {
     await user.keyboard("1");
     getByRole(root, "button", { name: "Dismiss" }).focus();
     await user.keyboard("{Enter}");
+    // An answer would be lost: Dismiss asks, with Keep editing focused; Enter keeps editing.
+    expect(document.activeElement).toBe(getByRole(root, "button", { name: "Keep editing" }));
+    await user.keyboard("{Enter}");
+    expect(responseWrites(model)).toEqual([]);
+    expect(document.activeElement).toBe(getByRole(root, "button", { name: "Dismiss" }));
+    await user.keyboard("{Enter}{Tab}{Enter}");
     expect(sent(model).action).toBe("dismiss");
   });
 
@@ -343,23 +349,20 @@ describe("Enter", () => {
 });
 
 describe("Escape", () => {
-  it("dismisses when pressed twice; one Escape only asks", async () => {
-    const { user, model, root } = pendingView([PLAIN]);
-    await user.keyboard("{Escape}");
-    expect(getByRole(root, "status").textContent).toBe("Press Escape again to discard your answer");
-    expect(responseWrites(model)).toEqual([]);
+  it("dismisses at once when nothing was chosen or typed", async () => {
+    const { user, model } = pendingView([PLAIN]);
     await user.keyboard("{Escape}");
     expect(sent(model)).toMatchObject({ action: "dismiss", answers: [] });
   });
 
-  it("dismisses from the Other textbox", async () => {
+  it("from the Other textbox with text typed asks first; Discard dismisses", async () => {
     const { user, model, root } = pendingView([PLAIN]);
     await user.click(otherText(root, "Proceed?"));
-    // Something typed: the first Escape only asks (see draft.test.ts for the whole flow).
+    // Something typed: Escape only asks (see draftsync.test.ts for the whole flow).
     await user.keyboard("abc{Escape}");
-    expect(getByRole(root, "status").textContent).toBe("Press Escape again to discard your answer");
+    expect(document.activeElement).toBe(getByRole(root, "button", { name: "Keep editing" }));
     expect(responseWrites(model)).toEqual([]);
-    await user.keyboard("{Escape}");
+    await user.click(getByRole(root, "button", { name: "Discard" }));
     expect(sent(model).action).toBe("dismiss");
   });
 

@@ -115,6 +115,11 @@ describe("notes", () => {
     await user.click(getByRole(root, "button", { name: "Add a note for all questions" }));
     await user.type(getByRole(root, "textbox", { name: "Note for all questions" }), "unsent");
     await user.click(getByRole(root, "button", { name: "Dismiss" }));
+    // The note would be lost: Dismiss asks first, naming it.
+    expect(root.querySelector(".nbask-discard .nbask-confirm-text")?.textContent).toBe(
+      "Discard your answer? Your note for all questions will be lost.",
+    );
+    await user.click(getByRole(root, "button", { name: "Discard" }));
     expect(sent(model).note).toBeUndefined();
   });
 

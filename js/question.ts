@@ -13,6 +13,7 @@ import { footerRow } from "./footer";
 import { headerRow } from "./header";
 import { type ChoiceControls, choiceKey, choiceKeysHint } from "./choicekeys";
 import { CONFIRM_TEXT, confirmControls, confirmMessage, questionName } from "./confirm";
+import { questionsLost } from "./escapeguard";
 import { handleFormKey } from "./keys";
 import { type NoteControls, NOTE_TEXT, noteDisclosure, noteLabel, placeNote, syncNote } from "./note";
 import { OPTION_TEXT, choiceInput, otherRow, questionOption, showOtherText, showsOtherText } from "./option";
@@ -112,9 +113,8 @@ export class QuestionView extends InteractionView<QuestionModel> {
     return first.trim() !== "" ? first : "";
   }
 
-  protected override escapeDiscards(): boolean {
-    // Escape closes the "send anyway?" row first.
-    return !this.confirming;
+  protected discardMessage(): string | null {
+    return questionsLost(this.questions, this.drafts, this.setNote);
   }
 
   protected refreshForm(locked: boolean): void {
@@ -229,7 +229,6 @@ export class QuestionView extends InteractionView<QuestionModel> {
     });
     // In a set, the toggle ends the question's heading rather than taking a line of its own.
     fieldset.append(placeNote(note, text.id, this.questions.length > 1 ? head : null));
-
     const recommended = question.options.findIndex((o) => isRecommended(o.label));
     return {
       fieldset,
@@ -250,10 +249,11 @@ export class QuestionView extends InteractionView<QuestionModel> {
     const block = resolvedBlock("nbask-resolved", this.statusLine(status));
 
     const result = this.model.get("result");
-    const list = resolvedList(readQuestions(this.model.get("questions")), result, status);
+    // From the model: a view that never showed the form (a reload) still says "these 2 questions".
+    const questions = readQuestions(this.model.get("questions"));
+    const list = resolvedList(questions, result, status);
     if (list) block.append(list);
-
-    appendResultNote(block, isObject(result) ? asText(result.note) : "", this.questions.length);
+    appendResultNote(block, isObject(result) ? asText(result.note) : "", questions.length);
     return block;
   }
 
@@ -344,7 +344,8 @@ export class QuestionView extends InteractionView<QuestionModel> {
   }
 
   private dismiss(): void {
-    this.send("dismiss");
+    if (this.confirming) this.closeConfirm(false);
+    this.requestDismiss(() => this.send("dismiss"));
   }
 
   private send(action: Response["action"]): void {

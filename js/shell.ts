@@ -1,7 +1,7 @@
 // The shared shell of every nbask view: the root and its data-status, locking while a response
 // is on its way or after the time limit, the screen-reader announcer, and sending. Its small
-// controllers: countdown.ts, autofocus.ts, escapeguard.ts, lateanswer.ts, hostkeys.ts (the
-// notebook's keys), focusreturn.ts (focus once a request ends) and draftsync.ts. It knows no
+// controllers: countdown.ts, autofocus.ts, escapeguard.ts (asking before a draft is discarded),
+// lateanswer.ts, hostkeys.ts (the notebook's keys), focusreturn.ts (focus once a request ends) and draftsync.ts. It knows no
 // kind: each kind (question.ts, approval.ts, form.ts) subclasses InteractionView.
 import type { AnyModel } from "@anywidget/types";
 import type { BaseModel, SavedDraft } from "./contract";
@@ -11,9 +11,9 @@ import { FOCUS_CARD_EVENT, cardArrow, onFocusCard } from "./cardnav";
 import { COUNTDOWN_TEXT, Countdown } from "./countdown";
 import { asText, el, isObject, randomId, setFlag } from "./dom";
 import { DraftSync, fingerprint, type DraftTarget } from "./draftsync";
-import { ESCAPE_TEXT, EscapeGuard } from "./escapeguard";
+import { DISCARD_TEXT, DiscardConfirm } from "./escapeguard";
 import { FocusReturn } from "./focusreturn";
-import { MODIFIER_KEYS, installShortcutGate, isHostKey } from "./hostkeys";
+import { installShortcutGate, isHostKey } from "./hostkeys";
 import { knownUsername, learnUsername } from "./identity";
 import { lateRow, retitleLate } from "./lateanswer";
 import { statusLineElement } from "./resolved";
@@ -27,7 +27,8 @@ export const SHELL_TEXT = {
   sending: "Sending… Waiting for the kernel…",
   timeLeft: COUNTDOWN_TEXT.timeLeft,
   timeUp: COUNTDOWN_TEXT.timeUp,
-  escapeAgain: ESCAPE_TEXT.escapeAgain,
+  discard: DISCARD_TEXT.discard,
+  keepEditing: DISCARD_TEXT.keepEditing,
 } as const;
 
 export abstract class InteractionView<M extends BaseModel> {
@@ -48,8 +49,8 @@ export abstract class InteractionView<M extends BaseModel> {
   /** The draft in the model, and which request and form it belongs to. */
   private readonly draftSync: DraftSync;
   private draftTarget: DraftTarget = { request_id: "", key: "" };
-  /** Escape was pressed once: the next Escape dismisses. */
-  private readonly escape = new EscapeGuard();
+  /** Escape or Dismiss with a draft: asks before it is thrown away. */
+  private readonly discard = new DiscardConfirm(this.domId("discard"), () => this.autofocusTarget());
   /** The person pressed "Answer anyway" on a timed-out request: its form is shown again. */
   private answeringLate = false;
   /** The reply's route where the comm cannot reach a running cell (JupyterLite). */
@@ -75,14 +76,12 @@ export abstract class InteractionView<M extends BaseModel> {
       () => this.autofocusTarget(),
       (active) => this.focusReturn.remember(active),
     );
-    // The Escape guard's note is shown (and, being a status, announced) while it waits.
-    this.root.append(this.content, this.escape.note, this.announcer, this.countdown.notice); // own live region
+    this.root.append(this.content, this.announcer, this.countdown.notice); // own live region
     this.listeners = [
       ["keydown", this.onKeydown as EventListener], ["focusout", this.onFocusOut as EventListener],
       ["focusin", this.autofocus.personArrives], ["focusin", this.focusReturn.onFocusIn as EventListener],
       ["pointerdown", this.autofocus.personArrives], ["pointerdown", this.focusReturn.onPointerDown],
-      ["pointerdown", this.escape.disarm],
-      ["input", this.escape.disarm], ["change", this.escape.disarm],
+      ["input", this.discard.edited], ["change", this.discard.edited],
       [FOCUS_CARD_EVENT, onFocusCard(() => (this.form !== null && !this.isLocked() ? this.autofocusTarget() : null))],
     ];
     for (const [type, listener] of this.listeners) this.root.addEventListener(type, listener);
@@ -141,10 +140,9 @@ export abstract class InteractionView<M extends BaseModel> {
   protected abstract applyDraft(data: Record<string, unknown>): void;
   /** The widget's title or first question, as plain text (for the desktop notification). */
   protected abstract waitingText(): string;
-  /** Whether Escape would dismiss now (false while it closes something of the form's own). */
-  protected escapeDiscards(): boolean {
-    return true;
-  }
+  /** What dismissing now would throw away, as the sentence that asks first ("Discard your
+   *  answer? …", js/escapeguard.ts); null when nothing would be lost. */
+  protected abstract discardMessage(): string | null;
   /** Whether a timed-out request offers "Answer anyway" (a form in URL mode does not). */
   protected offersLateAnswer(): boolean {
     return true;
@@ -219,7 +217,7 @@ export abstract class InteractionView<M extends BaseModel> {
       this.formKey = key;
       this.resetDraft();
       this.draftSync.cancel();
-      this.escape.disarm();
+      this.discard.close();
       this.draftTarget = { request_id: asText(this.model.get("request_id")), key: fingerprint(key) };
       // What the person had chosen and typed in this form before a reload, or in another view.
       const saved = this.draftSync.read(this.draftTarget);
@@ -229,6 +227,7 @@ export abstract class InteractionView<M extends BaseModel> {
     if (this.form === null) {
       // Built once per request; later changes (deadline, response) update it in place.
       this.form = this.buildForm();
+      this.discard.place(this.form);
       // Reopened by "Answer anyway": the agent is no longer waiting, and the form says so.
       if (this.answeringLate) retitleLate(this.form);
       this.content.replaceChildren(this.form);
@@ -258,6 +257,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const expired = this.isExpired();
     const locked = sending || expired;
     if (locked) unregisterWaiting(this.waiting);
+    if (locked) this.discard.close();
     setFlag(this.root, "data-sending", sending);
     setFlag(this.root, "data-expired", expired);
     // Locked with focus in it (sent here or elsewhere, past its time limit): focus leaves the form.
@@ -283,7 +283,7 @@ export abstract class InteractionView<M extends BaseModel> {
     // draft, so what was typed just before the time limit is written too.
     if (status === "timeout" && !this.isAnsweredLate()) this.draftSync.flush();
     else this.draftSync.cancel();
-    this.escape.disarm();
+    this.discard.close();
     // The form gives way (or a block with focus in it is redrawn): focus is not left to fall.
     const ending = this.form !== null || this.content.contains(document.activeElement);
     this.form = null;
@@ -345,13 +345,13 @@ export abstract class InteractionView<M extends BaseModel> {
   /** Writes the response for the kernel; every view of the model then shows "Sending…". */
   protected sendResponse(response: object): void {
     if (this.form === null || this.isLocked()) return;
-    this.escape.disarm();
+    this.discard.close();
     // The answer carries what the draft held; the kernel empties the draft once it accepts it
     // (after a refusal the next edit saves it again).
     this.draftSync.cancel();
     if (this.answeringLate && isObject(response) && response.action === "dismiss") {
       // Nothing to tell the kernel: the request already ended. Back to the resolved block,
-      // and the draft is discarded (as Escape twice or Dismiss discards a pending one).
+      // and the draft is discarded (as Escape or Dismiss, confirmed, discards a pending one).
       this.answeringLate = false;
       this.draftSync.clear();
       this.formKey = "";
@@ -368,6 +368,12 @@ export abstract class InteractionView<M extends BaseModel> {
     this.update();
   }
 
+  /** Escape and Dismiss (Decline): `dismiss` at once when nothing would be lost, else asks. */
+  protected requestDismiss(dismiss: () => void): void {
+    if (this.form === null || this.isLocked()) return;
+    this.discard.ask(this.discardMessage(), dismiss);
+  }
+
   /** The fields every response carries. */
   protected stamp(): { view_id: string; sent_at_ms: number } {
     return { view_id: this.id, sent_at_ms: Date.now() };
@@ -380,8 +386,6 @@ export abstract class InteractionView<M extends BaseModel> {
     // widget: the notebook's keys bubble on (js/hostkeys.ts); the widget's own keys stop here.
     if (isHostKey(event)) return;
     event.stopPropagation();
-    // Any key but Escape (and a modifier on its own) takes back a pending "press again".
-    if (event.key !== "Escape" && !MODIFIER_KEYS.has(event.key)) this.escape.disarm();
     // Keys that finish an IME composition (keyCode 229 in Safari, with isComposing false).
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- no standard property says this
     if (event.isComposing || event.keyCode === 229) return;
@@ -390,13 +394,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target === null || event.key === "Tab") return;
     if (cardArrow(event, target, this.root)) return; // Up/Down from a button: another card
-    if (event.key === "Escape" && this.escapeDiscards()) {
-      // Nothing is thrown away by one stray key: the first Escape asks, the second dismisses.
-      if (this.escape.holds()) {
-        event.preventDefault();
-        return;
-      }
-    }
+    if (this.discard.escape(event)) return; // while it asks, Escape keeps editing
     this.onKey(event, target);
   };
 }

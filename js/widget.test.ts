@@ -120,8 +120,8 @@ describe("pending form", () => {
     const { root } = view(pendingModel());
     const focusable = root.querySelectorAll("input, button, select, textarea, [tabindex]");
     // 5 options, Other choice + textbox and "Add a note" + note per question, the set's
-    // "Add a note" + note, 4 buttons.
-    expect(focusable.length).toBe(5 + 2 * 2 + 2 * 2 + 2 + 4);
+    // "Add a note" + note, 6 buttons (Submit, Dismiss, and the two of each confirm row).
+    expect(focusable.length).toBe(5 + 2 * 2 + 2 * 2 + 2 + 6);
     for (const control of focusable) expect(control.hasAttribute("data-lm-suppress-shortcuts")).toBe(false);
   });
 

@@ -82,6 +82,19 @@ describe("resolved question blocks", () => {
     expect(root.querySelector(".nbask-status-line")?.getAttribute("data-mark")).toBe("⊘");
   });
 
+  it("says a dismissed card of two questions in the plural, also where the form was never shown", async () => {
+    // Shown already dismissed (a reload, a saved notebook, a second view).
+    const shown = view(new FakeModel({ questions: [DB, FEATURES], status: "dismissed", result: { note: agent("question_dismissed") } }));
+    expect(texts(shown.root, ".nbask-note")).toEqual(["You dismissed these 2 questions without answering."]);
+    // Dismissed here, from the pending form.
+    const user = userEvent.setup();
+    const model = pendingModel([DB, FEATURES]);
+    const { root } = view(model);
+    await user.click(getByRole(root, "button", { name: "Dismiss" }));
+    model.kernelUpdate({ status: "dismissed", result: { note: agent("question_dismissed") }, response: {} });
+    expect(texts(root, ".nbask-note")).toEqual(["You dismissed these 2 questions without answering."]);
+  });
+
   it("says a timeout with its seconds, and an interrupt, each with its own mark", () => {
     const timeout = agent("timeout").replace("{seconds}", "20");
     const timed = view(new FakeModel({ questions: [DB], status: "timeout", result: { note: timeout } })).root;
@@ -178,14 +191,11 @@ describe("key hints", () => {
     );
   });
 
-  it("say of an approval what Escape does: one asks, the second closes it as dismissed", async () => {
+  it("say of an approval what Escape does: it closes it, as dismissed", async () => {
     const user = userEvent.setup();
     const model = new FakeModel({ kind: "approval", title: "Run shell command", details: "make build" });
     const root = view(model).root;
     expect(root.querySelector(".nbask-keys")?.textContent).toBe("Keys: Esc close");
-    await user.keyboard("{Escape}");
-    expect(root.querySelector(".nbask-escape-note")?.textContent).toBe("Press Escape again to discard your answer");
-    expect(model.lastResponse()).toEqual({});
     await user.keyboard("{Escape}");
     expect(model.lastResponse()).toMatchObject({ action: "dismiss" });
   });

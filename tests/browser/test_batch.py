@@ -76,7 +76,7 @@ def test_approve_all_asks_first_then_decides_all_three(open_notebook, page):
     expect(keep).to_have_count(0)
     for card in cards:
         card.expect_status("pending")
-    expect(cards[0].root.locator(".nbask-escape-note")).to_be_empty()
+    expect(cards[0].root.locator(".nbask-discard")).to_be_hidden()
 
     approve_all_confirmed(cards, heading)
     got = read_decisions(nb, 1)

@@ -8,8 +8,9 @@ import pytest
 from hosts import JupyterHost
 from scenarios.keys import (
     test_enter_enter_on_an_untouched_question_sends_nothing,
-    test_one_escape_on_an_untouched_approval_keeps_it_pending,
-    test_one_escape_on_an_untouched_question_keeps_it_pending,
+    test_escape_or_dismiss_with_a_choice_asks_once_then_keeps_it,
+    test_one_escape_on_an_untouched_approval_dismisses_it_never_rejects,
+    test_one_escape_on_an_untouched_question_dismisses_it,
 )
 from scenarios.layout import test_a_350px_column_keeps_submit_and_dismiss_on_one_row
 from scenarios.words import (
@@ -35,8 +36,9 @@ __all__ = [
     "test_an_edited_approval_says_so_and_shows_the_changed_lines",
     "test_an_interrupted_question_in_the_persons_words",
     "test_enter_enter_on_an_untouched_question_sends_nothing",
-    "test_one_escape_on_an_untouched_approval_keeps_it_pending",
-    "test_one_escape_on_an_untouched_question_keeps_it_pending",
+    "test_escape_or_dismiss_with_a_choice_asks_once_then_keeps_it",
+    "test_one_escape_on_an_untouched_approval_dismisses_it_never_rejects",
+    "test_one_escape_on_an_untouched_question_dismisses_it",
 ]
 
 

@@ -64,7 +64,9 @@ def test_countdown_warns_then_timeout_and_late_answer(open_notebook):
     ask.choose(QUESTION, "us-east")
     ask.submit()
     expect(status_line(ask.root)).to_have_text("Answered late")
-    expect(ending(ask.root)).to_have_text(re.compile(r"^You answered after the time limit: the cell had already gone on"))
+    expect(ending(ask.root)).to_have_text(
+        re.compile(r"^You answered after the time limit: the cell had already gone on")
+    )
     expect(ask.root).to_contain_text("It is kept in nbask.late_answers()")  # where the answer went
 
 
@@ -104,14 +106,34 @@ def test_approval_decisions_in_the_persons_words(open_notebook, button, reason, 
 
 def test_escape_on_an_approval_is_not_shown_as_a_reason(open_notebook, page: Page):
     nb, root = open_approval(open_notebook)
-    root.get_by_role("textbox", name="Reason", exact=True).focus()
-    # One Escape only asks (js/escapeguard.ts); the second dismisses.
+    reason = root.get_by_role("textbox", name="Reason", exact=True)
+    reason.fill("not today")
+    # A typed reason would be lost: Escape asks first (js/escapeguard.ts), naming it.
     page.keyboard.press("Escape")
-    expect(root.get_by_role("status").filter(has_text="Press Escape again to discard your answer")).to_be_visible()
+    row = root.locator(".nbask-discard")
+    expect(row).to_contain_text("Discard your changes? Your reason will be lost, and the request will not be approved.")
+    expect(root.get_by_role("button", name="Keep editing", exact=True)).to_be_focused()
     expect(root).to_have_attribute("data-status", "pending")
-    page.keyboard.press("Escape")
+    root.get_by_role("button", name="Discard", exact=True).click()
     expect(root).to_have_attribute("data-status", "dismissed", timeout=RUN_TIMEOUT_MS)
     expect(ending(root)).to_have_text("You dismissed this request: it was not approved.")
     expect(root.locator(".nbask-reason-text")).to_have_count(0)
     expect(root).not_to_contain_text("The person")
     assert read_decision(nb)["reason"] == agent_text("approval_dismissed")
+
+
+def test_a_dismissed_card_of_two_questions_says_so_in_the_plural(open_notebook, page: Page):
+    questions = [
+        {"question": QUESTION, "header": "Region", "options": [{"label": "EU"}, {"label": "US"}]},
+        {"question": "Which tier?", "header": "Tier", "options": [{"label": "Free"}, {"label": "Paid"}]},
+    ]
+    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({questions!r}, timeout=600)")
+    ask.choose(QUESTION, "EU")
+    # Dismiss asks as Escape does: the chosen answer would be lost; Keep editing is focused.
+    ask.dismiss()
+    row = ask.root.locator(".nbask-discard")
+    expect(row).to_contain_text("Discard your answer? Your answer to “Region” will be lost.")
+    expect(ask.button("Keep editing")).to_be_focused()
+    ask.button("Discard").click()
+    assert read_result(nb, 1)["status"] == "dismissed"
+    expect(ending(ask.root)).to_have_text("You dismissed these 2 questions without answering.")

@@ -1,8 +1,9 @@
 """The keys a person meets first, once for every host: Enter, Enter on an untouched question
 sends nothing (the first Enter asks, naming the empty question, with focus on "Keep answering";
-the second keeps answering); one Escape on an untouched question or approval leaves it pending
-with "Press Escape again…" shown, and a second Escape dismisses it. Each test takes `host`
-(a hosts.Host) from its suite.
+the second keeps answering); Escape on an untouched question or approval dismisses it at once
+(nothing would be lost, and an approval is dismissed, never rejected); with a choice made, Escape
+and the Dismiss button both ask "Discard your answer?" first, "Keep editing" focused, and a second
+Escape keeps the draft. Each test takes `host` (a hosts.Host) from its suite.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ QUESTIONS = [
         "options": [{"label": "Small"}, {"label": "Medium (Recommended)"}, {"label": "Large"}],
     }
 ]
-ESCAPE_AGAIN = "Press Escape again to discard your answer"
+DISCARD = "Discard your answer? Your answer to “Model” will be lost."
 ACTION = "Drop the staging table"
 
 
@@ -61,8 +62,9 @@ def open_approval(host: Host) -> Locator:
     return root
 
 
-def escape_note(root: Locator) -> Locator:
-    return root.get_by_role("status").filter(has_text=ESCAPE_AGAIN)
+def discard_row(root: Locator) -> Locator:
+    """The row that asks before a draft is discarded."""
+    return root.locator(".nbask-discard")
 
 
 def test_enter_enter_on_an_untouched_question_sends_nothing(host: Host):
@@ -85,36 +87,52 @@ def test_enter_enter_on_an_untouched_question_sends_nothing(host: Host):
     assert (result["status"], result["answers"]) == ("dismissed", {})
 
 
-def test_one_escape_on_an_untouched_question_keeps_it_pending(host: Host):
+def test_one_escape_on_an_untouched_question_dismisses_it(host: Host):
     ask = open_question(host)
-    keys = ask.root.page.keyboard
-    keys.press("Escape")
-    expect(escape_note(ask.root)).to_be_visible()
-    ask.expect_pending()
-    host.wait_running(1)
-    assert host.printed(1) == ""
-    keys.press("Escape")
+    ask.root.page.keyboard.press("Escape")
     result = host.read_line(1, "RESULT")
     assert (result["status"], result["answers"]) == ("dismissed", {})
     ask.expect_resolved("dismissed")
-    expect(escape_note(ask.root)).to_have_count(0)
 
 
-def test_one_escape_on_an_untouched_approval_keeps_it_pending(host: Host):
-    root = open_approval(host)
-    keys = root.page.keyboard
+def test_escape_or_dismiss_with_a_choice_asks_once_then_keeps_it(host: Host):
+    ask = open_question(host)
+    keys = ask.root.page.keyboard
+    keys.press("3")
+    expect(ask.option(PICK, "Large")).to_be_checked()
     keys.press("Escape")
-    expect(escape_note(root)).to_be_visible()
-    expect(root).to_have_attribute("data-status", "pending")
-    for name in ("Approve", "Edit", "Reject"):
-        expect(root.get_by_role("button", name=name, exact=True)).to_be_enabled()
-    expect(root.get_by_role("textbox", name="Reason")).to_be_enabled()
-    expect(root.locator(".nbask-keys")).to_have_text("Keys: Esc close")  # one Escape only asks
+    row = discard_row(ask.root)
+    expect(row).to_be_visible()
+    expect(row).to_contain_text(DISCARD)
+    keep = ask.button("Keep editing")
+    expect(keep).to_be_focused()
+    # A second Escape is "Keep editing": nothing is sent, the choice stays, focus goes back.
+    keys.press("Escape")
+    expect(row).to_be_hidden()
+    expect(ask.option(PICK, "Large")).to_be_focused()
+    expect(ask.option(PICK, "Large")).to_be_checked()
+    # The Dismiss button asks the same; Enter on the focused "Keep editing" keeps it too.
+    ask.dismiss_button.click()
+    expect(row).to_contain_text(DISCARD)
+    expect(keep).to_be_focused()
+    keys.press("Enter")
+    expect(row).to_be_hidden()
+    expect(ask.dismiss_button).to_be_focused()
+    ask.expect_pending()
     host.wait_running(1)
     assert host.printed(1) == ""
-    keys.press("Escape")
+    ask.dismiss_button.click()
+    ask.button("Discard").click()
+    result = host.read_line(1, "RESULT")
+    assert (result["status"], result["answers"]) == ("dismissed", {})
+
+
+def test_one_escape_on_an_untouched_approval_dismisses_it_never_rejects(host: Host):
+    root = open_approval(host)
+    expect(root.locator(".nbask-keys")).to_have_text("Keys: Esc close")
+    root.page.keyboard.press("Escape")  # with Reject focused: still a dismissal, not Reject
     decision = host.read_line(1, "DECISION")
     assert (decision["decision"], decision["status"], decision["edited"]) == ("reject", "dismissed", None)
     assert decision["reason"] == agent_text("approval_dismissed")
     expect(root).to_have_attribute("data-status", "dismissed")
-    expect(escape_note(root)).to_have_count(0)
+    expect(root.locator(".nbask-status-line")).not_to_contain_text("Rejected")
