@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, cast, get_args
 
-Policy = Literal["interactive", "recommended", "replay", "dismiss", "error"]
+Policy = Literal["interactive", "recommended", "replay", "dismiss", "error", "later"]
 POLICIES: Final[tuple[str, ...]] = get_args(Policy)
 DEFAULT_POLICY: Final[Policy] = "interactive"
 _TRUE_WORDS: Final = frozenset({"1", "true", "yes", "on"})
@@ -172,7 +172,9 @@ def configure(
 
     ``policy``: ``"interactive"`` (default: a person, through the widget or a terminal prompt),
     ``"recommended"`` (each question's "(Recommended)" option, else its first; approvals are
-    rejected), ``"replay"`` (answers recorded in ``replay_file``), ``"dismiss"`` or ``"error"``.
+    rejected), ``"replay"`` (answers recorded in ``replay_file``), ``"dismiss"``, ``"error"``, or
+    ``"later"`` (what no one answered yet waits in the inbox and the run stops with
+    ``nbask.AnswerLater``; once answered there, the same run again takes the answer).
     ``replay_file``: a JSONL file written by ``nbask.save_history``, a saved ``.ipynb`` whose
     nbask outputs hold the answers, or a ``.json`` object of question text -> answer.
     ``tools_enabled=False`` takes nbask's agent tools away: ``nbask.tools.definitions()`` is
@@ -184,7 +186,7 @@ def configure(
     ``share_username=True``: the agent tools (``nbask.tools``) tell the model who answered, by the
     username the front end reported (shared notebooks); off by default, the username is then kept
     in the history and shown in the cell only. ``NBASK_SHARE_USERNAME=1`` does the same.
-    ``inbox``: where requests answered later are kept (``nbask.inbox``): a SQLite file's path, or
+    ``inbox``: where requests answered later are kept (``nbask.inbox_store``): a SQLite file's path, or
     a ``postgresql://user@host/database`` URL; None is the per-user file
     (``$XDG_DATA_HOME/nbask/inbox.sqlite3``). ``NBASK_INBOX`` does the same.
     Arguments left out stay as they are; ``None`` goes back to the environment variable

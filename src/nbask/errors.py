@@ -99,7 +99,7 @@ class ApprovalRejected(NbaskError):
 
 
 class InboxError(NbaskError, RuntimeError):
-    """The inbox store (``nbask.inbox``) cannot do what was asked; the message names the store
+    """The inbox store (``nbask.inbox_store``) cannot do what was asked; the message names the store
     (a PostgreSQL URL without its password).
     """
 
@@ -156,3 +156,18 @@ class AlreadyAnswered(InboxRequestClosed):
     is answered exactly once, and the first answer stands. The message reads "already answered by
     X at T".
     """
+
+
+class AnswerLater(NbaskError):
+    """The ``later`` policy kept what was asked in the inbox, where no answer waited yet: the
+    run stops here. Once someone answers (``nbask inbox answer``, or ``nbask.inbox()`` in a
+    notebook), running the same code again finds the answer and goes on. The message lists what
+    waits and the command that answers it.
+    """
+
+    def __init__(self, message: str, *, ids: tuple[str, ...], store: str) -> None:
+        super().__init__(message)
+        #: The inbox ids of the requests this stop left waiting, in the order they were asked.
+        self.ids = ids
+        #: The store they wait in, as messages name it (a file path, or a URL without its password).
+        self.store = store

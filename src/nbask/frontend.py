@@ -115,6 +115,40 @@ def running_cell_line() -> str:
     return line if len(line) <= CELL_LINE_CHARS else line[: CELL_LINE_CHARS - 1] + "\u2026"
 
 
+def running_cell_request() -> dict[str, str]:
+    """The running cell's execute_request as ``{"msg_id", "session"}`` ({} when none is known
+    here): a page that did not send it (reloaded while the cell ran) knows by it that the
+    notebook no longer shows the cell's output, and follows the run's output itself
+    (js/cellrun.ts).
+    """
+    kernel = running_kernel()
+    try:
+        parent = kernel.get_parent("shell") if kernel is not None else None
+    except (LookupError, AttributeError, TypeError):
+        return {}
+    header = parent.get("header") if isinstance(parent, dict) else None
+    if not isinstance(header, dict) or header.get("msg_type") != "execute_request":
+        return {}
+    msg_id, session = header.get("msg_id"), header.get("session")
+    if not isinstance(msg_id, str) or not isinstance(session, str):
+        return {}
+    return {"msg_id": msg_id, "session": session}
+
+
+def notebook_path() -> str | None:
+    """The path of the notebook this kernel runs, where the host says it: a Jupyter server's
+    session (``JPY_SESSION_NAME``, the path from the server's root) or VS Code
+    (``__vsc_ipynb_file__``); None in a script, or where no host says (nbclient, papermill).
+    """
+    path = os.environ.get("JPY_SESSION_NAME", "").strip()
+    if path:
+        return path
+    kernel = running_kernel()
+    shell = getattr(kernel, "shell", None)
+    named = getattr(shell, "user_ns", {}).get("__vsc_ipynb_file__") if shell is not None else None
+    return named if isinstance(named, str) and named else None
+
+
 def headless_runner() -> Runner | None:
     """The headless runner executing the current cell, or None (a front end may be there).
 

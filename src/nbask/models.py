@@ -59,7 +59,7 @@ NonEmptyText = Annotated[str, StringConstraints(strip_whitespace=True, min_lengt
 
 Status = Literal["answered", "dismissed", "timeout", "cancelled"]
 #: Who decided an outcome: a person (a click, a console prompt), a headless policy, or a recording.
-AnsweredBy = Literal["person", "policy", "replay"]
+AnsweredBy = Literal["person", "policy", "replay", "inbox"]
 DecisionKind = Literal["approve", "edit", "reject"]
 #: How much is at stake in an approval: the widget weighs its buttons and tags it by this.
 Risk = Literal["low", "medium", "high"]
@@ -267,13 +267,16 @@ class Outcome(BaseModel):
     tool_call_id: str | None = None
     asked_at: float = Field(description="Unix time the request was shown.")
     resolved_at: float = Field(description="Unix time the interaction ended.")
-    answered_by: AnsweredBy = Field(default="person", description="Who decided: person, policy or replay.")
+    answered_by: AnsweredBy = Field(
+        default="person",
+        description="Who decided: person, policy, replay, or inbox (answered later, from the inbox).",
+    )
     # Left out of dumps when unset, so records of outcomes without them stay as they were.
     answered_by_user: str | None = _unset_left_out(
         "The username of the person who answered, where the front end names one (shared notebooks)."
     )
     recorded_by: AnsweredBy | None = _unset_left_out(
-        "For a replayed outcome (answered_by 'replay'): who decided it in the recording."
+        "For a replayed outcome, or one from the inbox (answered_by 'replay', 'inbox'): who decided it."
     )
     late: bool = _unset_left_out(
         "An answer given after the request had timed out: the call had already returned 'timeout'.", unset=False
@@ -310,8 +313,10 @@ class Outcome(BaseModel):
 
     @property
     def decided_by(self) -> AnsweredBy:
-        """Who decided, as the model is told: a replayed outcome reads as it did when recorded."""
-        if self.answered_by == "replay" and self.recorded_by is not None:
+        """Who decided, as the model is told: a replayed outcome, or one answered in the inbox,
+        reads as it did when it was decided.
+        """
+        if self.answered_by in ("replay", "inbox") and self.recorded_by is not None:
             return self.recorded_by
         return self.answered_by
 

@@ -23,12 +23,21 @@ def code_block(text: str) -> str:
     return f"{fence}text\n{text}\n{fence}"
 
 
+def first_line(text: str, limit: int = 120) -> str:
+    """The first non-empty line of ``text``, cut to ``limit`` characters with an ellipsis."""
+    line = next((part.strip() for part in text.splitlines() if part.strip()), "")
+    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
+
+
 def by_whom(outcome: Outcome) -> str:
     """Names who decided when it was no person ("by policy", "by replay"), the person's username
-    where the front end named them ("by alice"), and "late" for an answer after the time limit.
+    where the front end named them ("by alice"), "from the inbox by alice" for an answer given
+    later in the inbox, and "late" for an answer after the time limit.
     """
     late = " late" if outcome.late else ""
+    user = outcome.answered_by_user
+    if outcome.answered_by == "inbox":
+        return f" from the inbox{f' by {escape_markdown(user)}' if user else ''}"
     if outcome.answered_by != "person":
         return f"{late} by {outcome.answered_by}"
-    user = outcome.answered_by_user
     return f"{late} by {escape_markdown(user)}" if user else late

@@ -10,12 +10,12 @@ import time
 from typing import Any
 
 from nbask.errors import AlreadyAnswered
-from nbask.inbox import open_inbox
+from nbask.inbox_store import open_inbox
 
 from .requests import outcome_of, rebuilt
 
 PROCESSES = multiprocessing.get_context("forkserver")
-PROCESSES.set_forkserver_preload(["nbask.inbox"])  # the server has no tests/ on its path
+PROCESSES.set_forkserver_preload(["nbask.inbox_store"])  # the server has no tests/ on its path
 
 
 def answer_in_race(location: str, id: str, name: str, ready: Any, results: Any) -> None:  # noqa: A002

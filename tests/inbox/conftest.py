@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from nbask.inbox import InboxStore, open_inbox
+from nbask.inbox_store import InboxStore, open_inbox
 
 INSTALL_HINT = "apt-get install postgresql"
 

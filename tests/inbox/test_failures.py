@@ -13,8 +13,8 @@ import psycopg
 import pytest
 
 from nbask.errors import InboxError, InboxLocked, InboxUnavailable, NbaskError
-from nbask.inbox import PostgresInbox, SqliteInbox, open_inbox
-from nbask.inbox.postgres import redact
+from nbask.inbox_store import PostgresInbox, SqliteInbox, open_inbox
+from nbask.inbox_store.postgres import redact
 
 from .conftest import _free_port, _server_programs, run_sql
 from .requests import outcome_of, question

@@ -12,7 +12,7 @@ import pytest
 
 import nbask
 from nbask import config
-from nbask.inbox import PostgresInbox, SqliteInbox, default_path, location_in_force, open_inbox
+from nbask.inbox_store import PostgresInbox, SqliteInbox, default_path, location_in_force, open_inbox
 
 
 def test_the_default_is_a_file_in_the_users_data_folder(monkeypatch, tmp_path):

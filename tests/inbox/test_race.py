@@ -5,7 +5,7 @@ store at once make its tables once.
 
 from __future__ import annotations
 
-from nbask.inbox import schema_version
+from nbask.inbox_store import schema_version
 
 from . import _workers
 from ._workers import PROCESSES

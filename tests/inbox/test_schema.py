@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from nbask.errors import InboxSchemaTooNew, InboxUnavailable
-from nbask.inbox import open_inbox, schema
-from nbask.inbox.postgres import redact
+from nbask.inbox_store import open_inbox, schema
+from nbask.inbox_store.postgres import redact
 
 from .conftest import run_sql
 from .requests import question

@@ -12,7 +12,7 @@ import pytest
 
 from nbask.core.history import HistoryEntry
 from nbask.errors import AlreadyAnswered, InboxRequestClosed, InboxRequestNotFound, NbaskError
-from nbask.inbox import DEFAULT_EXPIRES, InboxItem, identity, open_inbox
+from nbask.inbox_store import DEFAULT_EXPIRES, InboxItem, identity, open_inbox
 from nbask.kinds import form as form_kind
 
 from .requests import QUESTION, approval, form, outcome_of, question
@@ -229,13 +229,13 @@ def test_the_identity_is_the_replay_key():
 
 
 def test_the_logs_name_request_ids_never_what_was_asked(store, caplog):
-    caplog.set_level(logging.INFO, logger="nbask.inbox")
+    caplog.set_level(logging.INFO, logger="nbask.inbox_store")
     request = question()
     item = store.add(request, notebook="n.ipynb")
     store.answer(item.id, outcome_of(request), by="ana")
     other = store.add(question("Cancel me?"))
     store.cancel(other.id)
-    text = "\n".join(record.getMessage() for record in caplog.records if record.name == "nbask.inbox")
+    text = "\n".join(record.getMessage() for record in caplog.records if record.name == "nbask.inbox_store")
     assert item.id in text
     assert other.id in text
     assert QUESTION not in text

@@ -36,12 +36,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("interaction core", ("nbask.core",)),
     ("widget base", ("nbask.widget", "nbask.batchview")),
     ("request kinds", ("nbask.kinds",)),
-    ("the inbox store", ("nbask.inbox",)),
+    ("the inbox store", ("nbask.inbox_store",)),
     ("resolvers", ("nbask.resolvers",)),
     ("public calls", ("nbask.api", "nbask.approvals")),
     (
         "agent tools, integrations and the server",
-        ("nbask.tools", "nbask.mcp", "nbask.integrations", "nbask.server_extension"),
+        ("nbask.tools", "nbask.mcp", "nbask.integrations", "nbask.server_extension", "nbask.cli", "nbask.__main__"),
     ),
     ("package", ("nbask",)),
 ]

@@ -106,6 +106,10 @@ class Request(ABC, Generic[OutcomeT]):
         """``asked()`` as JSON text (a kind whose payload is a pydantic model dumps it directly)."""
         return json.dumps(self.asked(), ensure_ascii=False)
 
+    def headline(self) -> str:
+        """What is asked, in one short line of plain text (a list of requests names each by it)."""
+        return self.kind
+
     def kept_asked(self) -> str | tuple[Any, ...]:
         """What the history keeps of what was asked: ``asked_json()``, or a smaller form of the
         kind's own (a tuple of plain values, which nothing can change later) that its kind's

@@ -209,6 +209,13 @@ class InteractionManager:
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolvers = self._claim_together(resolutions, choose)
+        together = getattr(resolvers[0], "resolve_together", None)
+        if together is not None and len({type(resolver) for resolver in resolvers}) == 1:
+            # A resolver that decides them all at once (the inbox keeps a batch together).
+            try:
+                return list(await together(resolutions))
+            finally:
+                self._release_together(resolutions)
         tasks = [asyncio.ensure_future(rv.resolve(r)) for rv, r in zip(resolvers, resolutions, strict=True)]
         try:
             return list(await asyncio.gather(*tasks))

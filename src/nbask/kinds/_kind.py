@@ -76,6 +76,12 @@ class RequestKind(ABC, Generic[RequestT, OutcomeT]):
         return outcome
 
     @abstractmethod
+    def request_of(self, asked: dict[str, Any]) -> RequestT:
+        """A request that asks again what ``asked`` records (``Request.asked()``, as an inbox
+        item or a history record keeps it), checked as when it was first asked.
+        """
+
+    @abstractmethod
     def replayed(self, request: RequestT, recording: Recording) -> OutcomeT:
         """The recorded outcome for ``request`` (``answered_by="replay"``); raises ReplayMissing."""
 

@@ -48,6 +48,9 @@ class ApprovalRequest(Request[Decision]):
     def asked(self) -> dict[str, Any]:
         return self.approval.model_dump()
 
+    def headline(self) -> str:
+        return self.approval.action
+
     def asked_json(self) -> str:
         return self.approval.model_dump_json()
 
@@ -350,6 +353,9 @@ class ApprovalKind(RequestKind[ApprovalRequest, Decision], widget=ApprovalWidget
     def recommended(self, request: ApprovalRequest) -> Decision:
         """An unattended run never approves on its own."""
         return request.decide(ApprovalResponse(action="reject", reason=UNATTENDED_REJECT), answered_by="policy")
+
+    def request_of(self, asked: dict[str, Any]) -> ApprovalRequest:
+        return ApprovalRequest(approval=Approval.model_validate(asked))
 
     def replayed(self, request: ApprovalRequest, recording: Recording) -> Decision:
         return replay_decision(request, recording)

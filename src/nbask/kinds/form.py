@@ -21,7 +21,7 @@ from ..errors import ReplayMissing
 from ..forms import Form, FormField, check_values, defaults_of
 from ..models import AnsweredBy, FieldValue, FormAnswer
 from ..responses import MalformedResponse
-from ..summary import by_whom, code_block, escape_markdown
+from ..summary import by_whom, code_block, escape_markdown, first_line
 from ..terminal import Terminal, printable
 from ..widget import ShowsRefusals
 from ._form_terminal import ask_form_at_terminal
@@ -58,6 +58,9 @@ class FormRequest(Request[FormAnswer]):
 
     def asked(self) -> dict[str, Any]:
         return self.form.model_dump()
+
+    def headline(self) -> str:
+        return first_line(self.form.message)
 
     def asked_json(self) -> str:
         return self.form.model_dump_json()
@@ -229,6 +232,9 @@ class FormKind(RequestKind[FormRequest, FormAnswer], widget=FormWidget):
             return request.decide(None, answered_by="policy", note=note)
         note = "Accepted with the form's defaults by the 'recommended' policy; no one was asked."
         return request.decide(values, answered_by="policy", note=note)
+
+    def request_of(self, asked: dict[str, Any]) -> FormRequest:
+        return FormRequest(form=Form.model_validate(asked))
 
     def replayed(self, request: FormRequest, recording: Recording) -> FormAnswer:
         return replay_form(request, recording)

@@ -16,7 +16,7 @@ from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..models import Answer, AnsweredBy, Question, QuestionSet, one_question_set
 from ..responses import QuestionReply, QuestionResponse, parse_question_response
-from ..summary import by_whom, escape_markdown
+from ..summary import by_whom, escape_markdown, first_line
 from ..terminal import Dismissed, Terminal, printable
 from ..widget import InteractionWidget
 from ._kind import RequestKind, quoted
@@ -38,6 +38,11 @@ class QuestionRequest(Request[Answer]):
 
     def asked(self) -> dict[str, Any]:
         return self.question_set.model_dump()
+
+    def headline(self) -> str:
+        first = self.question_set.questions[0].question
+        more = len(self.question_set.questions) - 1
+        return first_line(first) + (f" (and {more} more)" if more else "")
 
     def asked_json(self) -> str:
         return json_text(self.question_set)
@@ -367,6 +372,9 @@ class QuestionKind(RequestKind[QuestionRequest, Answer], widget=QuestionWidget):
         """The set the shorthand's arguments made, validated again (as it was when asked)."""
         question, labels, header, multi_select = kept
         return one_question_set(question, labels, header=header, multi_select=multi_select).model_dump()
+
+    def request_of(self, asked: dict[str, Any]) -> QuestionRequest:
+        return QuestionRequest(question_set=QuestionSet.model_validate(asked))
 
     def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
         return replay_answer(request, recording)

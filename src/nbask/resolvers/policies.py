@@ -5,10 +5,10 @@ What each policy decides for a request is its kind's to say (``nbask.kinds``).
 with NoOneCanAnswer (at once in a marimo notebook, which cannot answer a running cell); the
 others decide at once, without a person: ``recommended`` answers each question with its
 "(Recommended)" option (else its first) and rejects approvals, ``replay`` answers from a
-recording, ``dismiss`` dismisses, ``error`` refuses. Every
-outcome says who decided (``answered_by``). In a kernel, a policy's outcome is also shown in
-the cell as the Markdown summary, with the machine-readable record in its metadata, so the
-saved notebook shows what was answered and by whom (and can itself be replayed).
+recording, ``dismiss`` dismisses, ``error`` refuses, and ``later`` answers from the inbox or
+keeps the request there and stops the run (``nbask.resolvers.later``). Every outcome says who
+decided (``answered_by``). In a kernel, a policy's outcome is also shown in the cell
+(``nbask.resolvers.cell``).
 """
 
 from __future__ import annotations
@@ -18,16 +18,15 @@ import pathlib
 import threading
 from typing import Any
 
-from IPython.display import display
-
 from .. import config, frontend
-from ..core.history import RECORD_KEY, Recording, load, record_of
+from ..core.history import Recording, load
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver
 from ..errors import NoFrontEnd, NoOneCanAnswer
 from ..kinds import RequestKind, kind_of
-from ..models import Outcome
 from ..terminal import terminal_streams
+from .cell import show_in_cell
 from .console import ConsoleResolver
+from .later import LaterPolicy
 from .live import LiveWidgetResolver
 
 
@@ -43,6 +42,8 @@ def choose_resolver(request: Request[Any]) -> Resolver:
         return DISMISS
     if policy == "error":
         return ErrorPolicy(source)
+    if policy == "later":
+        return LaterPolicy()
     replay_file = config.settings().replay_file
     if replay_file is None:
         msg = (
@@ -180,15 +181,3 @@ def replay_policy(path: os.PathLike[str]) -> ReplayPolicy:
             _replay_cache.clear()
             _replay_cache[key] = policy
         return policy
-
-
-def show_in_cell(kind: RequestKind[Any, Any], request: Request[Any], outcome: Outcome) -> None:
-    """In a kernel: the outcome's Markdown summary as cell output, the record in its metadata."""
-    if not frontend.in_kernel():
-        return
-    text = kind.summary(request, outcome)
-    display(  # type: ignore[no-untyped-call]
-        {"text/markdown": text, "text/plain": text},
-        raw=True,
-        metadata={RECORD_KEY: record_of(request, outcome)},
-    )

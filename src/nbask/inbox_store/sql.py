@@ -37,7 +37,7 @@ from .store import (
     when,
 )
 
-log = logging.getLogger("nbask.inbox")
+log = logging.getLogger("nbask.inbox_store")
 
 #: Still open: pending and not past its expiry (the parameter is now).
 _OPEN: Final = "status = 'pending' AND (expires_at IS NULL OR expires_at > ?)"
@@ -57,7 +57,7 @@ class _Where(NamedTuple):
 
 
 class SqlInbox(ABC):
-    """An ``InboxStore`` over a SQL database; see ``nbask.inbox.store.InboxStore`` for each call."""
+    """An ``InboxStore`` over a SQL database; see ``nbask.inbox_store.store.InboxStore`` for each call."""
 
     name: str
     #: Null-safe equality, as the dialect writes it.

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..errors import InboxSchemaTooNew
 
-log = logging.getLogger("nbask.inbox")
+log = logging.getLogger("nbask.inbox_store")
 
 VERSION_TABLE = "nbask_inbox_schema"
 TABLE = "nbask_inbox"
