@@ -2,6 +2,7 @@
 // pulling keystrokes from someone typing elsewhere or from a field the person reached first,
 // nor to a widget scrolled out of view.
 import { isOutOfView, isTextEntry } from "./dom";
+import { nextCell } from "./focusreturn";
 
 /** Whether the widget may take focus from what has it now: only from nothing (the body), from
  *  the widget's own cell (its node, not its editor), from the widget itself, or from something
@@ -16,9 +17,22 @@ export function mayTakeFocusFrom(active: Element | null, root: HTMLElement): boo
   if (element === null || element === document.body || element === document.documentElement) return true;
   if (root.contains(element)) return true;
   if (element.closest(".nbask") !== null) return false;
+  if (isUntouchedCellBelow(element, root)) return true;
   if (element instanceof HTMLIFrameElement || element instanceof HTMLSelectElement) return false;
   if (isTextEntry(element) || element.closest('[role="textbox"], [role="combobox"], .cm-editor') !== null) return false;
   return true;
+}
+
+/** Shift+Enter on a notebook's last cell adds an empty code cell below, never run, and puts its
+ *  editor in focus: until something is typed there, the question asked in the cell above may
+ *  take focus (else its digits and Escape would go into that cell). */
+function isUntouchedCellBelow(element: Element, root: HTMLElement): boolean {
+  const own = root.closest<HTMLElement>(".jp-Cell");
+  const cell = element.closest(".jp-CodeCell");
+  if (own === null || cell === null || nextCell(own) !== cell) return false;
+  const prompt = cell.querySelector(".jp-InputArea-prompt")?.textContent ?? "";
+  const editor = cell.querySelector(".cm-content");
+  return editor !== null && editor.contains(element) && editor.textContent === "" && !/\d/.test(prompt);
 }
 
 /** Autofocus only a widget that has just appeared, never one re-rendered later. */

@@ -2,11 +2,15 @@
 // However it ends: the person's Submit, Enter, Escape twice or Dismiss, or without them (the
 // time limit, an interrupt, an answer from another view or the Waiting requests panel, a
 // batch's Approve all), its controls are locked or replaced and would drop focus to the body.
-// In a notebook (JupyterLab, Notebook 7) it goes back to the cell the person was in before the
-// widget took focus, else to the widget's own cell, focusing the cell's node so the notebook is
-// in command mode and Shift+Enter runs on from there. Elsewhere (VS Code's host, a plain page)
-// it stays on the widget: its resolved block once shown. Focus elsewhere (another cell's
-// editor) is never moved.
+// The rule the person relies on: while other requests wait, focus goes to the next waiting one
+// (a batch's next card); when none waits, in a notebook (JupyterLab, Notebook 7) it goes back to
+// the cell the person was in before the widget took focus, focusing the cell's node so the
+// notebook is in command mode and Shift+Enter runs on from there. Never to the asking cell
+// itself: Shift+Enter there would run the agent again, so the cell after it takes focus instead
+// (the notebook makes the asking cell active on any press in its output, so "the cell the person
+// was in" is often the asking one). Elsewhere (VS Code's host, a plain page) it stays on the
+// widget: its resolved block once shown. Focus elsewhere (another cell's editor) is never moved.
+import { moveToCard } from "./cardnav";
 
 const CELL = ".jp-Cell";
 
@@ -22,6 +26,18 @@ export function cellOf(element: Element | null, root: HTMLElement): HTMLElement 
   return inNotebook || onBody ? notebook.querySelector<HTMLElement>(`${CELL}.jp-mod-active`) : null;
 }
 
+/** The notebook's cell after `cell`, or null for the last. */
+export function nextCell(cell: HTMLElement): HTMLElement | null {
+  let next = cell.nextElementSibling;
+  while (next !== null && !next.matches(CELL)) next = next.nextElementSibling;
+  return next as HTMLElement | null;
+}
+
+// anywidget loads this module once per model, so a card reached from another card (a batch's
+// next card) reads the cell that card remembered from its root element, under a page-wide key.
+const REMEMBERED = Symbol.for("nbask.focus-return.v1");
+type Remembering = HTMLElement & { [REMEMBERED]?: () => HTMLElement | null };
+
 export class FocusReturn {
   /** The cell the person was in before focus came into the widget. */
   private previous: HTMLElement | null = null;
@@ -35,12 +51,17 @@ export class FocusReturn {
   /** A press in the widget is under way: where focus was is already noted (see onPointerDown). */
   private pressing = false;
 
-  constructor(private readonly root: HTMLElement) {}
+  constructor(private readonly root: HTMLElement) {
+    (root as Remembering)[REMEMBERED] = () => this.previous;
+  }
 
   /** Notes where focus is now, just before the widget takes it. */
   remember(element: Element | null): void {
     if (element !== null && this.root.contains(element)) return;
-    const cell = cellOf(element, this.root);
+    // From another request's view (the card answered before this one): the cell it came from.
+    const remembered = element?.closest<Remembering>(".nbask")?.[REMEMBERED];
+    const other = remembered === undefined ? null : remembered();
+    const cell = other?.isConnected === true ? other : cellOf(element, this.root);
     if (cell !== null) this.previous = cell;
   }
 
@@ -70,10 +91,19 @@ export class FocusReturn {
     if (to instanceof Node && !this.root.contains(to)) this.inside = false;
   };
 
-  /** The cell focus goes back to, or null outside a notebook. */
+  /** The cell focus goes back to, or null outside a notebook. A cell below the asking one is where
+   *  the person moved on to (Shift+Enter, Run All, a click into a later cell); the asking cell
+   *  itself would run its agent again on the next Shift+Enter, and a cell above it (the
+   *  notebook's first, active after a reload) would move the person back up: the cell after the
+   *  asking one instead. */
   target(): HTMLElement | null {
-    if (this.previous?.isConnected === true) return this.previous;
-    return this.root.closest<HTMLElement>(CELL);
+    const previous = this.previous?.isConnected === true ? this.previous : null;
+    const own = this.root.closest<HTMLElement>(CELL);
+    if (own === null) return previous;
+    if (previous !== null && (own.compareDocumentPosition(previous) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0) {
+      return previous;
+    }
+    return nextCell(own) ?? own;
   }
 
   /** Whether focus is in the widget, or was dropped to the body by a control of it going away. */
@@ -92,8 +122,13 @@ export class FocusReturn {
     if (ending && this.holdsFocus()) this.restore();
   }
 
-  /** Focus leaves the locked or ended form: back to the notebook's cell, else to the widget. */
+  /** Focus leaves the locked or ended form: to the next request still waiting, else back to the
+   *  notebook's cell, else to the widget. */
   private restore(): void {
+    if (moveToCard(this.root, 1) || moveToCard(this.root, -1)) {
+      this.toBlock = false;
+      return;
+    }
     const cell = this.target();
     if (cell !== null) {
       this.toBlock = false;
