@@ -49,11 +49,16 @@ if [ "$INSTALL" = 1 ] && [ "$QUICK" = 1 ]; then
   nbask_venv test    # sets PY=.venv/bin/python
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
 elif [ "$INSTALL" = 1 ]; then
-  step "install: Chromium (Debian package), Python packages (.venv), npm packages, kernel environments"
-  if [ ! -x /usr/bin/chromium ]; then
+  step "install: Chromium and PostgreSQL (Debian packages), Python packages (.venv), npm packages, kernel environments"
+  # The browser suites drive Debian's Chromium; the inbox suite starts Debian's PostgreSQL on a
+  # throwaway data directory (the package's own server is not used).
+  APT_NEEDS=()
+  [ -x /usr/bin/chromium ] || APT_NEEDS+=(chromium)
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || APT_NEEDS+=(postgresql)
+  if [ ${#APT_NEEDS[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-      || die "could not install Chromium with apt-get"
+    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_NEEDS[@]}" >/dev/null \
+      || die "could not install ${APT_NEEDS[*]} with apt-get"
   fi
   command -v npm >/dev/null 2>&1 || die "the front-end build and tests need Node 20+ and npm on PATH"
   nbask_venv test    # sets PY=.venv/bin/python
