@@ -67,6 +67,8 @@ _PUBLIC: dict[str, str] = {
     "Option": ".models",
     "Question": ".models",
     "QuestionSet": ".models",
+    "AlreadyAnswered": ".errors",
+    "AnswerLater": ".errors",
     "ApprovalRejected": ".errors",
     "AskedAgain": ".errors",
     "FormSchemaError": ".errors",
@@ -97,13 +99,16 @@ _PUBLIC: dict[str, str] = {
     "late_answers": ".api",
     "save_history": ".api",
     "requires_approval": ".approvals",
+    "inbox": ".inbox_view",
     "configure": ".config",
 }
 
 __all__ = [
     "DEFAULT_TIMEOUT",
     "NO_PREFERENCE",
+    "AlreadyAnswered",
     "Answer",
+    "AnswerLater",
     "Approval",
     "ApprovalRejected",
     "ApprovalWidget",
@@ -137,6 +142,7 @@ __all__ = [
     "ask_sync",
     "configure",
     "history",
+    "inbox",
     "integrations",
     "late_answers",
     "mcp",

@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("request kinds", ("nbask.kinds",)),
     ("the inbox store", ("nbask.inbox_store",)),
     ("resolvers", ("nbask.resolvers",)),
-    ("public calls", ("nbask.api", "nbask.approvals")),
+    ("public calls", ("nbask.api", "nbask.approvals", "nbask.inbox_view")),
     (
         "agent tools, integrations and the server",
         ("nbask.tools", "nbask.mcp", "nbask.integrations", "nbask.server_extension", "nbask.cli", "nbask.__main__"),
