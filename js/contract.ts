@@ -52,6 +52,10 @@ export interface BaseModel {
    *  Waiting requests panel (js/orphanpanel.ts) names where a request comes from. Plain text.
    *  Optional: an older kernel does not sync it. */
   cell?: string;
+  /** The running cell's execute request, `{msg_id, session}` (`{}` when unknown): a page that did
+   *  not send it (reloaded while the cell ran) shows the run's later output in the view
+   *  (js/cellrun.ts). Optional: an older kernel does not sync it. */
+  cell_run?: { msg_id?: string; session?: string };
 }
 
 /** A batch as its widgets see it: the `batch` trait when several requests wait together. */

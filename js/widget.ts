@@ -10,6 +10,7 @@ import { alertBox } from "./alert";
 import { ApprovalView } from "./approval";
 import { BatchHeading } from "./batchheading";
 import type { Kind, Model } from "./contract";
+import { followRun } from "./cellrun";
 import { asText, el } from "./dom";
 import { FormView } from "./form";
 import { trackViews, watchOrphan } from "./orphans";
@@ -53,7 +54,10 @@ function render({ model, el: host }: Pick<RenderProps<Model>, "model" | "el">): 
   // A batch's heading (shown on its lead card only) sits above the card's own content.
   const root = host.querySelector(":scope > .nbask");
   const heading = new BatchHeading(model, (node) => root?.prepend(node));
+  // A page reloaded while the cell ran: what the cell does after the answer shows in the view.
+  const run = root instanceof HTMLElement ? followRun(model, root) : () => undefined;
   return () => {
+    run();
     heading.destroy();
     view.destroy();
   };

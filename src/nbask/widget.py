@@ -101,6 +101,9 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # The first line of the running cell's code ("" when unknown): the Waiting requests panel
     # names where a request comes from by it, once its cell's output is gone (js/orphanpanel.ts).
     cell = traitlets.Unicode("").tag(sync=True)
+    # The running cell's execute_request ({"msg_id", "session"}; {} when unknown): a page reloaded
+    # while the cell ran shows the run's later output in the widget (js/cellrun.ts).
+    cell_run = traitlets.Dict().tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
@@ -114,6 +117,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         traits.setdefault("notify", config.notify_in_force())
         traits.setdefault("show_names", several_answered())
         traits.setdefault("cell", frontend.running_cell_line())
+        traits.setdefault("cell_run", frontend.running_cell_request())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
             traits["reply_channel"] = channel.name

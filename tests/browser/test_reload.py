@@ -5,12 +5,14 @@ A notebook's outputs reach a reloaded page only from the saved file, so the pers
 (toolbar) before reloading, as they would. The draft is typed after the save and the page is
 reloaded right after the last keystroke: it lives in the widget model, not in the file. The
 reloaded page no longer owns the running cell's output stream, so the cell's own print is not
-shown there; the next cell reads the answer the waiting cell received.
+shown in the cell: the widget shows it once the request ended, and the next cell reads the answer
+the waiting cell received.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -30,6 +32,7 @@ pytestmark = pytest.mark.browser
 
 QUESTION = "Which optimizer should the sweep use?"
 LOGS = "What should each run log?"
+RUN_LABEL = "The cell after the answer"  # js/cellrun.ts RUN_TEXT.label
 
 
 def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_notebook):
@@ -148,3 +151,38 @@ def test_what_was_typed_before_a_timeout_is_there_for_answer_anyway_after_a_relo
     expect(ask.root).to_contain_text(ANSWERED_LATE)
     nb.run_cell(2)
     assert nb.stream_text(2).split("LATE ", 1)[1].splitlines()[0] == json.dumps([{QUESTION: "Lion"}])
+
+
+def test_after_a_reload_the_widget_shows_what_the_cell_prints_after_the_answer(open_notebook, page):
+    # The reloaded page did not send the cell's execute request, so the notebook routes the run's
+    # output nowhere and its prompt stays as saved: the widget shows the run from the answer on.
+    # Focus goes to the cell after the asking one, not to the notebook's first cell.
+    nb = open_notebook(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['AdamW', 'SGD'], timeout=None)\n"
+            "print('AFTER', ans.answers[" + repr(QUESTION) + "], flush=True)",
+            "print('next')",
+        ]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    AskWidget.in_cell(nb, 1).expect_pending()
+    nb.save()
+    nb.reload()
+    nb.wait_kernel_connected()
+
+    ask = AskWidget.in_cell(nb, 1)
+    ask.expect_pending()
+    expect(ask.root.get_by_role("region", name=RUN_LABEL)).to_have_count(0)  # nothing to say yet
+    ask.choose(QUESTION, "SGD")
+    ask.submit()
+    ask.expect_resolved("answered", {QUESTION: "SGD"})
+    run = ask.root.get_by_role("region", name=RUN_LABEL)
+    expect(run).to_contain_text("The cell has finished; what it printed after the answer is below.")
+    expect(run).to_contain_text("AFTER SGD")
+
+    expect(nb.cell(2)).to_be_focused()
+    expect(nb.cell(0)).not_to_have_class(re.compile(r"\bjp-mod-active\b"))
+    page.keyboard.press("Shift+Enter")
+    nb.wait_output(2, "next")
