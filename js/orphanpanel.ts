@@ -15,11 +15,26 @@ export const PANEL_TEXT = {
       : waiting === 1
         ? "A request is still waiting"
         : `${waiting} requests are still waiting`,
-  /** `cleared` of the `cards` lost a view they had (their cell's output was cleared). */
-  note: (cards: number, cleared = 0): string =>
-    cards === 1
-      ? `Its cell's output was ${cleared === 1 ? "cleared" : "not saved"}, so it is shown here. Answering it resumes the cell.`
-      : `Their cells' outputs were ${cleared === 0 ? "not saved" : cleared === cards ? "cleared" : "cleared or not saved"}, so they are shown here. Answering one resumes its cell.`,
+  /** Why the `cards` are here (`cleared` of them lost a view they had: their cell's output was
+   *  cleared) and what answering does, said for `waiting` of them still waiting: an ended
+   *  request resumes nothing any more. */
+  note: (cards: number, cleared = 0, waiting = cards): string => {
+    const why =
+      cards === 1
+        ? `Its cell's output was ${cleared === 1 ? "cleared" : "not saved"}, so it ${waiting === 0 ? "was" : "is"} shown here.`
+        : `Their cells' outputs were ${cleared === 0 ? "not saved" : cleared === cards ? "cleared" : "cleared or not saved"}, so they ${waiting === 0 ? "were" : "are"} shown here.`;
+    const then =
+      waiting === 0
+        ? cards === 1
+          ? "It has ended, as shown below: its cell no longer waits for it."
+          : "They have ended, as shown below: no cell waits for them."
+        : cards === 1
+          ? "Answering it resumes the cell."
+          : waiting === cards
+            ? "Answering one resumes its cell."
+            : "Answering one that still waits resumes its cell.";
+    return `${why} ${then}`;
+  },
   close: "Close",
   /** Before the first line of the request's cell, shown as code. */
   from: "From the cell",
@@ -55,6 +70,12 @@ const STYLE = `
 }
 .${PANEL}-close:focus-visible { outline: 2px solid var(--jp-brand-color1, var(--vscode-focusBorder, #0969da)); }
 .${CARD} > .nbask { margin: 0; max-width: none; }
+.nbask-cell-mark { margin: 6px 0; }
+.nbask-cell-mark-note {
+  margin: 0 0 4px; color: var(--jp-ui-font-color2, var(--vscode-descriptionForeground, #59636e));
+  font-family: var(--jp-ui-font-family, var(--vscode-font-family, system-ui, sans-serif));
+  font-size: var(--jp-ui-font-size1, var(--vscode-font-size, 13px));
+}
 .${CARD}-from { margin: 0 0 4px; color: var(--jp-ui-font-color2, var(--vscode-descriptionForeground, #59636e)); }
 .${CARD}-from code {
   font-family: var(--jp-code-font-family, var(--vscode-editor-font-family, monospace));
@@ -134,7 +155,7 @@ export function refreshPanel(): void {
   const waiting = cards.filter((card) => card.dataset.pending === "true").length;
   setText(panel.querySelector(`.${PANEL}-heading`), PANEL_TEXT.heading(waiting));
   const cleared = cards.filter((card) => card.dataset.cleared === "true").length;
-  setText(panel.querySelector(`.${PANEL}-note`), PANEL_TEXT.note(cards.length, cleared));
+  setText(panel.querySelector(`.${PANEL}-note`), PANEL_TEXT.note(cards.length, cleared, waiting));
   const close = panel.querySelector<HTMLButtonElement>(`.${PANEL}-close`);
   // A waiting request is not hidden away again: it has its own Dismiss.
   if (close !== null) close.hidden = waiting > 0;

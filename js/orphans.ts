@@ -17,6 +17,7 @@
 import type { AnyModel } from "@anywidget/types";
 import type { BaseModel } from "./contract";
 import { asText } from "./dom";
+import { markCell } from "./orphancell";
 import { CLOSE_EVENT, addCard, removeCard, setPending } from "./orphanpanel";
 
 /** How long after its model appears a request may go without a view before it gets a card. */
@@ -106,9 +107,15 @@ export function watchOrphan(
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shown: { card: HTMLElement; panel: HTMLElement; unmount: () => void; request: string } | null = null;
+  /** Removes the view shown in the request's cell once it ended in the panel (js/orphancell.ts). */
+  let unmark: (() => void) | null = null;
 
   const onStatus = (): void => {
-    if (shown !== null) setPending(shown.card, model.get("status") === "pending");
+    if (shown === null) return;
+    const pending = model.get("status") === "pending";
+    setPending(shown.card, pending);
+    // Its cell shows the file's outputs (an earlier run's, or none): it shows how this one ended too.
+    if (!pending && unmark === null) unmark = markCell(asText(model.get("cell")).trim(), mount);
   };
   const onViewShown = (request: string): void => {
     if (shown !== null && request === shown.request) hide();
@@ -152,5 +159,6 @@ export function watchOrphan(
     timer = undefined;
     shared().gone.delete(onViewGone);
     hide();
+    unmark?.();
   };
 }

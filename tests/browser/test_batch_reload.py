@@ -102,6 +102,11 @@ def test_an_unsaved_batch_comes_back_in_the_waiting_requests_panel(open_notebook
     views[1].button("Approve").click()
     views[1].expect_status("answered")
     expect(region.get_by_role("heading", name="Nothing is waiting any more")).to_be_visible()
+    # The batch's cell shows how each of them ended, as the panel did.
+    marks = nb.output_area(1).get_by_role("region", name="How this cell's request ended")
+    expect(marks).to_have_count(3)
+    region.get_by_role("button", name="Close").click()
+    expect(waiting_panel(page)).to_have_count(0)
 
     got = decisions(nb, 2)
     assert [(d["i"], d["decision"], d["status"], d["reason"]) for d in got] == [
@@ -110,5 +115,3 @@ def test_an_unsaved_batch_comes_back_in_the_waiting_requests_panel(open_notebook
         (2, "approve", "answered", "t2 is a scratch table"),
     ]
     assert all(d["batch"] for d in got)
-    region.get_by_role("button", name="Close").click()
-    expect(waiting_panel(page)).to_have_count(0)

@@ -148,3 +148,43 @@ def test_a_saved_notebook_shows_the_question_in_its_cell_and_no_panel(open_noteb
     ask.submit()
     nb.run_cell(2, wait=False)
     assert read_result(nb, 2)["answers"] == {QUESTION: "Yes"}
+
+
+def test_a_request_answered_in_the_panel_shows_how_it_ended_in_its_cell(open_notebook, page):
+    # The file keeps an earlier run's output (dismissed); the run after it was not saved. After
+    # the reload the cell shows that old record, and the panel the request that waits: answered
+    # there, the cell shows how it ended too, and the panel says it ended.
+    nb = open_notebook(
+        ["import json, nbask", f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=None)\n" + PRINT_RESULT]
+    )
+    nb.run_cell(0)
+    nb.run_cell(1, wait=False)
+    earlier = AskWidget.in_cell(nb, 1)
+    earlier.expect_pending()
+    earlier.dismiss()
+    earlier.expect_resolved("dismissed")
+    nb.wait_done(1)
+    nb.save()
+    nb.run_cell(1, wait=False)
+    AskWidget.in_cell(nb, 1).expect_pending()
+
+    reload_unsaved(nb)
+    expect(nb.output_area(1)).to_contain_text("dismissed")  # the earlier run's record, from the file
+    region = waiting_panel(page)
+    expect(region.get_by_role("heading", name=HEADING)).to_be_visible()
+    card = AskWidget(region.locator(".nbask"))
+    card.expect_pending()
+    card.choose(QUESTION, "No")
+    card.submit()
+    card.expect_resolved("answered", {QUESTION: "No"})
+
+    mark = nb.output_area(1).get_by_role("region", name="How this cell's request ended")
+    expect(mark).to_contain_text("this cell's request was shown in the Waiting requests panel")
+    shown = AskWidget(mark.locator(".nbask"))
+    shown.expect_resolved("answered", {QUESTION: "No"})
+    # What the cell printed after the answer, which the notebook no longer routes to it.
+    expect(shown.root.get_by_role("region", name="The cell after the answer")).to_contain_text('"No"')
+
+    expect(region.get_by_role("heading", name="Nothing is waiting any more")).to_be_visible()
+    expect(region).to_contain_text("It has ended, as shown below: its cell no longer waits for it.")
+    expect(region).not_to_contain_text("Answering")
