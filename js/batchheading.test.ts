@@ -49,11 +49,37 @@ describe("the count", () => {
     expect(heading(view(new FakeModel({ questions: [DB] })).root)).toBeNull(); // an older kernel: no trait
     const model = approval();
     const { root } = view(model);
-    model.kernelUpdate({ status: "answered", result: { decision: "approve" }, batch: batch({ waiting: 2, approvals: ["r2", "r3"] }) });
-    // The lead keeps its heading after its own request ended, while the batch waits.
-    expect(heading(root)?.textContent).toContain("2 requests waiting");
     model.kernelUpdate({ batch: batch({ waiting: 0, approvals: [] }) });
     expect(heading(root)).toBeNull();
+  });
+
+  it("moves to the next card still waiting, never staying on an answered one, and focus follows it", () => {
+    for (const order of ["old lead first", "new lead first"]) {
+      const first = approval();
+      const second = new FakeModel({ kind: "approval", request_id: "r2", title: "Drop table t1", details: "DROP TABLE t1", batch: batch({ lead: false, waiting: 0, approvals: [] }) });
+      const a = view(first).root;
+      const b = view(second).root;
+      expect(heading(b)).toBeNull();
+      within(a).getByText("3 requests waiting").focus();
+      // As the kernel sends it: the batch's change, then the card's own outcome.
+      const oldLead = (): void => {
+        first.kernelUpdate({ batch: batch({ lead: false, waiting: 0, approvals: [] }) });
+        first.kernelUpdate({ status: "answered", result: { decision: "approve" } });
+      };
+      const newLead = (): void => second.kernelUpdate({ batch: batch({ waiting: 2, approvals: ["r2", "r3"] }) });
+      if (order === "old lead first") {
+        oldLead();
+        newLead();
+      } else {
+        newLead();
+        oldLead();
+      }
+      expect(heading(a)).toBeNull();
+      expect(b.firstElementChild).toBe(heading(b));
+      // Focus is not dropped on the page: it is in the card that now carries the heading.
+      expect(b.contains(document.activeElement)).toBe(true);
+      unmountAll();
+    }
   });
 
   it("reads a malformed trait as no batch", () => {

@@ -1,5 +1,7 @@
 // The heading of a batch (several requests shown together, src/nbask/batchview.py): on the lead
-// card only, above its own content, "3 requests waiting" (announced politely as it changes),
+// card only (the first request still waiting: the heading moves down as cards above it are
+// answered, and so never sits on an answered card), above its own content, "3 requests waiting"
+// (announced politely as it changes),
 // and with two or more approvals waiting "Approve all (N)" / "Reject all (N)". Either asks
 // first in the shared confirm row (js/confirm.ts), naming how many, with "Keep reviewing" (where
 // focus lands: the safe default) beside "Approve N" / "Reject N"; Escape closes it. Confirming
@@ -146,6 +148,8 @@ export class BatchHeading {
     if (batch === null || (this.asking !== null && this.asking.batchId !== batch.id)) this.asking = null;
     if (batch !== null && this.asking !== null) this.narrowAsking(batch);
     if (batch === null) {
+      // The heading leaves this card (its request ended, or the batch did); focus in the card
+      // goes on to the next one waiting (js/focusreturn.ts), where the heading now is.
       this.count.textContent = "";
       this.element.remove();
       return;

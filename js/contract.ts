@@ -48,6 +48,10 @@ export interface BaseModel {
    *  `{}` when it waits alone. Only the lead's heading reads it (js/batchheading.ts). Optional:
    *  an older kernel does not sync it. */
   batch?: BatchState | Record<string, never>;
+  /** Who asks ("billing agent"; "" when unsaid), plain text: the card names it only in a batch
+   *  whose requests come from more than one source (js/source.ts). Optional: an older kernel
+   *  does not sync it. */
+  source?: string;
   /** The first line of the running cell's code ("" when unknown, at most 80 characters): how the
    *  Waiting requests panel (js/orphanpanel.ts) names where a request comes from. Plain text.
    *  Optional: an older kernel does not sync it. */
@@ -61,11 +65,12 @@ export interface BaseModel {
 /** A batch as its widgets see it: the `batch` trait when several requests wait together. */
 export interface BatchState {
   id: string;
-  /** Whether this widget's request waited first: its card shows the batch's heading, for as
-   *  long as any request of the batch waits, even once its own request has ended. */
+  /** Whether this widget's request is the first of the batch still waiting: its card shows the
+   *  batch's heading (the count, Approve all / Reject all), which so never sits on a card
+   *  already answered; it moves down as the cards above are answered. */
   lead: boolean;
   /** How many requests of the batch still wait (on the lead only: 0 on the other cards, whose
-   *  state so stays put as requests come and go). */
+   *  state so stays put as requests come and go, but for the one that becomes the lead). */
   waiting: number;
   /** Request ids of the batch's approvals still waiting, in the order shown: what an "all"
    *  button may decide (questions and forms never are). On the lead only, [] elsewhere. */
@@ -73,6 +78,9 @@ export interface BatchState {
   /** The high-risk ones among `approvals`, with their titles: "Approve all" leaves them out (each
    *  is decided on its own card) and says so; "Reject all" takes them. On the lead only. */
   high_risk?: { id: string; action: string }[];
+  /** How many sources (a request's `source`, unsaid counting as one) its requests have come
+   *  from: with more than one, each card names its own. On every card. */
+  sources?: number;
 }
 
 /** The custom message a lead widget sends (model.send) for Approve all / Reject all: the kernel
@@ -306,6 +314,7 @@ export const MAX_FORM_FIELDS: number = contract.max_form_fields;
 export const MAX_FIELD_CHARS: number = contract.max_field_chars;
 export const MAX_CHOICE_OPTIONS: number = contract.max_choice_options;
 export const MAX_TITLE_CHARS: number = contract.max_title_chars;
+export const MAX_SOURCE_CHARS: number = contract.max_source_chars;
 export const MAX_DESCRIPTION_CHARS: number = contract.max_description_chars;
 export const RECOMMENDED = new RegExp(contract.recommended_suffix_pattern, "i");
 

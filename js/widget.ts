@@ -15,6 +15,7 @@ import { asText, el } from "./dom";
 import { FormView } from "./form";
 import { trackViews, watchOrphan } from "./orphans";
 import { QuestionView } from "./question";
+import { SourceLine } from "./source";
 
 type View = (model: AnyModel<Model>, host: HTMLElement) => { destroy: () => void };
 
@@ -53,12 +54,16 @@ function render({ model, el: host }: Pick<RenderProps<Model>, "model" | "el">): 
   const view = VIEWS[kind](model, host);
   // A batch's heading (shown on its lead card only) sits above the card's own content.
   const root = host.querySelector(":scope > .nbask");
+  // Who asks, in a batch of several sources: at the top of the card, under any heading.
+  const source = new SourceLine(model);
+  root?.prepend(source.element);
   const heading = new BatchHeading(model, (node) => root?.prepend(node));
   // A page reloaded while the cell ran: what the cell does after the answer shows in the view.
   const run = root instanceof HTMLElement ? followRun(model, root) : () => undefined;
   return () => {
     run();
     heading.destroy();
+    source.destroy();
     view.destroy();
   };
 }

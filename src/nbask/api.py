@@ -107,6 +107,7 @@ def _one_question_request(
     multi_select: bool,
     timeout: float | None,
     tool_call_id: str | None,
+    source: str | None = None,
 ) -> QuestionRequest:
     """The request of a one-question ask. With options given as labels alone (text: nothing can
     change it after the ask), it carries the arguments, for the history to keep.
@@ -115,7 +116,9 @@ def _one_question_request(
     labels = options if isinstance(options, str) else tuple(options)
     question_set = one_question_set(question, labels, header=header, multi_select=multi_select)
     shorthand = (question, labels, header, multi_select) if isinstance(labels, tuple) and _all_text(labels) else None
-    return QuestionRequest(question_set=question_set, timeout=timeout, tool_call_id=tool_call_id, shorthand=shorthand)
+    return QuestionRequest(
+        question_set=question_set, timeout=timeout, tool_call_id=tool_call_id, shorthand=shorthand, source=source
+    )
 
 
 def _all_text(values: tuple[object, ...]) -> TypeGuard[tuple[str, ...]]:
@@ -141,6 +144,7 @@ async def ask(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     queue: bool = False,
+    source: str | None = None,
 ) -> Answer:
     """Ask one question with 2-4 options in the running cell and wait for the answer.
 
@@ -149,11 +153,18 @@ async def ask(
     diff) beside the options while it is focused or chosen. ``timeout`` is in seconds (``None``
     waits forever); ``queue=True`` shows it at once beside requests already waiting (answered
     in any order) instead of raising InteractionPending. The person's notes come back in ``Answer.notes`` (per
-    question) and ``Answer.note`` (the whole set).
+    question) and ``Answer.note`` (the whole set). ``source`` names who asks ("billing agent"):
+    shown on the card when a batch holds requests from more than one source.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = _one_question_request(
-        question, options, header=header, multi_select=multi_select, timeout=timeout, tool_call_id=tool_call_id
+        question,
+        options,
+        header=header,
+        multi_select=multi_select,
+        timeout=timeout,
+        tool_call_id=tool_call_id,
+        source=source,
     )
     return await run_request(request, queue=queue)
 
@@ -164,10 +175,13 @@ async def ask_questions(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     queue: bool = False,
+    source: str | None = None,
 ) -> Answer:
     """Ask 1-4 questions at once (the schema of ``Question``) and wait for the answers."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = QuestionRequest(question_set=as_question_set(questions), timeout=timeout, tool_call_id=tool_call_id)
+    request = QuestionRequest(
+        question_set=as_question_set(questions), timeout=timeout, tool_call_id=tool_call_id, source=source
+    )
     return await run_request(request, queue=queue)
 
 
@@ -180,6 +194,7 @@ def ask_sync(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     queue: bool = False,
+    source: str | None = None,
 ) -> Answer:
     """The blocking twin of ``ask`` / ``ask_questions`` for synchronous code.
 
@@ -193,13 +208,21 @@ def ask_sync(
             msg = "ask_sync(question, options): options are required with a question text"
             raise TypeError(msg)
         request = _one_question_request(
-            question, options, header=header, multi_select=multi_select, timeout=timeout, tool_call_id=tool_call_id
+            question,
+            options,
+            header=header,
+            multi_select=multi_select,
+            timeout=timeout,
+            tool_call_id=tool_call_id,
+            source=source,
         )
     else:
         if options is not None:
             msg = "ask_sync(questions): pass options inside each question, not separately"
             raise TypeError(msg)
-        request = QuestionRequest(question_set=as_question_set(question), timeout=timeout, tool_call_id=tool_call_id)
+        request = QuestionRequest(
+            question_set=as_question_set(question), timeout=timeout, tool_call_id=tool_call_id, source=source
+        )
     return run_request_sync(request, queue=queue)
 
 
@@ -212,6 +235,7 @@ async def approve(
     queue: bool = False,
     details_schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
+    source: str | None = None,
 ) -> Decision:
     """Ask the person to approve, edit or reject ``action`` (a short title) with ``details``.
 
@@ -221,10 +245,11 @@ async def approve(
     edit that does not fit it is refused in the widget, naming the argument, and stays open.
     ``risk`` ("low", "medium" or "high"; None = no tag) tags the approval with what is at stake;
     "high" draws Approve in the danger colour (Reject is still what has focus first).
+    ``source`` names who asks ("billing agent"), shown when a batch mixes sources.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = approval_request(
-        action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk
+        action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk, source=source
     )
     return await run_request(request, queue=queue)
 
@@ -238,11 +263,12 @@ def approve_sync(
     details_schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
     queue: bool = False,
+    source: str | None = None,
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = approval_request(
-        action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk
+        action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk, source=source
     )
     return run_request_sync(request, queue=queue)
 
@@ -256,6 +282,7 @@ def approval_request(
     schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
     edits: EditsMode = "run",
+    source: str | None = None,
 ) -> ApprovalRequest:
     """An approval request, its edit checked against ``schema`` (a JSON Schema) where given,
     tagged with ``risk`` (ValidationError naming ``risk`` for anything but low, medium, high);
@@ -263,7 +290,7 @@ def approval_request(
     """
     checked = dict(schema) if schema is not None else None
     approval = Approval(action=action, details=details, details_schema=checked, risk=risk, edits=edits)
-    return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id)
+    return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id, source=source)
 
 
 def form_request(
@@ -272,11 +299,12 @@ def form_request(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
+    source: str | None = None,
 ) -> FormRequest:
     """A form request, its schema read (FormSchemaError names the property and the rule)."""
     model = schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
     form = Form(message=message, fields=read_schema(schema))
-    return FormRequest(form=form, model=model, timeout=timeout, tool_call_id=tool_call_id)
+    return FormRequest(form=form, model=model, timeout=timeout, tool_call_id=tool_call_id, source=source)
 
 
 def url_request(
@@ -296,6 +324,7 @@ async def ask_form(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     queue: bool = False,
+    source: str | None = None,
 ) -> FormAnswer:
     """Ask the person to fill in a typed form and wait for the values.
 
@@ -305,7 +334,7 @@ async def ask_form(
     ``answer.action`` is "accept", "decline" (dismissed) or "cancel" (timeout, interrupt).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id)
+    request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id, source=source)
     return await run_request(request, queue=queue)
 
 
@@ -316,10 +345,11 @@ def ask_form_sync(
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
     queue: bool = False,
+    source: str | None = None,
 ) -> FormAnswer:
     """The blocking twin of ``ask_form``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id)
+    request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id, source=source)
     return run_request_sync(request, queue=queue)
 
 

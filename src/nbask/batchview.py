@@ -3,8 +3,9 @@
 
 Requests asked with ``queue=True`` while others wait are shown at once and form a batch
 (``nbask.core.manager``). Every widget of the batch keeps its own controls; the widget of the
-request that waited first (the lead) also shows the batch's heading, for as long as any
-request of the batch waits, even once its own request has ended.
+first request still waiting (the lead) also shows the batch's heading. The lead moves down as
+the cards above it are answered, so the count and Approve all / Reject all never sit on a card
+already answered, and stay next to the requests they act on.
 """
 
 from __future__ import annotations
@@ -26,19 +27,25 @@ log = logging.getLogger(__name__)
 BATCH_ACTIONS = {"approve_all": True, "reject_all": False}
 
 
-def batch_state(widget: InteractionWidget[Any], batch: Batch | None, waiting: list[Resolution[Any]]) -> dict[str, Any]:
-    """The ``batch`` trait of ``widget``: {} unless its request is in ``batch``."""
+def batch_state(
+    widget: InteractionWidget[Any], batch: Batch | None, waiting: list[Resolution[Any]], sources: int = 1
+) -> dict[str, Any]:
+    """The ``batch`` trait of ``widget``: {} unless its request is in ``batch``; ``sources`` is how
+    many sources its requests have come from (each card names its own when more than one).
+    """
     if batch is None or widget.request.batch_id != batch.id:
         return {}
-    if batch.lead != widget.request.request_id:
-        # Only the lead's heading shows the counts. The other cards' state stays the same while
-        # requests come and go, so an answer syncs the lead's trait, not every waiting card's.
-        return {"id": batch.id, "lead": False, "waiting": 0, "approvals": [], "high_risk": []}
     members = [r.request for r in waiting if r.request.batch_id == batch.id]
+    if not members or members[0].request_id != widget.request.request_id:
+        # Only the lead's heading shows the counts. The other cards' state stays the same while
+        # requests come and go, so an answer syncs the lead's trait (and the next lead's, when
+        # the lead's own request ended), not every waiting card's.
+        return {"id": batch.id, "lead": False, "waiting": 0, "approvals": [], "high_risk": [], "sources": sources}
     approvals = [request for request in members if request.kind == "approval"]
     return {
         "id": batch.id,
         "lead": True,
+        "sources": sources,
         "waiting": len(members),
         # Only what an "all" button may decide: approvals still waiting, in the order shown.
         "approvals": [request.request_id for request in approvals],
@@ -53,16 +60,25 @@ def batch_state(widget: InteractionWidget[Any], batch: Batch | None, waiting: li
 
 def follow_batch(widget: InteractionWidget[Any]) -> None:
     """Keep ``widget.batch`` current, and take its heading's Approve all / Reject all."""
+    # Every source seen in the batch, kept as requests end: a card that named its source goes on
+    # naming it once the others are answered.
+    seen: set[str] = set()
+
+    def state_of(batch: Batch | None, waiting: list[Resolution[Any]]) -> dict[str, Any]:
+        if batch is not None and widget.request.batch_id == batch.id:
+            seen.update(r.request.source or "" for r in waiting if r.request.batch_id == batch.id)
+            seen.add(widget.request.source or "")
+        return batch_state(widget, batch, waiting, max(1, len(seen)))
 
     def update(batch: Batch, waiting: list[Resolution[Any]]) -> None:
-        state = batch_state(widget, batch, waiting)
+        state = state_of(batch, waiting)
         if state or widget.batch:
             widget.batch = state
         if widget.resolution.done and not state.get("waiting"):
             stop()  # the batch has nothing left to show here
 
     stop = manager().on_batch_change(update)
-    widget.batch = batch_state(widget, *manager().batch())
+    widget.batch = state_of(*manager().batch())
     widget.on_msg(lambda _widget, content, _buffers: _on_message(widget, content))
 
 

@@ -47,6 +47,8 @@ MAX_DESCRIPTION_CHARS: Final[int] = _CONTRACT["max_description_chars"]
 #: Who answered: a username longer than this, or one that names no one in particular (a host's
 #: fixed default), is not recorded.
 MAX_USERNAME_CHARS: Final[int] = _CONTRACT["max_username_chars"]
+#: A request's ``source`` ("billing agent"), one line: longer is cut (the card's header names it).
+MAX_SOURCE_CHARS: Final[int] = _CONTRACT["max_source_chars"]
 GENERIC_USERNAMES: Final[frozenset[str]] = frozenset(_CONTRACT["generic_usernames"])
 
 

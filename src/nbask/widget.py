@@ -96,8 +96,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # distinct ``answered_by_user`` in ``nbask.history()``). A real username is always named.
     show_names = traitlets.Bool(default_value=False).tag(sync=True)
     # The batch this request waits in, when several were shown together (nbask.batchview):
-    # {"id", "lead", "waiting", "approvals"}; {} when it waits alone.
+    # {"id", "lead", "waiting", "approvals", "high_risk", "sources"}; {} when it waits alone.
     batch = traitlets.Dict().tag(sync=True)
+    # Who asks (the request's ``source``; "" when unsaid): named on a card of a batch of several sources.
+    source = traitlets.Unicode("").tag(sync=True)
     # The first line of the running cell's code ("" when unknown): the Waiting requests panel
     # names where a request comes from by it, once its cell's output is gone (js/orphanpanel.ts).
     cell = traitlets.Unicode("").tag(sync=True)
@@ -117,6 +119,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         traits.setdefault("notify", config.notify_in_force())
         traits.setdefault("show_names", several_answered())
         traits.setdefault("cell", frontend.running_cell_line())
+        traits.setdefault("source", resolution.request.source or "")
         traits.setdefault("cell_run", frontend.running_cell_request())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:

@@ -65,17 +65,19 @@ def approve_all_confirmed(cards: list[ApprovalView], heading: Locator) -> None:
 
 
 def approve_last_reject_lead(cards: list[ApprovalView], heading: Locator) -> None:
-    """Out of order: approve the last card, then reject the lead. The heading counts down and
-    stays on the lead while the batch waits, with no "all" button once one approval is left.
+    """Out of order: approve the last card, then reject the lead. The heading counts down; once
+    the lead's own request ended it moves to the first card still waiting (never staying on an
+    answered card), with no "all" button once one approval is left.
     """
     cards[2].button("Approve").click()
     cards[2].expect_status("answered")
     expect(heading).to_have_accessible_name("2 requests waiting")
     cards[0].button("Reject").click()
     cards[0].expect_status("answered")
-    # The lead's own request ended; its heading stays while the batch waits.
-    expect(heading).to_have_accessible_name("1 request waiting")
-    expect(heading.get_by_role("button")).to_have_count(0)  # one approval left: no "all" button
+    moved = batch_heading(cards[1])
+    expect(moved).to_have_accessible_name("1 request waiting")
+    expect(cards[0].root.locator(".nbask-batch")).to_have_count(0)
+    expect(moved.get_by_role("button")).to_have_count(0)  # one approval left: no "all" button
 
 
 def read_decisions(host: Any, cell: int) -> list[dict[str, Any]]:

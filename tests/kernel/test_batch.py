@@ -68,14 +68,18 @@ def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness
     assert lead["batch"]["lead"] is True
     choose(k, comms[2], "B")
     choose(k, comms[0], "A")
-    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 1)
+    # The lead's own request ended: the heading goes to the first card still waiting.
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("batch", {}).get("waiting") == 1)
     choose(k, comms[1], "B")
     answers = batch_line(k, cell)
-    # Only the lead's heading counts: an answer syncs the lead's batch trait, never the other
-    # cards' (twenty cards would otherwise each get an update before the answered caller runs).
-    for other in comms[1:]:
-        synced = [state["batch"] for state in k.widget_states(other.comm_id) if "batch" in state]
-        assert synced == [{"id": answers[0][2], "lead": False, "waiting": 0, "approvals": [], "high_risk": []}]
+    # Only the lead's heading counts: an answer syncs the lead's batch trait (and the next lead's),
+    # never the other cards' (twenty cards would otherwise each get an update before the
+    # answered caller runs).
+    other = {"id": answers[0][2], "lead": False, "waiting": 0, "approvals": [], "high_risk": [], "sources": 1}
+    synced = [state["batch"] for state in k.widget_states(comms[2].comm_id) if "batch" in state]
+    assert synced == [other]
+    synced = [state["batch"] for state in k.widget_states(comms[1].comm_id) if "batch" in state]
+    assert [(s["lead"], s["waiting"]) for s in synced] == [(False, 0), (True, 1), (False, 0)]
     assert [a[:2] for a in answers] == [
         ["answered", {"Order 0?": "A"}],
         ["answered", {"Order 1?": "B"}],
@@ -146,7 +150,8 @@ def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness)
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
     decided = k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "answered")
     assert decided["result"]["answered_by_user"] == "alice"  # a bulk decision names who made it
-    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][2]])
+    # The heading moved to the first card still waiting, the third.
+    k.wait_for_state(comms[2].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][2]])
     k.update_widget(comms[2].comm_id, {"response": approval_response("reject", reason="no")})
     assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
 
@@ -168,7 +173,7 @@ def test_approve_all_never_approves_a_high_risk_one_even_when_sent_its_id(k: Ker
     content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": batch["approvals"]}
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
     k.wait_for_state(comms[2].comm_id, lambda s: s.get("status") == "answered")
-    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][1]])
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][1]])
     k.update_widget(comms[1].comm_id, {"response": approval_response("reject", reason="not that one")})
     assert batch_line(k, cell) == [["approve", "person"], ["reject", "person"], ["approve", "person"]]
 
@@ -219,7 +224,7 @@ def test_an_all_button_decides_the_approvals_of_a_mixed_batch_only(k: KernelHarn
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
     for comm in comms[:2]:
         k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "answered")
-    k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 2)
+    k.wait_for_state(comms[2].comm_id, lambda s: s.get("batch", {}).get("waiting") == 2)  # now the lead
     assert still_pending(k, comms[2])
     assert still_pending(k, comms[3])
     # Both still answerable, in any order.

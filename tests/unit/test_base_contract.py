@@ -29,6 +29,6 @@ def test_the_base_model_interface_mirrors_the_widgets_traits():
 
 
 def test_the_batch_state_and_message_match_the_kernel():
-    assert _interface_fields("BatchState") == {"id", "lead", "waiting", "approvals", "high_risk"}
+    assert _interface_fields("BatchState") == {"id", "lead", "waiting", "approvals", "high_risk", "sources"}
     assert _interface_fields("BatchMessage") == {"batch", "batch_id", "request_ids", "user"}
     assert set(BATCH_ACTIONS) == set(re.findall(r'"(\w+_all)"', SOURCE))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from .. import waiting
-from ..contract import agent_text
+from ..contract import MAX_SOURCE_CHARS, agent_text
 from ..models import AnsweredBy, Outcome
 
 DEFAULT_TIMEOUT = 600.0
@@ -81,12 +81,20 @@ class Request(ABC, Generic[OutcomeT]):
     asked_at: float = field(default_factory=time.time)
     #: Set by the manager when the request waits together with others (``queue=True``).
     batch_id: str | None = None
+    #: Who asks ("billing agent"), where several agents ask in one cell: a batch's cards name it
+    #: when its requests come from more than one source. One line of plain text; None = unsaid.
+    source: str | None = None
 
     def __post_init__(self) -> None:
         check_timeout(self.timeout)
         if self.tool_call_id is not None and not isinstance(self.tool_call_id, str):
             msg = f"tool_call_id must be a string or None, got {type(self.tool_call_id).__name__}"
             raise TypeError(msg)
+        if self.source is not None:
+            if not isinstance(self.source, str):
+                msg = f"source must be a string or None, got {type(self.source).__name__}"
+                raise TypeError(msg)
+            self.source = " ".join(self.source.split())[:MAX_SOURCE_CHARS] or None
 
     def _ids(self, answered_by: AnsweredBy) -> dict[str, Any]:
         return {
