@@ -67,7 +67,6 @@ _PUBLIC: dict[str, str] = {
     "Option": ".models",
     "Question": ".models",
     "QuestionSet": ".models",
-    "AlreadyAnswered": ".errors",
     "AnswerLater": ".errors",
     "ApprovalRejected": ".errors",
     "AskedAgain": ".errors",
@@ -100,13 +99,13 @@ _PUBLIC: dict[str, str] = {
     "save_history": ".api",
     "requires_approval": ".approvals",
     "inbox": ".inbox_view",
+    "InboxAnswer": ".inbox_view",
     "configure": ".config",
 }
 
 __all__ = [
     "DEFAULT_TIMEOUT",
     "NO_PREFERENCE",
-    "AlreadyAnswered",
     "Answer",
     "AnswerLater",
     "Approval",
@@ -119,6 +118,7 @@ __all__ = [
     "FormWidget",
     "FrameworkChanged",
     "HistoryEntry",
+    "InboxAnswer",
     "InteractionPending",
     "Interrupted",
     "NbaskError",

@@ -82,7 +82,7 @@ SETTINGS: Final = (
         name="policy",
         env="NBASK_POLICY",
         default=DEFAULT_POLICY,
-        meaning="who answers: interactive (a person), recommended, replay, dismiss or error",
+        meaning="who answers: interactive (a person), recommended, replay, dismiss, error, or later (the inbox)",
         read=_check_policy,
     ),
     Setting(

@@ -165,7 +165,7 @@ class InboxStore(Protocol):
 
     Every method is safe to call from several threads and processes at once; each request is
     answered exactly once (``answer`` raises ``nbask.errors.AlreadyAnswered`` for every later one).
-    Errors are ``nbask.errors.InboxError``s naming the store.
+    Errors are each an ``nbask.errors.InboxError``, naming the store.
     """
 
     #: The store as messages name it: a file path, or a URL without its password.
