@@ -250,3 +250,13 @@ def test_an_item_is_a_plain_record():
     assert item.as_of(1.5) is item
     assert item.as_of(2.0).status == "expired"
     assert item.entry() is None
+
+
+def test_a_paused_run_is_kept_replaced_read_and_forgotten(store):
+    assert store.run_state("openai_agents:abc") is None
+    store.keep_run("openai_agents:abc", '{"step": 1}')
+    store.keep_run("openai_agents:abc", '{"step": 2}')  # the newer pause replaces the older
+    assert store.run_state("openai_agents:abc") == '{"step": 2}'
+    store.forget_run("openai_agents:abc")
+    store.forget_run("openai_agents:abc")  # twice is no error
+    assert store.run_state("openai_agents:abc") is None

@@ -20,6 +20,8 @@ log = logging.getLogger("nbask.inbox_store")
 
 VERSION_TABLE = "nbask_inbox_schema"
 TABLE = "nbask_inbox"
+#: A framework's paused run, kept for the next run of the same code (``keep_run``).
+RUNS = "nbask_inbox_runs"
 
 
 class Rows(Protocol):
@@ -78,6 +80,11 @@ MIGRATIONS: list[Migration] = [
             f"CREATE INDEX {TABLE}_identity ON {TABLE} (kind, identity)",
             f"CREATE INDEX {TABLE}_batch ON {TABLE} (batch_id)",
         ),
+    ),
+    Migration(
+        2,
+        "paused runs: a framework's state, kept for the next run of the same code",
+        (f"CREATE TABLE {RUNS} (key TEXT PRIMARY KEY, state TEXT NOT NULL, kept_at DOUBLE PRECISION NOT NULL)",),
     ),
 ]
 

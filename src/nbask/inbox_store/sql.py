@@ -22,7 +22,7 @@ from ..errors import InboxRequestNotFound
 from ..kinds import kind_named
 from ..models import Outcome
 from .rows import INSERT, SELECT, item_of, row_of
-from .schema import TABLE, VERSION_TABLE, Transaction, migrate, refuse_newer, supported, version_in
+from .schema import RUNS, TABLE, VERSION_TABLE, Transaction, migrate, refuse_newer, supported, version_in
 from .store import (
     ANSWERED,
     DEFAULT_EXPIRES,
@@ -334,6 +334,23 @@ class SqlInbox(ABC):
                         item = self._exact(transaction, id)
 
     # -- rows --------------------------------------------------------------------------------
+
+    # -- paused runs -----------------------------------------------------------------------------
+
+    def keep_run(self, key: str, state: str) -> None:
+        with self._transaction() as transaction:
+            transaction.run(f"DELETE FROM {RUNS} WHERE key = ?", (key,))  # noqa: S608 - constant names
+            transaction.run(f"INSERT INTO {RUNS} (key, state, kept_at) VALUES (?, ?, ?)", (key, state, time.time()))  # noqa: S608
+        log.info("inbox %s: a paused run kept (%s)", self.name, key)
+
+    def run_state(self, key: str) -> str | None:
+        with self._transaction(write=False) as transaction:
+            row = transaction.run(f"SELECT state FROM {RUNS} WHERE key = ?", (key,)).fetchone()  # noqa: S608
+        return None if row is None else str(row[0])
+
+    def forget_run(self, key: str) -> None:
+        with self._transaction() as transaction:
+            transaction.run(f"DELETE FROM {RUNS} WHERE key = ?", (key,))  # noqa: S608
 
     def _exact(self, transaction: Transaction, id: str) -> InboxItem:  # noqa: A002
         row = transaction.run(f"{SELECT} WHERE id = ?", (id,)).fetchone()

@@ -278,6 +278,20 @@ class InboxStore(Protocol):
         """
         ...
 
+    def keep_run(self, key: str, state: str) -> None:
+        """Keep a framework's paused run (its serialised ``state``) under ``key`` for the next
+        run of the same code, in place of one kept before under that key.
+        """
+        ...
+
+    def run_state(self, key: str) -> str | None:
+        """The paused run kept under ``key``, or None."""
+        ...
+
+    def forget_run(self, key: str) -> None:
+        """Drop the paused run kept under ``key`` (once it was resumed); none kept is no error."""
+        ...
+
     def close(self) -> None:
         """Let go of the store's connection (a later call opens a new one)."""
         ...

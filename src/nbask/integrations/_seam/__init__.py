@@ -24,6 +24,7 @@ The convention every module in this package follows (see the package docstring):
 - A call's edited arguments are read by ``edited_arguments``, with one wording for what is wrong.
 """
 
+from . import resuming
 from .asking import (
     REPLY,
     EditNotUsable,
@@ -57,6 +58,7 @@ __all__ = [
     "hinted_risk",
     "not_run_text",
     "replying",
+    "resuming",
     "together",
     "twins",
 ]

@@ -57,7 +57,7 @@ from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...kinds import QuestionRequest
 from ...models import Answer
 from ...tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
-from .._seam import Asking, Work, drive, drive_sync, together, twins
+from .._seam import Asking, Work, drive, drive_sync, resuming, together, twins
 from . import _hitl as hitl
 from . import _values as values
 from ._values import InterruptNotAnswered, ResumeType
@@ -66,6 +66,8 @@ __all__ = ["InterruptNotAnswered", "resolve", "resolve_sync", "run", "run_sync"]
 
 #: The key under which a LangGraph stream chunk (and ``invoke``'s result) carries interrupts.
 INTERRUPT_KEY = "__interrupt__"
+#: The checkpoint metadata that says which input a thread's run was started with (``later``).
+INPUT_KEY = "nbask_input"
 #: ``resume_type``: one type for every plain string interrupt, or one per node name.
 ResumeTypes = ResumeType | Mapping[str, ResumeType] | None
 
@@ -93,6 +95,13 @@ def _running(
     _check_types(resume_type, graph)
     by_node = isinstance(resume_type, Mapping)
     next_input = input
+    if config is not None and resuming.answering_later():
+        # The thread may be paused at interrupts a run of this same input asked (in this process
+        # or another): resume them with the inbox's answers instead of starting over.
+        run_config = _with_input_key(run_config, input)
+        paused = yield Work(partial(graph.aget_state, run_config), partial(graph.get_state, run_config))
+        if paused.interrupts and (paused.metadata or {}).get(INPUT_KEY) == run_config["metadata"][INPUT_KEY]:
+            next_input = yield from _answering(paused if by_node else list(paused.interrupts), timeout, resume_type)
     while True:
         try:
             interrupts: list[Interrupt] = yield _streamed(graph, next_input, run_config)
@@ -161,6 +170,14 @@ def _refused(error: ValidationError) -> Exception:
         return error
     msg = f"the interrupt's response_schema refused the answer; nothing ran and the graph stays paused at it: {error}"
     return ValueError(msg)
+
+
+def _with_input_key(config: Any, input: Any) -> Any:  # noqa: A002
+    """``config`` whose checkpoints record the input's fingerprint (LangGraph keeps a config's
+    ``metadata`` in every checkpoint of the run), so a later run knows whether it is the same.
+    """
+    metadata = {**(config.get("metadata") or {}), INPUT_KEY: resuming.input_key(input)}
+    return {**config, "metadata": metadata}
 
 
 def _thread_config(graph: object, config: Mapping[str, Any] | None) -> Any:

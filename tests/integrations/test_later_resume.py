@@ -1,0 +1,106 @@
+"""Going on from a paused run under the ``later`` policy, each framework through its own code,
+in real processes: run 1 stops with ``nbask.AnswerLater`` and the request waits in the inbox;
+the answer is given there; run 2 of the same code resumes the paused run, and a counter proves
+the work before the pause did not run again. Another input never resumes it.
+
+- LangGraph: a graph with a persistent checkpointer (``SqliteSaver``), a thread paused at
+  ``interrupt()``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from nbask.inbox_store import open_inbox
+from nbask.responses import ApprovalResponse
+
+pytest.importorskip("langgraph.checkpoint.sqlite")
+
+LANGGRAPH = """
+import json, pathlib, sqlite3, sys
+from typing import TypedDict
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+import nbask.integrations.langgraph as nbask_langgraph
+
+counter = pathlib.Path(sys.argv[2])
+
+class State(TypedDict, total=False):
+    table: str
+    plan: str
+    done: str
+
+def plan(state):
+    counter.write_text(str(int(counter.read_text()) + 1) if counter.exists() else "1")  # the costly step
+    return {"plan": f"DROP TABLE {state['table']}"}
+
+def drop(state):
+    ok = interrupt({"question": f"Drop {state['table']}?", "details": state["plan"]})
+    return {"done": "dropped" if ok else "kept"}
+
+graph = StateGraph(State)
+graph.add_node("plan", plan)
+graph.add_node("drop", drop)
+graph.add_edge(START, "plan")
+graph.add_edge("plan", "drop")
+graph.add_edge("drop", END)
+saver = SqliteSaver(sqlite3.connect(sys.argv[1], check_same_thread=False))
+app = graph.compile(checkpointer=saver)
+state = nbask_langgraph.run_sync(app, {"table": sys.argv[3]}, {"configurable": {"thread_id": "nightly"}})
+print("RESULT " + json.dumps(state))
+"""
+
+
+def run(code: str, inbox: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("NBASK_", "JPY_"))}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        env={**env, "NBASK_POLICY": "later", "NBASK_INBOX": str(inbox)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def approve_waiting(inbox: pathlib.Path) -> None:
+    """What the person does at a terminal or in a notebook: approve the one waiting approval."""
+    from nbask.kinds import kind_named  # noqa: PLC0415 - the registry, loaded with the kinds
+
+    store = open_inbox(str(inbox))
+    (item,) = store.pending()
+    request = kind_named(item.kind).request_of(item.asked)  # type: ignore[union-attr]
+    store.answer(item.id, request.decide(ApprovalResponse(action="approve")), by="ana")
+
+
+def test_langgraph_resumes_the_paused_thread_and_the_step_before_the_pause_runs_once(tmp_path: pathlib.Path):
+    inbox, checkpoints, counter = tmp_path / "inbox.sqlite3", tmp_path / "graph.sqlite3", tmp_path / "count"
+    first = run(LANGGRAPH, inbox, str(checkpoints), str(counter), "events")
+    assert "AnswerLater" in first.stderr, first.stderr
+    assert counter.read_text() == "1"
+    approve_waiting(inbox)
+
+    second = run(LANGGRAPH, inbox, str(checkpoints), str(counter), "events")
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout.split("RESULT ", 1)[1])["done"] == "dropped"
+    assert counter.read_text() == "1", "the step before the pause ran again"
+
+
+def test_langgraph_never_resumes_a_thread_paused_for_another_input(tmp_path: pathlib.Path):
+    inbox, checkpoints, counter = tmp_path / "inbox.sqlite3", tmp_path / "graph.sqlite3", tmp_path / "count"
+    assert "AnswerLater" in run(LANGGRAPH, inbox, str(checkpoints), str(counter), "events").stderr
+    approve_waiting(inbox)
+    other = run(LANGGRAPH, inbox, str(checkpoints), str(counter), "customers")
+    assert "AnswerLater" in other.stderr  # its own approval, asked anew: the events one is not taken for it
+    assert counter.read_text() == "2"
+    (waiting,) = open_inbox(str(inbox)).pending()
+    assert waiting.asked["details"] == "DROP TABLE customers"
