@@ -5,6 +5,8 @@ the work before the pause did not run again. Another input never resumes it.
 
 - LangGraph: a graph with a persistent checkpointer (``SqliteSaver``), a thread paused at
   ``interrupt()``.
+- OpenAI Agents SDK: the paused ``RunState`` kept in the inbox; a scripted ``Model`` counts its
+  turns in a file, so run 2 proves the model was not asked again for the call it already made.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -56,6 +59,45 @@ saver = SqliteSaver(sqlite3.connect(sys.argv[1], check_same_thread=False))
 app = graph.compile(checkpointer=saver)
 state = nbask_langgraph.run_sync(app, {"table": sys.argv[3]}, {"configurable": {"thread_id": "nightly"}})
 print("RESULT " + json.dumps(state))
+"""
+
+
+OPENAI_AGENTS = """
+import json, pathlib, sys
+from agents import Agent, function_tool
+from agents.items import ModelResponse
+from agents.models.interface import Model
+from agents.usage import Usage
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+import nbask.integrations.openai_agents as nbask_openai
+
+turns, dropped = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+class Counting(Model):
+    async def get_response(self, system_instructions, input, *args, **kwargs):
+        turns.write_text(str(int(turns.read_text()) + 1) if turns.exists() else "1")
+        outputs = [i["output"] for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+        if outputs:
+            text = ResponseOutputText(text="done: " + outputs[-1], type="output_text", annotations=[])
+            said = ResponseOutputMessage(id="m1", content=[text], role="assistant", status="completed", type="message")
+            return ModelResponse(output=[said], usage=Usage(), response_id=None)
+        arguments = json.dumps({"name": sys.argv[3]})
+        call = ResponseFunctionToolCall(id="fc1", call_id="call1", name="drop_table", arguments=arguments,
+                                        type="function_call", status="completed")
+        return ModelResponse(output=[call], usage=Usage(), response_id=None)
+
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+@function_tool(needs_approval=True)
+def drop_table(name: str) -> str:
+    \"\"\"Drop a table.\"\"\"
+    dropped.write_text(name)
+    return f"dropped {name}"
+
+agent = Agent(name="janitor", model=Counting(), tools=[drop_table])
+result = nbask_openai.run_sync(agent, f"Drop the table {sys.argv[3]}.")
+print("RESULT " + json.dumps(result.final_output))
 """
 
 
@@ -104,3 +146,23 @@ def test_langgraph_never_resumes_a_thread_paused_for_another_input(tmp_path: pat
     assert counter.read_text() == "2"
     (waiting,) = open_inbox(str(inbox)).pending()
     assert waiting.asked["details"] == "DROP TABLE customers"
+
+
+def test_openai_agents_resumes_the_kept_run_state_without_asking_the_model_again(tmp_path: pathlib.Path):
+    inbox, turns, dropped = tmp_path / "inbox.sqlite3", tmp_path / "turns", tmp_path / "dropped"
+    first = run(OPENAI_AGENTS, inbox, str(turns), str(dropped), "events")
+    assert "AnswerLater" in first.stderr, first.stderr
+    assert turns.read_text() == "1"
+    assert not dropped.exists()
+    approve_waiting(inbox)
+
+    second = run(OPENAI_AGENTS, inbox, str(turns), str(dropped), "events")
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout.split("RESULT ", 1)[1]) == "done: dropped events"
+    assert dropped.read_text() == "events"
+    assert turns.read_text() == "2", "the model was asked again for the call it had made"
+    with sqlite3.connect(inbox) as kept:  # the run went on to its end: its kept state is gone
+        assert kept.execute("SELECT count(*) FROM nbask_inbox_runs").fetchone() == (0,)
+    third = run(OPENAI_AGENTS, inbox, str(turns), str(dropped), "customers")
+    assert "AnswerLater" in third.stderr  # another input: a run of its own, asked anew
+    assert turns.read_text() == "3"

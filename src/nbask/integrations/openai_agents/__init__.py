@@ -70,6 +70,7 @@ from .._seam import (
     twins,
 )
 from . import _always as _remembered
+from . import _later
 from ._always import (
     Batch,
     Earlier,
@@ -145,14 +146,26 @@ def _run(
     person decides propagates (KeyboardInterrupt); so does a replay miss.
     """
     first, resume, texts = run_kwargs(agent, "run", runner_kwargs)
-    # Async only: the blocking twin runs the SDK's loop on a worker loop of its own, which also
-    # works inside a notebook cell (Runner.run_sync would need the cell's running loop).
-    result: RunResult = yield Work(partial(Runner.run, agent, input, **first))
+    paused = _later.key(agent, input)
+    kept = _later.kept(paused)
     earlier = Earlier()  # the tools the person approved or rejected in earlier batches
-    while result.interruptions:
+    if kept is not None:
+        # A run of this agent and input paused for answers given later: go on from there, the
+        # model not asked again for the steps it already took.
+        state: RunState[Any] = yield Work(partial(RunState.from_string, agent, kept))
+        result: RunResult | RunState[Any] = state
+    else:
+        # Async only: the blocking twin runs the SDK's loop on a worker loop of its own, which also
+        # works inside a notebook cell (Runner.run_sync would need the cell's running loop).
+        result = yield Work(partial(Runner.run, agent, input, **first))
+    while _pending(result)[1]:
         state, items = _pending(result)
-        _apply(state, (yield from _asking(items, timeout, earlier)), rejection_message, texts)
+        with _later.keeping(paused, state):
+            verdicts = yield from _asking(items, timeout, earlier)
+        _apply(state, verdicts, rejection_message, texts)
         result = yield Work(partial(Runner.run, agent, state, **resume))
+    _later.resumed(paused)
+    assert isinstance(result, RunResult)  # noqa: S101 - a run without interruptions
     return result
 
 
