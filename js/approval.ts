@@ -10,7 +10,7 @@ import type { ApprovalAction, ApprovalDraft } from "./approvaldraft";
 import { approvalDraftData, emptyApprovalDraft, reduceApprovalDraft, restoreApprovalDraft } from "./approvaldraft";
 import { asText, button, charCounter, el, isObject, setFieldValue, textEl } from "./dom";
 import { alertBox } from "./alert";
-import { diffBlock } from "./diffview";
+import { diffBlock, editedTitle } from "./diffview";
 import { footerRow } from "./footer";
 import { headerRow } from "./header";
 import { approvalLost } from "./escapeguard";
@@ -351,12 +351,13 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const line = this.statusLine(status, verdict, status === "answered" && decision !== "" ? decision : status);
     if (decision !== "") line.dataset.decision = decision;
     const block = resolvedBlock("nbask-resolved nbask-approval", line);
-    block.append(textEl("div", "nbask-action", asText(this.model.get("title"))));
+    const title = asText(this.model.get("title"));
     const edited = outcome.edited;
     if (decision === "edit" && typeof edited === "string") {
-      block.append(...diffBlock(this.details(), edited, this.domId("changes")));
-    } else if (this.details() !== "") {
-      block.append(textEl("pre", "nbask-details", this.details()));
+      block.append(...editedTitle(title, this.details(), edited), ...diffBlock(this.details(), edited, this.domId("changes")));
+    } else {
+      block.append(textEl("div", "nbask-action", title));
+      if (this.details() !== "") block.append(textEl("pre", "nbask-details", this.details()));
     }
     // The person's own decision and typed reason; a reason nbask wrote (an ending, a policy) is
     // shown in the person's words, never as "Reason: …".

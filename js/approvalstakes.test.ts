@@ -69,8 +69,34 @@ describe("resolved edit", () => {
     const { root } = open({ status: "answered", result });
     const changes = getByRole(root, "region", { name: "Changes" });
     const lines = [...changes.querySelectorAll(".nbask-diff-line")].map((l) => l.textContent);
-    expect(lines).toEqual([" DELETE FROM events", "-Removed: WHERE day < 7", "+Added: WHERE day < 30"]);
+    // After an added line, screen readers hear what changed within it.
+    expect(lines).toEqual([" DELETE FROM events", "-Removed: WHERE day < 7", "+Added: WHERE day < 30 (Changed: 7 → 30)"]);
     expect(changes.querySelector("del")?.textContent).toContain("WHERE day < 7");
     expect(changes.querySelector("ins")?.textContent).toContain("WHERE day < 30");
+    // Within the changed lines, the word that changed is marked, and only it.
+    expect([...changes.querySelectorAll("del mark.nbask-diff-word")].map((m) => m.textContent)).toEqual(["7"]);
+    expect([...changes.querySelectorAll("ins mark.nbask-diff-word")].map((m) => m.textContent)).toEqual(["30"]);
+  });
+
+  it("marks the changed word in one long command, and the title follows the edit, marked, with the title as asked", () => {
+    const before = "kubectl apply -f deploy/web.yaml --context prod --namespace web --wait --timeout 300s";
+    const edited = before.replace("prod", "staging");
+    const model = new FakeModel({ kind: "approval", title: "Deploy web to prod", details: before, status: "answered", result: { decision: "edit", edited, reason: "" } });
+    const { root } = view(model);
+    expect([...root.querySelectorAll("mark.nbask-diff-word")].map((m) => m.textContent)).toEqual(["prod", "staging"]);
+    const title = root.querySelector(".nbask-action");
+    expect(title?.textContent).toBe("Deploy web to staging (edited)");
+    expect(title?.querySelector("ins.nbask-edited-word")?.textContent).toBe("staging");
+    expect(root.querySelector(".nbask-asked-as")?.textContent).toBe("As asked: Deploy web to prod");
+  });
+
+  it("keeps the title as it is when the edit changed nothing it names, and never reads model text as markup", () => {
+    const before = "<b>x</b> --limit 10";
+    const model = new FakeModel({ kind: "approval", title: "Run <b>x</b>", details: before, status: "answered", result: { decision: "edit", edited: "<b>x</b> --limit 20", reason: "" } });
+    const { root } = view(model);
+    expect(root.querySelector(".nbask-action")?.textContent).toBe("Run <b>x</b>");
+    expect(root.querySelector(".nbask-asked-as")).toBeNull();
+    expect(root.querySelector("b")).toBeNull();
+    expect(root.querySelector("ins mark.nbask-diff-word")?.textContent).toBe("20");
   });
 });

@@ -1,7 +1,8 @@
 """Approvals in a real browser: edit round-trips to the kernel and prints the Decision (approve and
-reject with a reason are shared scenarios, test_scenarios.py); one Escape only asks, a second
-rejects by dismissing; the view is keyboard-usable and axe-clean; model text stays literal. Runs
-in JupyterLab and in Notebook 7.
+reject with a reason are shared scenarios, test_scenarios.py); an edit's diff marks the words that
+changed and the title follows the edit; Escape on an untouched approval dismisses it (shown as
+Dismissed, never Rejected); the view is keyboard-usable and axe-clean; model text stays literal.
+Runs in JupyterLab and in Notebook 7.
 """
 
 from __future__ import annotations
@@ -61,18 +62,42 @@ def test_edit_round_trip(open_notebook):
     expect(view.root).to_contain_text("rm -rf build/tmp")
 
 
-def test_escape_dismisses_as_a_rejection_and_enter_never_approves(open_notebook, page):
+COMMAND = "kubectl apply -f deploy/web.yaml --context prod --namespace web --wait --timeout 300s"
+
+
+def test_an_edit_marks_the_changed_word_and_the_title_follows_it(open_notebook):
+    nb, view = open_approval(open_notebook, action="Deploy web to prod", details=COMMAND)
+    view.button("Edit").click()
+    edited = COMMAND.replace("prod", "staging")
+    view.textbox("Details").fill(edited)
+    view.button("Approve").click()
+    assert read_decision(nb)["edited"] == edited
+    view.expect_status("answered")
+    changes = view.root.get_by_role("region", name="Changes")
+    # The one word that changed is marked on both lines, not only the whole lines.
+    expect(changes.locator("del mark.nbask-diff-word")).to_have_text(["prod"])
+    expect(changes.locator("ins mark.nbask-diff-word")).to_have_text(["staging"])
+    expect(changes.get_by_role("insertion")).to_contain_text("(Changed: prod → staging)")
+    # The title says what ran, the edited value marked, and the title as asked stays beside it.
+    title = view.root.locator(".nbask-action")
+    expect(title).to_have_text("Deploy web to staging (edited)")
+    expect(title.locator("ins")).to_have_text("staging")
+    expect(view.root.locator(".nbask-asked-as")).to_have_text("As asked: Deploy web to prod")
+
+
+def test_escape_dismisses_and_enter_never_approves(open_notebook, page):
     nb, view = open_approval(open_notebook)
     # Whatever the widget focused first, a stray Enter must not approve.
     focused_name = page.evaluate("() => document.activeElement && document.activeElement.textContent")
     assert "Approve" not in (focused_name or "")
     expect(view.button("Reject")).to_be_visible()
     view.textbox("Reason").focus()
-    page.keyboard.press("Escape")  # one Escape only asks (js/escapeguard.ts)
-    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")  # nothing typed: it dismisses at once (js/escapeguard.ts)
     decision = read_decision(nb)
     assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
     view.expect_status("dismissed")
+    # Not approved, but the person rejected nothing: the card says Dismissed.
+    expect(view.root.locator(".nbask-status-line")).to_have_text("Dismissed")
 
 
 def test_hostile_text_stays_literal(open_notebook, page):

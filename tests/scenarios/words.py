@@ -168,15 +168,22 @@ def test_an_edited_approval_says_so_and_shows_the_changed_lines(host: Host):
     expect(status_line(root)).to_have_text("Approved with edits")
     expect(root.locator(".nbask-decision-text")).to_have_text("You approved this with your edits.")
     expect(root.locator(".nbask-reason-text")).to_have_count(0)
-    # Before → after, line by line: the changed line removed then added, the others kept.
+    # Before → after, line by line: the changed line removed then added, the others kept; within
+    # the changed line the word that changed is marked, and screen readers hear what changed.
     changes = root.get_by_role("region", name="Changes")
     expect(changes).to_be_visible()
     expect(changes.get_by_role("deletion")).to_have_text("-Removed: WHERE day < 7")
-    expect(changes.get_by_role("insertion")).to_have_text("+Added: WHERE day < 30")
+    expect(changes.get_by_role("insertion")).to_have_text("+Added: WHERE day < 30 (Changed: 7 → 30)")
+    expect(changes.locator("mark.nbask-diff-word")).to_have_text(["7", "30"])
     lines = changes.locator(".nbask-diff-line")
     expect(lines).to_have_count(4)
     expect(lines).to_have_text(
-        ["DELETE FROM events", "-Removed: WHERE day < 7", "+Added: WHERE day < 30", "-- 12,408,331 rows"],
+        [
+            "DELETE FROM events",
+            "-Removed: WHERE day < 7",
+            "+Added: WHERE day < 30 (Changed: 7 → 30)",
+            "-- 12,408,331 rows",
+        ],
         use_inner_text=False,
     )
     expect(root.locator("button, textarea, input")).to_have_count(0)
