@@ -7,6 +7,8 @@ the work before the pause did not run again. Another input never resumes it.
   ``interrupt()``.
 - OpenAI Agents SDK: the paused ``RunState`` kept in the inbox; a scripted ``Model`` counts its
   turns in a file, so run 2 proves the model was not asked again for the call it already made.
+- pydantic-ai: the paused run's messages and deferred requests kept in the inbox; a
+  ``FunctionModel`` counts its turns the same way.
 """
 
 from __future__ import annotations
@@ -101,6 +103,34 @@ print("RESULT " + json.dumps(result.final_output))
 """
 
 
+PYDANTIC_AI = """
+import json, pathlib, sys
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.models.function import FunctionModel
+import nbask.integrations.pydantic_ai as nbask_pydantic_ai
+
+turns, dropped = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+def respond(messages, info):
+    turns.write_text(str(int(turns.read_text()) + 1) if turns.exists() else "1")
+    returned = [p.content for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+    if returned:
+        return ModelResponse(parts=[TextPart("done: " + str(returned[-1]))])
+    return ModelResponse(parts=[ToolCallPart("drop_table", {"name": sys.argv[3]}, tool_call_id="call_1")])
+
+agent = Agent(FunctionModel(respond), name="janitor")
+
+@agent.tool_plain(requires_approval=True)
+def drop_table(name: str) -> str:
+    dropped.write_text(name)
+    return f"dropped {name}"
+
+result = nbask_pydantic_ai.run_sync(agent, f"Drop the table {sys.argv[3]}.")
+print("RESULT " + json.dumps(result.output))
+"""
+
+
 def run(code: str, inbox: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("NBASK_", "JPY_"))}
     return subprocess.run(
@@ -166,3 +196,19 @@ def test_openai_agents_resumes_the_kept_run_state_without_asking_the_model_again
     third = run(OPENAI_AGENTS, inbox, str(turns), str(dropped), "customers")
     assert "AnswerLater" in third.stderr  # another input: a run of its own, asked anew
     assert turns.read_text() == "3"
+
+
+def test_pydantic_ai_resumes_the_kept_messages_without_asking_the_model_again(tmp_path: pathlib.Path):
+    inbox, turns, dropped = tmp_path / "inbox.sqlite3", tmp_path / "turns", tmp_path / "dropped"
+    first = run(PYDANTIC_AI, inbox, str(turns), str(dropped), "events")
+    assert "AnswerLater" in first.stderr, first.stderr
+    assert (turns.read_text(), dropped.exists()) == ("1", False)
+    approve_waiting(inbox)
+
+    second = run(PYDANTIC_AI, inbox, str(turns), str(dropped), "events")
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout.split("RESULT ", 1)[1]) == "done: dropped events"
+    assert dropped.read_text() == "events"
+    assert turns.read_text() == "2", "the model was asked again for the call it had made"
+    with sqlite3.connect(inbox) as kept:
+        assert kept.execute("SELECT count(*) FROM nbask_inbox_runs").fetchone() == (0,)

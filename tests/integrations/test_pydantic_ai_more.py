@@ -28,6 +28,7 @@ from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, RunContext
 
+import nbask.integrations.pydantic_ai as nbask_pydantic_ai
 from nbask.errors import ReplayMissing
 from nbask.integrations.pydantic_ai import handle_deferred, handle_deferred_with, resolve_sync
 
@@ -229,3 +230,20 @@ def test_a_real_mcp_servers_hints_set_each_approvals_risk(person: Person):
     risks = {a.approval.action: a.approval.risk for a in person.approvals}
     assert risks == {"Call drop_table": "high", "Call count_rows": "low", "Call tag_table": None}
     assert script.contents() == ["dropped events_2023", "events_2023 has 3 rows", "tagged t x"]
+
+
+@pytest.mark.parametrize("style", ["run", "run_sync"])
+def test_run_answers_each_pause_and_the_agent_goes_on_to_its_own_output(person: Person, style: str):
+    """``run`` / ``run_sync``: the run stops with DeferredToolRequests, nbask asks, and the run
+    goes on with the answers until the agent's own output (a str here), the rejected call unrun.
+    """
+    person.answers(by_tool(drop_table=approve(), refund=reject("too much")))
+    script, warehouse = Script([DROP, REFUND]), Warehouse()
+    agent = Agent(FunctionModel(script.respond), tools=warehouse.tools())
+    if style == "run":
+        result = asyncio.run(nbask_pydantic_ai.run(agent, "Clean up."))
+    else:
+        result = nbask_pydantic_ai.run_sync(agent, "Clean up.")
+    assert result.output == "done"
+    assert warehouse.ran == [DROP]
+    assert script.contents() == ["dropped events_2023", rejected("refund", "too much")]

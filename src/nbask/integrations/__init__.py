@@ -7,7 +7,8 @@ works after a plain ``import nbask``).
 - ``openai_agents``: ``run`` / ``run_sync`` / ``run_streamed(agent, input)`` answer every
   interruption; ``resolve(result)`` / ``resolve_sync`` answer one batch.
 - ``pydantic_ai``: ``handle_deferred`` (or ``handle_deferred_with(timeout=..., external=...)``) for
-  ``HandleDeferredToolCalls``; ``resolve(requests)`` / ``resolve_sync``.
+  ``HandleDeferredToolCalls``; ``run`` / ``run_sync(agent, prompt)`` answer every pause's
+  approvals; ``resolve(requests)`` / ``resolve_sync``.
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
   ``resolve`` / ``resolve_sync`` build the ``Command`` for one batch.
 - ``google_adk``: ``run(runner, ...)`` answers confirmations and input requests between events;
@@ -118,7 +119,11 @@ ROLES: dict[str, dict[str, tuple[str, ...]]] = {
     "langgraph": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync")},
     "llama_index": {"run": ("run", "run_sync"), "resolve": ("resolve", "resolve_sync"), "own": ("stream",)},
     "openai_agents": {"run": ("run", "run_sync", "run_streamed"), "resolve": ("resolve", "resolve_sync")},
-    "pydantic_ai": {"callbacks": ("handle_deferred",), "resolve": ("resolve", "resolve_sync")},
+    "pydantic_ai": {
+        "run": ("run", "run_sync"),
+        "resolve": ("resolve", "resolve_sync"),
+        "callbacks": ("handle_deferred",),
+    },
     "semantic_kernel": {"callbacks": ("approval_filter", "human_response_function")},
     "smolagents": {"callbacks": ("UserInputTool", "ApprovalGate"), "gates": ("approving",)},
     "strands": {

@@ -37,9 +37,14 @@ allow it); with ``resolve`` the caller adds ``results.calls[tool_call_id]`` befo
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from pydantic import TypeAdapter
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage
+from pydantic_ai.run import AgentRunResult
 from pydantic_ai.tools import (
     DeferredToolRequests,
     DeferredToolResults,
@@ -49,12 +54,23 @@ from pydantic_ai.tools import (
     ToolDenied,
 )
 
+from .. import frontend
 from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..errors import AnswerLater
+from ..inbox_store import open_inbox
 from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
-__all__ = ["approval_result", "handle_deferred", "handle_deferred_with", "resolve", "resolve_sync"]
+__all__ = [
+    "approval_result",
+    "handle_deferred",
+    "handle_deferred_with",
+    "resolve",
+    "resolve_sync",
+    "run",
+    "run_sync",
+]
 
 ApprovalResult = bool | ToolApproved | ToolDenied
 #: A ``HandleDeferredToolCalls`` handler: the run's context and the pending calls -> results for
@@ -98,6 +114,75 @@ def handle_deferred_with(
         return results
 
     return handle
+
+
+def _running(
+    agent: Agent[Any, Any],
+    user_prompt: Any = None,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    run_timeout: float | None = None,
+    **run_kwargs: Any,
+) -> _seam.Asking[AgentRunResult[Any]]:
+    """``agent.run(user_prompt, **run_kwargs)`` with every approval answered in the cell: each
+    time the run stops with ``DeferredToolRequests`` (its output type gains them), their approvals
+    are asked about as ``resolve`` asks, and the run goes on with
+    ``agent.run(message_history=..., deferred_tool_results=...)`` until it ends with the agent's
+    own output. A pause that also has external calls (``requests.calls``) is returned as it is,
+    its ``DeferredToolRequests`` the output, for the caller's code to answer. ``timeout``: each
+    approval's time limit; ``run_timeout``: pydantic-ai's own ``timeout`` of each run.
+
+    Under the ``later`` policy, a pause whose approvals wait in the inbox keeps the run (its
+    messages and requests) there too, and the next ``run`` of the same agent, prompt and
+    notebook goes on from it with the inbox's answers: the model is not asked again for the
+    steps it took.
+    """
+    output_type = run_kwargs.pop("output_type", agent.output_type)
+    several = isinstance(output_type, Sequence) and not isinstance(output_type, str)
+    types = list(output_type) if several else [output_type]
+    if DeferredToolRequests not in types:
+        types.append(DeferredToolRequests)
+    kwargs = {"output_type": types, "timeout": run_timeout, **run_kwargs}
+    key = _later_key(agent, user_prompt)
+    kept = open_inbox().run_state(key) if key is not None else None
+    result: AgentRunResult[Any] | None = None
+    if kept is not None:
+        messages, requests = _RUN.validate_json(kept)
+    else:
+        result = yield _seam.Work(partial(agent.run, user_prompt, **kwargs))
+        messages, requests = result.all_messages(), result.output
+    while isinstance(requests, DeferredToolRequests) and not requests.calls:
+        try:
+            answers = yield from _asking(requests, timeout=timeout)
+        except AnswerLater:
+            if key is not None:
+                open_inbox().keep_run(key, _RUN.dump_json((messages, requests)).decode())
+            raise
+        result = yield _seam.Work(partial(agent.run, message_history=messages, deferred_tool_results=answers, **kwargs))
+        messages, requests = result.all_messages(), result.output
+    if key is not None and kept is not None:
+        open_inbox().forget_run(key)
+    assert result is not None  # noqa: S101 - a kept run is one that waits on approvals only
+    return result
+
+
+run, run_sync = _seam.twins(
+    _running, "run", "The blocking twin of ``run``, for synchronous code; it also works in a notebook cell."
+)
+
+#: A paused run as the inbox keeps it: its messages so far, and the calls it waits on.
+_RUN: TypeAdapter[tuple[list[ModelMessage], DeferredToolRequests]] = TypeAdapter(
+    tuple[list[ModelMessage], DeferredToolRequests]
+)
+
+
+def _later_key(agent: Agent[Any, Any], user_prompt: Any) -> str | None:
+    """Under the ``later`` policy, the key a paused run of ``agent`` on ``user_prompt`` is kept
+    under: the agent's name, the notebook, and the prompt's fingerprint.
+    """
+    if not _seam.resuming.answering_later():
+        return None
+    return "pydantic_ai:" + _seam.resuming.input_key([agent.name, frontend.notebook_path(), user_prompt])
 
 
 async def resolve(
