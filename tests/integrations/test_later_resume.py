@@ -9,6 +9,7 @@ the work before the pause did not run again. Another input never resumes it.
   turns in a file, so run 2 proves the model was not asked again for the call it already made.
 - pydantic-ai: the paused run's messages and deferred requests kept in the inbox; a
   ``FunctionModel`` counts its turns the same way.
+- agno: the paused run kept in the agent's own ``db`` (``SqliteDb``), the inbox keeping where.
 """
 
 from __future__ import annotations
@@ -131,6 +132,40 @@ print("RESULT " + json.dumps(result.output))
 """
 
 
+AGNO = """
+import json, pathlib, sys
+from agno.agent import Agent
+from agno.db.sqlite import SqliteDb
+from agno.models.message import MessageMetrics
+from agno.models.response import ModelResponse
+from agno.tools import tool
+sys.path.insert(0, sys.argv[4])
+from agno_scripted import ScriptedModel
+import nbask.integrations.agno as nbask_agno
+
+turns, dropped = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+class Counting(ScriptedModel):
+    def _play(self, messages):
+        turns.write_text(str(int(turns.read_text()) + 1) if turns.exists() else "1")
+        if any(m.role == "tool" for m in messages):
+            return ModelResponse(role="assistant", content="done", response_usage=MessageMetrics())
+        self.turns = [[("drop_table", {"name": sys.argv[3]})]]
+        return super()._play(messages)
+
+@tool(requires_confirmation=True)
+def drop_table(name: str) -> str:
+    \"\"\"Drop a table.\"\"\"
+    dropped.write_text(name)
+    return f"dropped {name}"
+
+db = SqliteDb(db_file=sys.argv[5])
+agent = Agent(name="janitor", model=Counting(), tools=[drop_table], db=db, session_id="nightly")
+result = nbask_agno.run_sync(agent, f"Drop the table {sys.argv[3]}.")
+print("RESULT " + json.dumps(result.content))
+"""
+
+
 def run(code: str, inbox: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("NBASK_", "JPY_"))}
     return subprocess.run(
@@ -212,3 +247,23 @@ def test_pydantic_ai_resumes_the_kept_messages_without_asking_the_model_again(tm
     assert turns.read_text() == "2", "the model was asked again for the call it had made"
     with sqlite3.connect(inbox) as kept:
         assert kept.execute("SELECT count(*) FROM nbask_inbox_runs").fetchone() == (0,)
+
+
+def test_agno_goes_on_from_the_run_its_db_keeps_without_asking_the_model_again(tmp_path: pathlib.Path):
+    inbox, turns, dropped, db = (
+        tmp_path / "inbox.sqlite3",
+        tmp_path / "turns",
+        tmp_path / "dropped",
+        tmp_path / "agno.db",
+    )
+    here = str(pathlib.Path(__file__).parent)
+    first = run(AGNO, inbox, str(turns), str(dropped), "events", here, str(db))
+    assert "AnswerLater" in first.stderr, first.stderr
+    assert (turns.read_text(), dropped.exists()) == ("1", False)
+    approve_waiting(inbox)
+
+    second = run(AGNO, inbox, str(turns), str(dropped), "events", here, str(db))
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout.split("RESULT ", 1)[1]) == "done"
+    assert dropped.read_text() == "events"
+    assert turns.read_text() == "2", "the model was asked again for the call it had made"

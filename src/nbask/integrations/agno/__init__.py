@@ -67,6 +67,7 @@ from ...tools.dialects import DIALECTS, ArgumentError
 from ...tools.dialects._replies import selections_for
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam
+from . import _later
 from ._input import Declared, ask_input, not_run
 
 __all__ = ["resolve", "resolve_sync", "run", "run_sync"]
@@ -95,15 +96,31 @@ def _running(
     """
     resume = _resume_kwargs(run_kwargs)
     run_kwargs.pop("stream", None)
-    result: RunOutput = yield _seam.Work(
-        partial(agent.arun, input, stream=False, **run_kwargs), partial(agent.run, input, stream=False, **run_kwargs)
-    )
+    key = _later.key(agent, input, run_kwargs)
+    result: RunOutput | None = (yield from _later.kept(agent, key)) if key is not None else None
+    loaded = result is not None
+    if result is None:  # no paused run of this code to go on from: a run of its own
+        result = yield _seam.Work(
+            partial(agent.arun, input, stream=False, **run_kwargs),
+            partial(agent.run, input, stream=False, **run_kwargs),
+        )
     tools = _declared(agent)
     while result.is_paused:
-        if (yield from _asking(result.active_requirements, timeout, tools)):
+        with _later.keeping(key, result):
+            left_open = yield from _asking(result.active_requirements, timeout, tools)
+        if left_open:
             return result
-        going_on = {"run_response": result, "stream": False, **resume}
+        # A run read back from agno's db goes on by its ids and the answered requirements (its
+        # tools are copies of theirs); one of this process, from itself.
+        where = (
+            {"run_id": result.run_id, "session_id": result.session_id, "requirements": result.requirements}
+            if loaded
+            else {"run_response": result}
+        )
+        loaded = False
+        going_on = {**where, "stream": False, **resume}
         result = yield _seam.Work(partial(agent.acontinue_run, **going_on), partial(agent.continue_run, **going_on))
+    _later.resumed(key)
     return result
 
 
