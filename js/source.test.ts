@@ -48,3 +48,11 @@ describe("the source of a request", () => {
     expect(line(card("billing agent", {}))?.hidden).toBe(true);
   });
 });
+
+describe("a card of no batch", () => {
+  it("holds no trace of a source, not even hidden text", () => {
+    const root = card("billing agent", {});
+    expect(root.textContent).not.toContain("From");
+    expect(line(root)?.childElementCount).toBe(0);
+  });
+});

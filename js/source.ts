@@ -23,12 +23,13 @@ export function shownSource(source: unknown, batch: unknown): string {
  *  redraws the card. */
 export class SourceLine {
   readonly element: HTMLElement;
+  private readonly label: HTMLElement;
   private readonly name: HTMLElement;
 
   constructor(private readonly model: AnyModel<BaseModel>) {
     this.element = el("p", "nbask-source");
+    this.label = el("span", "nbask-source-label", SOURCE_TEXT.from);
     this.name = textEl("span", "nbask-source-name", "");
-    this.element.append(el("span", "nbask-source-label", SOURCE_TEXT.from), this.name);
     for (const name of ["change:source", "change:batch"]) model.on(name, this.update);
     this.update();
   }
@@ -40,6 +41,9 @@ export class SourceLine {
   private readonly update = (): void => {
     const source = shownSource(this.model.get("source"), this.model.get("batch"));
     if (this.name.textContent !== source) this.name.textContent = source;
+    // Empty while hidden: a card of no batch holds no trace of it, not even in its text.
+    if (source === "") this.element.replaceChildren();
+    else if (!this.element.contains(this.name)) this.element.append(this.label, this.name);
     this.element.hidden = source === "";
   };
 }

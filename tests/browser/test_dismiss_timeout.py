@@ -20,6 +20,9 @@ def test_dismiss(open_notebook):
     expect(ask.root.get_by_role("timer")).to_be_hidden()
     ask.choose(QUESTION, "Yes")  # a choice made and then dismissed is not sent
     ask.dismiss()
+    # The choice would be lost: Dismiss asks first, Keep editing focused.
+    expect(ask.button("Keep editing")).to_be_focused()
+    ask.button("Discard").click()
     result = read_result(nb, 1)
     assert result["status"] == "dismissed"
     assert result["answers"] == {}
