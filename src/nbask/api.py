@@ -14,6 +14,7 @@ from typing import Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel
 
+from . import config
 from .core.history import HistoryEntry, write_jsonl
 from .core.lifecycle import DEFAULT_TIMEOUT, Request, Resolution
 from .core.manager import manager
@@ -33,6 +34,7 @@ from .models import (
     Risk,
     one_question_set,
 )
+from .resolvers.mirror import mirrored
 from .resolvers.policies import choose_resolver
 
 # The public calls (``nbask`` re-exports them): those that ask, then those that read what ended.
@@ -57,19 +59,29 @@ SEAMS = (
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 
-async def run_request(request: Request[OutcomeT], *, queue: bool = False) -> OutcomeT:
+async def run_request(request: Request[OutcomeT], *, queue: bool = False, inbox: bool = False) -> OutcomeT:
     """Run a request of any kind: the policy in force chooses who resolves it, the manager
     keeps it the only one pending (or, with ``queue=True``, shows it beside those waiting) and
     records it in the history.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await manager().run(Resolution(request), choose_resolver, queue=queue)
+    return await manager().run(_resolution(request, inbox=inbox), choose_resolver, queue=queue)
 
 
-def run_request_sync(request: Request[OutcomeT], *, queue: bool = False) -> OutcomeT:
+def run_request_sync(request: Request[OutcomeT], *, queue: bool = False, inbox: bool = False) -> OutcomeT:
     """The blocking twin of ``run_request``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return manager().run_sync(Resolution(request), choose_resolver, queue=queue)
+    return manager().run_sync(_resolution(request, inbox=inbox), choose_resolver, queue=queue)
+
+
+def _resolution(request: Request[OutcomeT], *, inbox: bool) -> Resolution[OutcomeT]:
+    """``request``'s resolution; with ``inbox``, waiting in the inbox too while a person may
+    answer it here (the ``later`` policy keeps requests in the inbox itself).
+    """
+    resolution = Resolution(request)
+    if inbox and config.policy_in_force()[0] == "interactive":
+        mirrored(resolution)
+    return resolution
 
 
 async def run_requests(requests: Sequence[Request[Any]]) -> list[Any]:
@@ -145,6 +157,7 @@ async def ask(
     tool_call_id: str | None = None,
     queue: bool = False,
     source: str | None = None,
+    inbox: bool = False,
 ) -> Answer:
     """Ask one question with 2-4 options in the running cell and wait for the answer.
 
@@ -154,7 +167,9 @@ async def ask(
     waits forever); ``queue=True`` shows it at once beside requests already waiting (answered
     in any order) instead of raising InteractionPending. The person's notes come back in ``Answer.notes`` (per
     question) and ``Answer.note`` (the whole set). ``source`` names who asks ("billing agent"):
-    shown on the card when a batch holds requests from more than one source.
+    shown on the card when a batch holds requests from more than one source. ``inbox=True``
+    keeps it in the inbox too while it waits (``nbask inbox``): answered there first, the cell
+    goes on with that answer; every call that asks takes ``inbox=`` the same way.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = _one_question_request(
@@ -166,7 +181,7 @@ async def ask(
         tool_call_id=tool_call_id,
         source=source,
     )
-    return await run_request(request, queue=queue)
+    return await run_request(request, queue=queue, inbox=inbox)
 
 
 async def ask_questions(
@@ -176,13 +191,14 @@ async def ask_questions(
     tool_call_id: str | None = None,
     queue: bool = False,
     source: str | None = None,
+    inbox: bool = False,
 ) -> Answer:
     """Ask 1-4 questions at once (the schema of ``Question``) and wait for the answers."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = QuestionRequest(
         question_set=as_question_set(questions), timeout=timeout, tool_call_id=tool_call_id, source=source
     )
-    return await run_request(request, queue=queue)
+    return await run_request(request, queue=queue, inbox=inbox)
 
 
 def ask_sync(
@@ -195,6 +211,7 @@ def ask_sync(
     tool_call_id: str | None = None,
     queue: bool = False,
     source: str | None = None,
+    inbox: bool = False,
 ) -> Answer:
     """The blocking twin of ``ask`` / ``ask_questions`` for synchronous code.
 
@@ -223,7 +240,7 @@ def ask_sync(
         request = QuestionRequest(
             question_set=as_question_set(question), timeout=timeout, tool_call_id=tool_call_id, source=source
         )
-    return run_request_sync(request, queue=queue)
+    return run_request_sync(request, queue=queue, inbox=inbox)
 
 
 async def approve(
@@ -236,6 +253,7 @@ async def approve(
     details_schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
     source: str | None = None,
+    inbox: bool = False,
 ) -> Decision:
     """Ask the person to approve, edit or reject ``action`` (a short title) with ``details``.
 
@@ -251,7 +269,7 @@ async def approve(
     request = approval_request(
         action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk, source=source
     )
-    return await run_request(request, queue=queue)
+    return await run_request(request, queue=queue, inbox=inbox)
 
 
 def approve_sync(
@@ -264,13 +282,14 @@ def approve_sync(
     risk: Risk | None = None,
     queue: bool = False,
     source: str | None = None,
+    inbox: bool = False,
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = approval_request(
         action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk, source=source
     )
-    return run_request_sync(request, queue=queue)
+    return run_request_sync(request, queue=queue, inbox=inbox)
 
 
 def approval_request(
@@ -325,6 +344,7 @@ async def ask_form(
     tool_call_id: str | None = None,
     queue: bool = False,
     source: str | None = None,
+    inbox: bool = False,
 ) -> FormAnswer:
     """Ask the person to fill in a typed form and wait for the values.
 
@@ -335,7 +355,7 @@ async def ask_form(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id, source=source)
-    return await run_request(request, queue=queue)
+    return await run_request(request, queue=queue, inbox=inbox)
 
 
 def ask_form_sync(
@@ -346,11 +366,12 @@ def ask_form_sync(
     tool_call_id: str | None = None,
     queue: bool = False,
     source: str | None = None,
+    inbox: bool = False,
 ) -> FormAnswer:
     """The blocking twin of ``ask_form``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id, source=source)
-    return run_request_sync(request, queue=queue)
+    return run_request_sync(request, queue=queue, inbox=inbox)
 
 
 def history() -> list[HistoryEntry]:

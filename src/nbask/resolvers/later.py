@@ -77,7 +77,7 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
     item = store.find_answered(request, notebook=notebook, exclude=used)
     if item is not None and item.entry() is not None:
         used.add(item.id)
-        outcome = _from_item(kind, request, item)
+        outcome = from_item(kind, request, item)
     else:
         expired = store.matching(kind.name, request.asked(), notebook=notebook, statuses=EXPIRED, exclude=used)
         if not expired or _already_waiting(store, request, notebook) is not None:
@@ -94,7 +94,7 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
     return True
 
 
-def _from_item(kind: RequestKind[Any, Any], request: Request[Any], item: InboxItem) -> Outcome:
+def from_item(kind: RequestKind[Any, Any], request: Request[Any], item: InboxItem) -> Outcome:
     """``request`` answered as ``item`` was, by replay's rules: who answered it and when, and
     that the answer came from the inbox.
     """

@@ -1,0 +1,53 @@
+"""A request that waits in its cell and in the inbox at once (``inbox=True``): whoever answers
+first, the person at the notebook or someone at the inbox (``nbask inbox answer``,
+``nbask.inbox()`` elsewhere), decides it, and the other side learns of it. An answer given in
+the inbox ends the cell's wait within the store's wake-up time (SQLite: a quarter second;
+PostgreSQL: at once, by NOTIFY), from a thread that sleeps in the store's wait, not a busy loop.
+An answer given in the cell is kept in the inbox; a request that ends unanswered there (a
+timeout, an interrupt, a dismissal) is cancelled in the inbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from .. import frontend
+from ..core.lifecycle import Resolution
+from ..errors import InboxError
+from ..inbox_store import open_inbox
+from ..kinds import kind_of
+from ..models import Outcome
+from .later import from_item
+
+log = logging.getLogger("nbask.inbox_store")
+
+
+def mirrored(resolution: Resolution[Any]) -> None:
+    """Keep ``resolution``'s request in the inbox as well, for as long as it waits."""
+    store = open_inbox()
+    notebook = frontend.notebook_path()
+    item = store.add(resolution.request, notebook=notebook, run_id=frontend.running_cell_request().get("msg_id"))
+    stop = threading.Event()
+
+    def watch() -> None:
+        answered = store.wait_answered(item.id, stop=stop)
+        if answered.status == "answered" and not resolution.done:
+            request = resolution.request
+            resolution.settle(from_item(kind_of(request), request, answered))
+
+    def ended(outcome: Outcome) -> None:
+        stop.set()
+        if outcome.answered_by == "inbox":
+            return
+        try:
+            if outcome.status == "answered":
+                store.answer(item.id, outcome)
+            else:
+                store.cancel(item.id)
+        except InboxError as error:  # answered there in the same moment: the cell's answer stood
+            log.info("inbox %s: request %s was closed there first: %s", store.name, item.id, type(error).__name__)
+
+    resolution.on_settled(ended)
+    threading.Thread(target=watch, name=f"nbask-inbox-{item.short_id}", daemon=True).start()
