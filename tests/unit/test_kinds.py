@@ -17,6 +17,7 @@ from nbask.api import run_request_sync
 from nbask.core.history import HistoryEntry, Recording, load
 from nbask.core.lifecycle import Ending, Request, Resolution
 from nbask.core.manager import manager
+from nbask.inbox_store import open_inbox
 from nbask.kinds import KINDS, ApprovalRequest, QuestionRequest, QuestionWidget, RequestKind, kind_of, register
 from nbask.models import Answer, AnsweredBy, Approval, QuestionSet
 from nbask.resolvers.console import ConsoleResolver
@@ -54,6 +55,9 @@ class ConfirmKind(RequestKind[ConfirmRequest, Answer], widget=QuestionWidget):  
 
     def recommended(self, request: ConfirmRequest) -> Answer:
         return request.answered("n", "policy")
+
+    def request_of(self, asked: dict[str, Any]) -> ConfirmRequest:
+        return ConfirmRequest(text=str(asked["text"]))
 
     def replayed(self, request: ConfirmRequest, recording: Recording) -> Answer:
         records = [entry for entry in recording.entries(self.name) if entry.asked["text"] == request.text]
@@ -121,6 +125,19 @@ def test_a_new_kind_runs_under_every_policy_and_in_the_history(confirm_kind, tmp
     nbask.configure(policy="replay", replay_file=recording)
     replayed = run_request_sync(ConfirmRequest(text="Go?"))
     assert (replayed.answers, replayed.answered_by) == ({"Go?": "n"}, "replay")
+
+    # later: it waits in the inbox, is answered there by its kind's own request, and the run
+    # asked again takes that answer
+    nbask.configure(policy="later", replay_file=None, inbox=tmp_path / "inbox.sqlite3")
+    with pytest.raises(nbask.AnswerLater) as stopped:
+        run_request_sync(ConfirmRequest(text="Go?"))
+    store = open_inbox(str(tmp_path / "inbox.sqlite3"))
+    (item,) = store.pending()
+    assert stopped.value.ids == (item.id,)
+    store.answer(item.id, KINDS[item.kind].request_of(item.asked).answered("y", "person"), by="ana")
+    later = run_request_sync(ConfirmRequest(text="Go?"))
+    assert (later.answers, later.answered_by, later.answered_by_user) == ({"Go?": "y"}, "inbox", "ana")
+    nbask.configure(inbox=None)
 
 
 def test_a_new_kind_is_asked_at_a_terminal(confirm_kind):
