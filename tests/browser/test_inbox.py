@@ -18,6 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 from nbask.inbox_store import open_inbox
+from nbask.kinds import kind_named
+from nbask.responses import ApprovalResponse
 
 from .ask_widget import ApprovalView, AskWidget
 from .notebook_page import RUN_TIMEOUT_MS
@@ -83,3 +85,27 @@ def test_the_inbox_is_answered_in_a_notebook_and_the_run_goes_on(open_notebook, 
     assert [status for status, _, _ in got] == ["answered"] * 3
     assert {by for _, by, _ in got} == {"inbox"}
     assert all(user for _, _, user in got), "each answer names who gave it"
+
+
+def test_a_waiting_cell_resumes_when_its_request_is_answered_in_the_inbox(open_notebook, tmp_path: pathlib.Path):
+    """``inbox=True``: the card waits in the cell and the request in the inbox; answered at the
+    inbox (by another process, as ``nbask inbox answer`` does), the card shows the decision and
+    the cell goes on.
+    """
+    location = tmp_path / "inbox.sqlite3"
+    cell = (
+        f"import nbask\nnbask.configure(inbox={str(location)!r})\n"
+        "d = await nbask.approve('Drop table events', 'DROP TABLE events', inbox=True)\n"
+        "print('DECIDED', d.decision, d.answered_by, d.answered_by_user)"
+    )
+    nb = open_notebook([cell])
+    nb.run_cell(0, wait=False)
+    card = ApprovalView(nb.widget(0))
+    expect(card.button("Approve")).to_be_visible(timeout=RUN_TIMEOUT_MS)
+    store = open_inbox(str(location))
+    (item,) = store.pending()
+    request = kind_named(item.kind).request_of(item.asked)  # type: ignore[union-attr]
+    store.answer(item.id, request.decide(ApprovalResponse(action="approve")), by="ana")
+    card.expect_status("answered")
+    nb.wait_output(0, "DECIDED approve inbox ana")
+    expect(card.root).to_contain_text("Approved")
