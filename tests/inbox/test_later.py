@@ -22,7 +22,6 @@ import pytest
 
 from nbask.api import approval_request
 from nbask.inbox_store import open_inbox
-from nbask.responses import ApprovalResponse
 
 ASK = """
 import json, nbask
@@ -224,11 +223,15 @@ def test_a_notebook_run_by_papermill_says_in_its_output_what_waits_then_goes_on(
     assert f"Waiting in the inbox as `{item.short_id}`: answer it with `nbask inbox answer {item.short_id}`" in shown
     assert any(o.get("ename") == "AnswerLater" for o in outputs)
 
-    request = approval_request("Drop table events", "DROP TABLE events")
-    open_inbox(location).answer(item.id, request.decide(ApprovalResponse(action="approve")), by="ana")
+    child = answering(location, item.short_id)  # the person, at a terminal
+    child.expect_exact("Drop table events")
+    child.expect_exact("Choose 1-3: ")
+    child.sendline("1")
+    child.expect_exact(f"{item.short_id} answered")
+    child.expect(pexpect.EOF)
     done, outputs = papermill("second.ipynb")
     assert done.returncode == 0, done.stderr
     text = "".join(o.get("text", "") for o in outputs)
     assert "DECIDED approve" in text
     shown = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
-    assert "Approved from the inbox by ana" in shown
+    assert f"Approved from the inbox by {getpass.getuser()}" in shown
