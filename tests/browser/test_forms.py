@@ -96,9 +96,14 @@ def test_dismiss_declines_and_escape_declines(open_notebook):
     view.expect_status("dismissed")
 
     nb2, view2 = open_form(open_notebook, ask_form(message="Second form?"))
-    view2.textbox("Service name").focus()
-    nb2.page.keyboard.press("Escape")  # one Escape only asks (js/escapeguard.ts)
-    nb2.page.keyboard.press("Escape")
+    view2.textbox("Service name").fill("billing")
+    nb2.page.keyboard.press("Escape")  # an entry would be lost: it asks first (js/escapeguard.ts)
+    expect(view2.button("Keep editing")).to_be_focused()
+    expect(view2.root.locator(".nbask-discard")).to_contain_text("Your entry in “Service name” will be lost.")
+    nb2.page.keyboard.press("Escape")  # a second Escape keeps editing
+    expect(view2.textbox("Service name")).to_have_value("billing")
+    view2.textbox("Service name").fill("web")  # its default again
+    nb2.page.keyboard.press("Escape")  # nothing left to lose: it declines at once
     assert read_form(nb2)["action"] == "decline"
 
 
