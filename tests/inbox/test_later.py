@@ -30,6 +30,7 @@ entry = nbask.history()[-1]
 print("RESULT " + json.dumps({
     "answers": ans.answers, "by": ans.answered_by, "user": ans.answered_by_user,
     "recorded_by": ans.recorded_by, "summary": entry.outcome.answered_by,
+    "waited": ans.resolved_at >= ans.asked_at and ans.seconds_waited > 0,
 }))
 """
 
@@ -120,6 +121,7 @@ def test_a_question_waits_then_the_same_run_goes_on_with_the_answer_given_at_a_t
         "user": getpass.getuser(),
         "recorded_by": "person",
         "summary": "inbox",
+        "waited": True,  # from when the inbox kept it to when it was answered there
     }
     again = answering(location, item.short_id)
     again.expect_exact(f"{item.short_id} is answered, not waiting for an answer")

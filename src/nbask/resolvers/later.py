@@ -104,7 +104,9 @@ def from_item(kind: RequestKind[Any, Any], request: Request[Any], item: InboxIte
     source = entry.outcome
     user = source.answered_by_user or (item.answered_by if source.answered_by == "person" else None)
     update = {"answered_by": "inbox", "recorded_by": source.decided_by, "answered_by_user": user}
-    return replayed.model_copy(update={**update, "resolved_at": item.answered_at or replayed.resolved_at})
+    # Asked when the inbox first kept it, answered when someone answered there: the wait as it was.
+    when = {"asked_at": item.asked_at, "resolved_at": item.answered_at or replayed.resolved_at}
+    return replayed.model_copy(update={**update, **when})
 
 
 def _stop(store: InboxStore, resolutions: list[Resolution[Any]], notebook: str | None) -> None:
