@@ -278,9 +278,9 @@ def approve_sync(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     tool_call_id: str | None = None,
+    queue: bool = False,
     details_schema: Mapping[str, Any] | None = None,
     risk: Risk | None = None,
-    queue: bool = False,
     source: str | None = None,
     inbox: bool = False,
 ) -> Decision:

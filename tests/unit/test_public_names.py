@@ -10,6 +10,7 @@ own module on first use and share one interpreter.
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -82,3 +83,19 @@ def test_unknown_names_still_raise_attribute_error():
         _ = nbask.integrations.not_a_framework
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         _ = nbask.not_a_name
+
+
+@pytest.mark.parametrize(
+    ("calling", "blocking"), [("approve", "approve_sync"), ("ask_form", "ask_form_sync"), ("ask", "ask_sync")]
+)
+def test_each_blocking_twin_takes_the_same_parameters_in_the_same_order(calling: str, blocking: str) -> None:
+    """A call and its ``_sync`` twin read the same: the same parameters in the same order, each
+    keyword with the same default (``ask_sync`` also takes a list of questions, so its leading
+    ``options`` may be left out).
+    """
+
+    def read(name: str) -> list[tuple[str, object, object]]:
+        parameters = inspect.signature(getattr(nbask, name)).parameters.values()
+        return [(p.name, p.kind, p.default if p.kind is p.KEYWORD_ONLY else None) for p in parameters]
+
+    assert read(calling) == read(blocking)
