@@ -30,7 +30,7 @@ from harness import KernelHarness, ensure_kernelspecs  # noqa: E402
 
 from nbask.inbox_store import InboxItem, InboxStore, open_inbox  # noqa: E402
 from nbask.kinds import kind_named  # noqa: E402
-from nbask.responses import ApprovalResponse  # noqa: E402
+from nbask.replies import ApprovalResponse  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 SETUP = "import nbask\nnbask.configure(inbox={path!r})"

@@ -213,7 +213,7 @@ export interface Sender {
   user?: string;
 }
 
-/** A question's response (parsed by src/nbask/responses.py, parse_question_response). */
+/** A question's response (parsed by src/nbask/replies.py, parse_question_response). */
 export interface Response extends Sender {
   action: "submit" | "dismiss";
   answers: QuestionAnswer[];
@@ -224,7 +224,7 @@ export interface Response extends Sender {
   sent_at_ms: number;
 }
 
-/** An approval's response (parsed by src/nbask/responses.py, parse_approval_response). */
+/** An approval's response (parsed by src/nbask/replies.py, parse_approval_response). */
 export interface ApprovalResponse extends Sender {
   action: "approve" | "reject" | "dismiss";
   /** The Details textbox's text when the person pressed Edit, else null; the kernel

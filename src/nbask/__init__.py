@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     )
     from .kinds import ApprovalWidget, FormWidget, QuestionWidget
     from .models import Answer, Approval, Decision, FormAnswer, Option, Question, QuestionSet
-    from .scope import no_questions
+    from .nesting import no_questions
 
 #: Public name -> the module (relative to this package) that defines or re-exports it.
 _PUBLIC: dict[str, str] = {
@@ -81,7 +81,7 @@ _PUBLIC: dict[str, str] = {
     "QuestionsNotAllowed": ".errors",
     "ReplayMissing": ".errors",
     "WaitingUnsupported": ".errors",
-    "no_questions": ".scope",
+    "no_questions": ".nesting",
     "ApprovalWidget": ".kinds",
     "QuestionWidget": ".kinds",
     "FormWidget": ".kinds",

@@ -14,7 +14,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from .core.manager import Batch, manager
-from .responses import answering_user
+from .replies import answering_user
 
 if TYPE_CHECKING:
     from .core.lifecycle import Resolution

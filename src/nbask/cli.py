@@ -24,9 +24,9 @@ from .errors import InboxError, InboxRequestClosed
 from .inbox_store import InboxItem, InboxStore, open_inbox
 from .inbox_store.store import when
 from .kinds import kind_named
+from .replies import account_name
 from .resolvers.console import ConsoleResolver
 from .resolvers.later import headline
-from .responses import account_name
 from .terminal import printable, terminal_streams
 
 

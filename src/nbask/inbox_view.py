@@ -21,8 +21,8 @@ from .errors import InboxRequestClosed
 from .inbox_store import InboxItem, InboxStore, open_inbox
 from .kinds import kind_named
 from .models import Outcome
+from .replies import account_name
 from .resolvers.policies import interactive_resolver
-from .responses import account_name
 
 __all__ = ["InboxAnswer", "inbox"]
 

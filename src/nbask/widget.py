@@ -22,13 +22,13 @@ from typing import Any, Generic
 import anywidget
 import traitlets
 
-from . import config, frontend, waiting
+from . import config, host, waiting
 from .batchview import follow_batch
 from .contract import MAX_DRAFT_CHARS, agent_text
 from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from .core.manager import manager, several_answered, who
-from .responses import MalformedResponse, answering_user, is_response
+from .replies import MalformedResponse, answering_user, is_response
 
 log = logging.getLogger(__name__)
 #: How long before the end of nbask's default limit its countdown shows (a limit no caller set).
@@ -76,7 +76,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # Epoch milliseconds from which the countdown shows (0 = from the start): a limit the caller
     # set shows all along; nbask's own default only in its last minutes, when it matters.
     countdown_from_ms = traitlets.Float(0.0).tag(sync=True)
-    # Written by the front end only; parsed by the request (see nbask.responses).
+    # Written by the front end only; parsed by the request (see nbask.replies).
     response = traitlets.Dict().tag(sync=True)
     # Written by the kernel once resolved: what the resolved block shows.
     result = traitlets.Dict().tag(sync=True)
@@ -118,9 +118,9 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         self._late_lock = threading.Lock()
         traits.setdefault("notify", config.notify_in_force())
         traits.setdefault("show_names", several_answered())
-        traits.setdefault("cell", frontend.running_cell_line())
+        traits.setdefault("cell", host.running_cell_line())
         traits.setdefault("source", resolution.request.source or "")
-        traits.setdefault("cell_run", frontend.running_cell_request())
+        traits.setdefault("cell_run", host.running_cell_request())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
             traits["reply_channel"] = channel.name

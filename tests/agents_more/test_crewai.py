@@ -275,7 +275,7 @@ def test_no_one_to_ask_pauses_the_flow_in_crewais_terms(person: Person):
 
 
 def test_a_dismissed_feedback_pauses_the_flow(person: Person):
-    person.answers(lambda request: request.decide(__import__("nbask.responses").responses.QuestionResponse("dismiss")))
+    person.answers(lambda request: request.decide(__import__("nbask.replies").responses.QuestionResponse("dismiss")))
     flow, _collapse = review_flow()
     assert isinstance(flow.kickoff(), HumanFeedbackPending)
 

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from nbask.inbox_store import open_inbox
 from nbask.kinds import kind_named
-from nbask.responses import ApprovalResponse
+from nbask.replies import ApprovalResponse
 
 from .ask_widget import ApprovalView, AskWidget
 from .notebook_page import RUN_TIMEOUT_MS

@@ -1,10 +1,10 @@
-"""Recognising a headless notebook runner from positive signs only (nbask.frontend)."""
+"""Recognising a headless notebook runner from positive signs only (nbask.host)."""
 
 from __future__ import annotations
 
 import pytest
 
-from nbask import frontend
+from nbask import host
 
 NBCONVERT = "jupyter nbconvert --execute"
 
@@ -35,7 +35,7 @@ NBCONVERT = "jupyter nbconvert --execute"
     ],
 )
 def test_runner_in_command(argv, runner):
-    assert frontend.runner_in_command(argv) == runner
+    assert host.runner_in_command(argv) == runner
 
 
 class FakeKernel:
@@ -65,7 +65,7 @@ def execute_request(*, allow_stdin: bool | None) -> dict:
     ],
 )
 def test_cell_allows_stdin(parent, expected):
-    assert frontend.cell_allows_stdin(FakeKernel(parent)) is expected
+    assert host.cell_allows_stdin(FakeKernel(parent)) is expected
 
 
 @pytest.mark.parametrize(
@@ -79,13 +79,13 @@ def test_cell_allows_stdin(parent, expected):
     ],
 )
 def test_headless_needs_a_runner_and_a_cell_without_stdin(monkeypatch, allow_stdin, started_by_runner, headless):
-    monkeypatch.setattr(frontend, "running_kernel", lambda: FakeKernel(execute_request(allow_stdin=allow_stdin)))
-    runner = frontend.Runner("nbclient", "test") if started_by_runner else None
-    monkeypatch.setattr(frontend, "kernel_runner", lambda: runner)
-    assert (frontend.headless_runner() is not None) is headless
+    monkeypatch.setattr(host, "running_kernel", lambda: FakeKernel(execute_request(allow_stdin=allow_stdin)))
+    runner = host.Runner("nbclient", "test") if started_by_runner else None
+    monkeypatch.setattr(host, "kernel_runner", lambda: runner)
+    assert (host.headless_runner() is not None) is headless
 
 
 def test_no_kernel_is_not_a_headless_runner():
-    assert frontend.running_kernel() is None
-    assert frontend.headless_runner() is None
-    assert frontend.describe_process() == "a plain Python process"
+    assert host.running_kernel() is None
+    assert host.headless_runner() is None
+    assert host.describe_process() == "a plain Python process"

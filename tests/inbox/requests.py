@@ -9,7 +9,7 @@ from nbask.forms.fields import Form
 from nbask.forms.schema import read_schema
 from nbask.kinds import ApprovalRequest, FormRequest, QuestionRequest
 from nbask.models import Approval, Outcome, QuestionSet
-from nbask.responses import ApprovalResponse, QuestionReply, QuestionResponse
+from nbask.replies import ApprovalResponse, QuestionReply, QuestionResponse
 
 QUESTION = "Which database holds the orders?"
 

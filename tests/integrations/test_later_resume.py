@@ -25,7 +25,7 @@ import textwrap
 import pytest
 
 from nbask.inbox_store import open_inbox
-from nbask.responses import ApprovalResponse
+from nbask.replies import ApprovalResponse
 
 pytest.importorskip("langgraph.checkpoint.sqlite")
 

@@ -27,7 +27,7 @@ from smolagents import CodeAgent, Tool, ToolCallingAgent
 from integrations.smolagents_scripted import ScriptedCodeModel, ScriptedModel, Turn
 from nbask.errors import NoOneCanAnswer
 from nbask.kinds import FormRequest
-from nbask.responses import ApprovalResponse
+from nbask.replies import ApprovalResponse
 
 nbask_smolagents = importlib.import_module("nbask.integrations.smolagents")
 

@@ -14,7 +14,7 @@ from harness import KernelHarness, kernel_fixture, printed_json
 
 from nbask.inbox_store import open_inbox
 from nbask.kinds import kind_named
-from nbask.responses import ApprovalResponse
+from nbask.replies import ApprovalResponse
 
 pytestmark = pytest.mark.kernel
 

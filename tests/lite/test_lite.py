@@ -93,7 +93,7 @@ def test_a_refused_reply_leaves_the_question_open_for_another(lite: LitePage):
     # the views must unlock, though the page still holds the comm, so a second Submit answers.
     cell = lite.run(
         "import nbask.kinds.question as question\n"
-        "from nbask.responses import MalformedResponse\n"
+        "from nbask.replies import MalformedResponse\n"
         "real, calls = question.QuestionRequest.parse_and_decide, []\n"
         "def refuse_once(self, raw):\n"
         "    calls.append(raw['answers'])\n"

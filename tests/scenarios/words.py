@@ -200,6 +200,9 @@ def test_a_declined_form_in_the_persons_words(host: Host):
     expect(root).to_have_attribute("data-status", "pending")
     root.get_by_role("spinbutton", name=re.compile("Seats")).fill("3")  # typed, then declined: not sent
     root.get_by_role("button", name="Dismiss", exact=True).click()
+    # The typed value would be lost: Dismiss asks first, naming it.
+    expect(root.locator(".nbask-discard")).to_contain_text("Your entry in “Seats” will be lost.")
+    root.get_by_role("button", name="Discard", exact=True).click()
     form = host.read_line(1, "FORM")
     assert form == {"status": "dismissed", "action": "decline", "values": {}, "note": agent_text("form_dismissed")}
     expect(root).to_have_attribute("data-status", "dismissed")

@@ -19,7 +19,7 @@ from nbask.contract import MAX_NOTE_CHARS
 from nbask.kinds import QuestionRequest
 from nbask.kinds.question import questions_markdown
 from nbask.models import Answer, QuestionSet
-from nbask.responses import MalformedResponse, parse_question_response
+from nbask.replies import MalformedResponse, parse_question_response
 from nbask.tools import ToolResult, call
 
 from .tool_helpers import Person, pick

@@ -13,7 +13,7 @@ from typing import Any
 from nbask.core.lifecycle import Request, Resolution, timeout_note
 from nbask.kinds import ApprovalRequest, QuestionRequest
 from nbask.models import Answer
-from nbask.responses import ApprovalResponse, QuestionReply, QuestionResponse
+from nbask.replies import ApprovalResponse, QuestionReply, QuestionResponse
 
 HERE = pathlib.Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"

@@ -17,7 +17,7 @@ from nbask.contract import MAX_REASON_CHARS
 from nbask.core.lifecycle import Resolution
 from nbask.core.manager import manager
 from nbask.kinds import ApprovalRequest, ApprovalWidget
-from nbask.responses import MalformedResponse
+from nbask.replies import MalformedResponse
 from nbask.widget import LATE_ANSWER_NOTE
 
 

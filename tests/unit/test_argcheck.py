@@ -21,7 +21,7 @@ from nbask.kinds import ApprovalRequest, ApprovalWidget
 from nbask.kinds._argcheck import edit_problems
 from nbask.kinds.approval import ask_at_terminal
 from nbask.models import Approval
-from nbask.responses import ApprovalResponse
+from nbask.replies import ApprovalResponse
 from nbask.terminal import Terminal
 
 

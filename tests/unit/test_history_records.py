@@ -13,7 +13,7 @@ import nbask
 from nbask.core.manager import manager
 from nbask.kinds import QuestionRequest
 from nbask.models import Answer, QuestionSet
-from nbask.responses import QuestionReply, QuestionResponse
+from nbask.replies import QuestionReply, QuestionResponse
 
 
 def test_every_outcome_read_back_from_the_history_equals_what_the_call_returned():

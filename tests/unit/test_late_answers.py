@@ -20,7 +20,7 @@ from nbask.errors import ReplayMissing
 from nbask.kinds import QuestionWidget
 from nbask.kinds.question import QuestionKind, QuestionRequest
 from nbask.models import QuestionSet
-from nbask.responses import answering_user, username
+from nbask.replies import answering_user, username
 
 QUESTIONS = [{"question": "Which region?", "options": [{"label": "eu-west"}, {"label": "us-east"}]}]
 

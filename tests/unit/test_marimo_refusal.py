@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import nbask
-from nbask import frontend
+from nbask import host
 from nbask.resolvers.policies import MARIMO_CANNOT_ANSWER
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
@@ -113,7 +113,7 @@ def test_outside_a_marimo_notebook_nothing_changes(monkeypatch: pytest.MonkeyPat
         monkeypatch.delitem(sys.modules, "marimo", raising=False)
     else:
         monkeypatch.setitem(sys.modules, "marimo", module)
-    assert not frontend.in_marimo_notebook()
+    assert not host.in_marimo_notebook()
     with pytest.raises(nbask.NoOneCanAnswer) as caught:  # pytest's stdin is no TTY: no one can answer
         nbask.ask_sync("Which database?", ["PostgreSQL", "SQLite"])
     assert "marimo" not in str(caught.value)

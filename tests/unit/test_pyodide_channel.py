@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from nbask import frontend, waiting
+from nbask import host, waiting
 from nbask.core.lifecycle import Resolution
 from nbask.errors import NoFrontEnd
 from nbask.kinds import QuestionRequest, QuestionWidget
@@ -94,7 +94,7 @@ def test_elsewhere_the_comm_is_the_only_route():
 
 def test_in_the_pyodide_kernel_the_route_is_chosen(browser_kernel):
     assert waiting.in_browser_kernel()
-    assert frontend.in_kernel()
+    assert host.in_kernel()
     assert waiting.strategy_name() == "pyodide-channel"
 
 

@@ -14,7 +14,7 @@ import nbask
 from nbask.api import approval_request
 from nbask.core.manager import manager
 from nbask.kinds.approval import _as_here
-from nbask.responses import ApprovalResponse
+from nbask.replies import ApprovalResponse
 
 
 @pytest.mark.parametrize(

@@ -23,8 +23,8 @@ from typing import Any
 from .. import waiting
 from ..errors import InteractionPending
 from ..models import Outcome
-from ..responses import account_name
-from ..scope import check_questions_allowed
+from ..nesting import check_questions_allowed
+from ..replies import account_name
 from .history import CompactRecord, HistoryEntry, compact, expand
 from .lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver, ResolverChooser, new_request_id
 

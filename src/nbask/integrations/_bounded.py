@@ -33,7 +33,7 @@ from typing import Any
 
 from ..core.lifecycle import Request
 from ..errors import AskedAgain
-from ..frontend import running_kernel
+from ..host import running_kernel
 from ..kinds import ApprovalRequest, FormRequest, QuestionRequest
 from ..models import Outcome
 

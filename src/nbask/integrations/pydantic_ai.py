@@ -54,7 +54,7 @@ from pydantic_ai.tools import (
     ToolDenied,
 )
 
-from .. import frontend
+from .. import host
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import AnswerLater
 from ..inbox_store import open_inbox
@@ -182,7 +182,7 @@ def _later_key(agent: Agent[Any, Any], user_prompt: Any) -> str | None:
     """
     if not _seam.resuming.answering_later():
         return None
-    return "pydantic_ai:" + _seam.resuming.input_key([agent.name, frontend.notebook_path(), user_prompt])
+    return "pydantic_ai:" + _seam.resuming.input_key([agent.name, host.notebook_path(), user_prompt])
 
 
 async def resolve(

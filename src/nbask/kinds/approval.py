@@ -24,9 +24,9 @@ from ..contract import (
 from ..core.history import HistoryEntry, Recording, asked_again, current_workdir
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
+from ..markdown import by_whom, code_block, escape_markdown
 from ..models import AnsweredBy, Approval, Decision, Risk
-from ..responses import ApprovalResponse, MalformedResponse, parse_approval_response
-from ..summary import by_whom, code_block, escape_markdown
+from ..replies import ApprovalResponse, MalformedResponse, parse_approval_response
 from ..terminal import Terminal, printable
 from ..widget import ShowsRefusals
 from ._argcheck import edit_problems

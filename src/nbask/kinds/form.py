@@ -19,9 +19,9 @@ from ..core.history import HistoryEntry, Recording, asked_again
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
 from ..forms import Form, FormField, check_values, defaults_of
+from ..markdown import by_whom, code_block, escape_markdown, first_line
 from ..models import AnsweredBy, FieldValue, FormAnswer
-from ..responses import MalformedResponse
-from ..summary import by_whom, code_block, escape_markdown, first_line
+from ..replies import MalformedResponse
 from ..terminal import Terminal, printable
 from ..widget import ShowsRefusals
 from ._form_terminal import ask_form_at_terminal

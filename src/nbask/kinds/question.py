@@ -14,9 +14,9 @@ from ..contract import ANSWER_SEPARATOR, MAX_OTHER_CHARS, NO_PREFERENCE, agent_t
 from ..core.history import HistoryEntry, Recording, asked_again, json_text, register_replay_reader
 from ..core.lifecycle import Ending, Request, Resolution
 from ..errors import ReplayMissing
+from ..markdown import by_whom, escape_markdown, first_line
 from ..models import Answer, AnsweredBy, Question, QuestionSet, one_question_set
-from ..responses import QuestionReply, QuestionResponse, parse_question_response
-from ..summary import by_whom, escape_markdown, first_line
+from ..replies import QuestionReply, QuestionResponse, parse_question_response
 from ..terminal import Dismissed, Terminal, printable
 from ..widget import InteractionWidget
 from ._kind import RequestKind, quoted

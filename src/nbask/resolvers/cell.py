@@ -9,7 +9,7 @@ from typing import Any
 
 from IPython.display import display
 
-from .. import frontend
+from .. import host
 from ..core.history import RECORD_KEY, record_of
 from ..core.lifecycle import Request
 from ..kinds import RequestKind
@@ -18,7 +18,7 @@ from ..models import Outcome
 
 def show_in_cell(kind: RequestKind[Any, Any], request: Request[Any], outcome: Outcome) -> None:
     """In a kernel: the outcome's Markdown summary as cell output, the record in its metadata."""
-    if not frontend.in_kernel():
+    if not host.in_kernel():
         return
     text = kind.summary(request, outcome)
     display(  # type: ignore[no-untyped-call]

@@ -20,7 +20,7 @@ from typing import Any
 
 from IPython.display import display
 
-from .. import frontend
+from .. import host
 from ..core.history import Recording
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution
 from ..errors import AnswerLater
@@ -60,7 +60,7 @@ class LaterPolicy(DecidesAtOnce):
         them, before the run stops with ``AnswerLater``.
         """
         store = open_inbox()
-        notebook = frontend.notebook_path()
+        notebook = host.notebook_path()
         unanswered = [r for r in resolutions if not _answered_from_inbox(store, r, notebook)]
         if unanswered:
             _stop(store, unanswered, notebook)
@@ -86,7 +86,7 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
         note = f"No answer came in the inbox before the request expired (inbox id {expired[-1].short_id})."
         outcome = request.ended("timeout", note, "inbox")
         # This run goes on without an answer; the runs after it find the request waiting again.
-        store.add(request, notebook=notebook, run_id=frontend.running_cell_request().get("msg_id"))
+        store.add(request, notebook=notebook, run_id=host.running_cell_request().get("msg_id"))
     resolution.settle(outcome)
     final = resolution.outcome
     assert final is not None  # noqa: S101 - settled above
@@ -116,7 +116,7 @@ def _stop(store: InboxStore, resolutions: list[Resolution[Any]], notebook: str |
     requests = [resolution.request for resolution in resolutions]
     kept: list[InboxItem | None] = [_already_waiting(store, request, notebook) for request in requests]
     new = [request for request, item in zip(requests, kept, strict=True) if item is None]
-    run = frontend.running_cell_request().get("msg_id")
+    run = host.running_cell_request().get("msg_id")
     if len(new) > 1:
         added = iter(store.add_batch(new, notebook=notebook, run_id=run))
     else:
@@ -155,7 +155,7 @@ def headline(item: InboxItem) -> str:
 
 def _show_waiting(request: Request[Any], item: InboxItem) -> None:
     """In a kernel: the request's summary and where it waits, as the cell's output."""
-    if not frontend.in_kernel():
+    if not host.in_kernel():
         return
     kind = kind_of(request)
     text = (
@@ -173,7 +173,7 @@ def _used_in_this_run() -> set[str]:
     """The inbox ids this run has taken answers from (a run that asks the same twice takes the
     next answer, as replay does); a new cell, or a new process, starts afresh.
     """
-    run = frontend.running_cell_request().get("msg_id", "")
+    run = host.running_cell_request().get("msg_id", "")
     if getattr(_runs, "run", None) != run:
         _runs.run, _runs.used = run, set()
     used: set[str] = _runs.used

@@ -11,7 +11,7 @@ from ..config import how_to_set_a_policy
 from ..core.history import RECORD_KEY, record_of
 from ..core.lifecycle import INTERRUPTED_NOTE, OutcomeT, Request, Resolution, wait_all_blocking
 from ..errors import NoFrontEnd
-from ..frontend import headless_runner
+from ..host import headless_runner
 from ..kinds import kind_of
 from ..waiting import WaitingUnsupported
 from ..widget import InteractionWidget

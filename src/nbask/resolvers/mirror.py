@@ -13,7 +13,7 @@ import logging
 import threading
 from typing import Any
 
-from .. import frontend
+from .. import host
 from ..core.lifecycle import Resolution
 from ..errors import InboxError
 from ..inbox_store import open_inbox
@@ -27,8 +27,8 @@ log = logging.getLogger("nbask.inbox_store")
 def mirrored(resolution: Resolution[Any]) -> None:
     """Keep ``resolution``'s request in the inbox as well, for as long as it waits."""
     store = open_inbox()
-    notebook = frontend.notebook_path()
-    item = store.add(resolution.request, notebook=notebook, run_id=frontend.running_cell_request().get("msg_id"))
+    notebook = host.notebook_path()
+    item = store.add(resolution.request, notebook=notebook, run_id=host.running_cell_request().get("msg_id"))
     stop = threading.Event()
 
     def watch() -> None:

@@ -18,7 +18,7 @@ import pathlib
 import threading
 from typing import Any
 
-from .. import config, frontend
+from .. import config, host
 from ..core.history import Recording, load
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver
 from ..errors import NoFrontEnd, NoOneCanAnswer
@@ -68,15 +68,15 @@ MARIMO_CANNOT_ANSWER = (
 
 def interactive_resolver() -> Resolver:
     """A person: the widget in a kernel, else the terminal prompt, else no one (an error)."""
-    if frontend.in_marimo_notebook():
+    if host.in_marimo_notebook():
         # marimo's kernel is not ipykernel and runs widget messages only between cells: the
         # widget could be shown, but its answer would arrive after the cell that waits for it.
         raise NoFrontEnd(MARIMO_CANNOT_ANSWER)
-    if frontend.in_kernel():
+    if host.in_kernel():
         return LiveWidgetResolver()
     if terminal_streams() is None:
         msg = (
-            f"nbask is running in {frontend.describe_process()} with no Jupyter front end and no terminal "
+            f"nbask is running in {host.describe_process()} with no Jupyter front end and no terminal "
             "(stdin is not a TTY), so no one can answer its questions. " + config.how_to_set_a_policy()
         )
         raise NoFrontEnd(msg)

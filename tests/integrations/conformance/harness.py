@@ -19,7 +19,7 @@ from tools.tool_helpers import Decide, Person
 import nbask
 from nbask.core.lifecycle import Resolution, timeout_note
 from nbask.kinds import FormRequest, QuestionRequest
-from nbask.responses import ApprovalResponse, QuestionReply, QuestionResponse
+from nbask.replies import ApprovalResponse, QuestionReply, QuestionResponse
 
 from .contract import ANSWER, NUMBER
 

@@ -19,7 +19,7 @@ from typing import Any
 from agno.agent import Agent
 from agno.run.agent import RunOutput
 
-from ... import frontend
+from ... import host
 from ...errors import AnswerLater
 from ...inbox_store import open_inbox
 from .. import _seam
@@ -31,7 +31,7 @@ def key(agent: Agent, input: Any, run_kwargs: Mapping[str, Any]) -> str | None: 
     if not resuming.answering_later() or agent.db is None:
         return None
     session = run_kwargs.get("session_id") or agent.session_id
-    who = [agent.name or agent.id, session, run_kwargs.get("user_id"), frontend.notebook_path(), input]
+    who = [agent.name or agent.id, session, run_kwargs.get("user_id"), host.notebook_path(), input]
     return "agno:" + resuming.input_key(who)
 
 

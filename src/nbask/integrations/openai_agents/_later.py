@@ -16,7 +16,7 @@ from typing import Any
 
 from agents import Agent, RunState
 
-from ... import frontend
+from ... import host
 from ...errors import AnswerLater
 from ...inbox_store import open_inbox
 from .._seam import resuming
@@ -27,7 +27,7 @@ def key(agent: Agent[Any], input: Any) -> str | None:  # noqa: A002 - Runner.run
     if not resuming.answering_later() or isinstance(input, RunState):
         return None
     tools = sorted(str(getattr(tool, "name", tool)) for tool in agent.tools)
-    return "openai_agents:" + resuming.input_key([agent.name, tools, frontend.notebook_path(), input])
+    return "openai_agents:" + resuming.input_key([agent.name, tools, host.notebook_path(), input])
 
 
 def kept(run_key: str | None) -> str | None:

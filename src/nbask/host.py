@@ -1,5 +1,6 @@
-"""Who could see a request here: a Jupyter kernel's front end, a terminal, or no one (a
-headless notebook runner, or a marimo notebook, whose front end cannot answer a running cell).
+"""The host running this code: who could see a request here (a Jupyter kernel's front end, a
+terminal, or no one: a headless notebook runner, or a marimo notebook, whose front end cannot
+answer a running cell), and where it runs (the notebook's path, the running cell).
 
 The hard case is a kernel with no front end: a notebook executed by nbclient (and what is
 built on it: papermill, ``jupyter nbconvert --execute``, ``jupyter execute``, nbmake) runs

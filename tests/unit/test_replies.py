@@ -9,7 +9,7 @@ import pytest
 from nbask.contract import MAX_OTHER_CHARS, NO_PREFERENCE
 from nbask.kinds import QuestionRequest
 from nbask.models import Answer, QuestionSet
-from nbask.responses import MalformedResponse
+from nbask.replies import MalformedResponse
 
 
 def opts(*labels: str) -> list[dict[str, str]]:
