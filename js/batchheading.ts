@@ -1,4 +1,4 @@
-// The heading of a batch (several requests shown together, src/nbask/batchview.py): on the lead
+// The heading of a batch (several requests shown together, src/nbask/widget/batch.py): on the lead
 // card only (the first request still waiting: the heading moves down as cards above it are
 // answered, and so never sits on an answered card), above its own content, "3 requests waiting"
 // (announced politely as it changes),

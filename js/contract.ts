@@ -1,7 +1,7 @@
 // The wire contract with the kernel: the model each widget kind syncs, what the front end
 // writes back, and the constants both sides share.
 //
-// The interfaces mirror the synced traitlets of src/nbask/widget.py (every kind) and of each
+// The interfaces mirror the synced traitlets of src/nbask/widget/base.py (every kind) and of each
 // kind's widget (question, approval, form): change them together.
 // The kernel writes every field except `response`. Statuses, fixed texts and limits come from
 // src/nbask/contract.json, which the Python side reads too.
@@ -44,7 +44,7 @@ export interface BaseModel {
    *  the kernel sets it once more than one identity has answered there (js/wording.ts).
    *  Optional: an older kernel does not send it. */
   show_names?: boolean;
-  /** The batch this request waits in, when several are shown together (src/nbask/batchview.py);
+  /** The batch this request waits in, when several are shown together (src/nbask/widget/batch.py);
    *  `{}` when it waits alone. Only the lead's heading reads it (js/batchheading.ts). Optional:
    *  an older kernel does not sync it. */
   batch?: BatchState | Record<string, never>;

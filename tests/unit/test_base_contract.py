@@ -9,8 +9,8 @@ import re
 
 import anywidget
 
-from nbask.batchview import BATCH_ACTIONS
 from nbask.widget import InteractionWidget
+from nbask.widget.batch import BATCH_ACTIONS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "js" / "contract.ts").read_text("utf-8")

@@ -1,4 +1,4 @@
-"""The ``batch`` trait a card of a batch gets (``nbask.batchview.batch_state``): the heading goes to
+"""The ``batch`` trait a card of a batch gets (``nbask.widget.batch.batch_state``): the heading goes to
 the first request still waiting, never to an answered card, and every card carries how many
 sources the batch's requests come from; a request's ``source`` is one line of plain text.
 """
@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from nbask.api import approval_request, form_request
-from nbask.batchview import batch_state
 from nbask.contract import MAX_SOURCE_CHARS
 from nbask.core.lifecycle import Resolution
 from nbask.core.manager import Batch
 from nbask.kinds import QuestionRequest
 from nbask.models import one_question_set
+from nbask.widget.batch import batch_state
 
 BATCH = Batch("b1", "r0")
 

@@ -11,16 +11,30 @@ already answered, and stay next to the requests they act on.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from .core.manager import Batch, manager
-from .replies import answering_user
-
-if TYPE_CHECKING:
-    from .core.lifecycle import Resolution
-    from .widget import InteractionWidget
+from ..core.lifecycle import Request, Resolution
+from ..core.manager import Batch, manager
+from ..replies import answering_user
 
 log = logging.getLogger(__name__)
+
+
+class BatchCard(Protocol):
+    """What of a widget its batch view uses (``nbask.widget.base.InteractionWidget`` is one):
+    said here, so the view needs nothing from the widget's module, which builds on it.
+    """
+
+    request: Request[Any]
+    resolution: Resolution[Any]
+    request_id: str
+    batch: dict[str, Any]
+
+    def on_msg(self, callback: Callable[[Any, Any, Any], None]) -> None: ...
+
+    def message_username(self) -> object: ...
+
 
 #: The custom message a lead widget's heading sends: {"batch": "approve_all" | "reject_all",
 #: "batch_id": ..., "request_ids": [the approvals the person confirmed]}.
@@ -28,7 +42,7 @@ BATCH_ACTIONS = {"approve_all": True, "reject_all": False}
 
 
 def batch_state(
-    widget: InteractionWidget[Any], batch: Batch | None, waiting: list[Resolution[Any]], sources: int = 1
+    widget: BatchCard, batch: Batch | None, waiting: list[Resolution[Any]], sources: int = 1
 ) -> dict[str, Any]:
     """The ``batch`` trait of ``widget``: {} unless its request is in ``batch``; ``sources`` is how
     many sources its requests have come from (each card names its own when more than one).
@@ -58,7 +72,7 @@ def batch_state(
     }
 
 
-def follow_batch(widget: InteractionWidget[Any]) -> None:
+def follow_batch(widget: BatchCard) -> None:
     """Keep ``widget.batch`` current, and take its heading's Approve all / Reject all."""
     # Every source seen in the batch, kept as requests end: a card that named its source goes on
     # naming it once the others are answered.
@@ -82,7 +96,7 @@ def follow_batch(widget: InteractionWidget[Any]) -> None:
     widget.on_msg(lambda _widget, content, _buffers: _on_message(widget, content))
 
 
-def _on_message(widget: InteractionWidget[Any], content: Any) -> None:
+def _on_message(widget: BatchCard, content: Any) -> None:
     if not isinstance(content, dict) or content.get("batch") not in BATCH_ACTIONS:
         return
     ids = content.get("request_ids")

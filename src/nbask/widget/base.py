@@ -22,13 +22,13 @@ from typing import Any, Generic
 import anywidget
 import traitlets
 
-from . import config, host, waiting
-from .batchview import follow_batch
-from .contract import MAX_DRAFT_CHARS, agent_text
-from .core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
-from .core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
-from .core.manager import manager, several_answered, who
-from .replies import MalformedResponse, answering_user, is_response
+from .. import config, host, waiting
+from ..contract import MAX_DRAFT_CHARS, agent_text
+from ..core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
+from ..core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
+from ..core.manager import manager, several_answered, who
+from ..replies import MalformedResponse, answering_user, is_response
+from .batch import follow_batch
 
 log = logging.getLogger(__name__)
 #: How long before the end of nbask's default limit its countdown shows (a limit no caller set).
@@ -38,7 +38,7 @@ QUIET_COUNTDOWN_S = 120.0
 #: widget shows what its kind says and the headless policies print the same.
 SUMMARIES: dict[str, Callable[[Any, Any], str]] = {}
 
-STATIC = pathlib.Path(__file__).parent / "static"
+STATIC = pathlib.Path(__file__).parent.parent / "static"
 _ESM_PATH = STATIC / "widget.js"
 _CSS_PATH = STATIC / "widget.css"
 LATE_ANSWER_NOTE = agent_text("late_ignored")
@@ -95,7 +95,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # "Anonymous Io"): only once more than one identity has answered in this kernel (the
     # distinct ``answered_by_user`` in ``nbask.history()``). A real username is always named.
     show_names = traitlets.Bool(default_value=False).tag(sync=True)
-    # The batch this request waits in, when several were shown together (nbask.batchview):
+    # The batch this request waits in, when several were shown together (nbask.widget.batch):
     # {"id", "lead", "waiting", "approvals", "high_risk", "sources"}; {} when it waits alone.
     batch = traitlets.Dict().tag(sync=True)
     # Who asks (the request's ``source``; "" when unsaid): named on a card of a batch of several sources.
