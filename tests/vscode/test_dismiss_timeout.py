@@ -18,6 +18,7 @@ def test_dismiss(open_host):
     host, cell, ask = open_asking(open_host, f"nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=None)")
     ask.choose(QUESTION, "Yes")  # chosen, then dismissed: not sent
     ask.dismiss()
+    ask.button("Discard").click()  # the choice would be lost: Dismiss asks first
     result = host.read_result(cell)
     assert result["status"] == "dismissed"
     assert result["answers"] == {}
