@@ -1,7 +1,7 @@
 """pydantic-ai's names the README's one line uses, and ``result``: the run of an agent that
 stopped on a ``requires_approval=True`` tool (its output a ``DeferredToolRequests``), made with
 an offline ``FunctionModel``; ``model``, that model for a page's example (it calls ``drop_table``
-once, then answers).
+once, then answers); ``agent``, an agent of that model with that tool, for ``run(agent, ...)``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-__all__ = ["Agent", "HandleDeferredToolCalls", "model", "result"]
+__all__ = ["Agent", "HandleDeferredToolCalls", "agent", "model", "result"]
 
 
 def drop_table(name: str) -> str:
@@ -36,3 +36,6 @@ assert isinstance(result.output, DeferredToolRequests), result.output
 
 #: The pages' example's model: offline, it calls drop_table once, then answers.
 model = FunctionModel(_respond)
+
+#: An agent that needs an approval for drop_table, for ``run(agent, ...)`` (no handler of its own).
+agent = Agent(FunctionModel(_respond), tools=[Tool(drop_table, requires_approval=True)])
