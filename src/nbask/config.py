@@ -64,6 +64,22 @@ def _read_flag(value: str, source: str) -> bool | None:
     return True if word in _TRUE_WORDS else False if word in _FALSE_WORDS else None
 
 
+#: How long a request waits in the inbox before it expires unless set otherwise: a week.
+DEFAULT_INBOX_EXPIRES: Final = 7 * 24 * 3600.0
+
+
+def _read_seconds(value: str, source: str) -> float:
+    """A positive number of seconds; anything else is an error naming the variable."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        msg = f"{source}={value!r} is not a positive number of seconds"
+        raise ValueError(msg)
+    return seconds
+
+
 @dataclass(frozen=True)
 class Setting:
     """One setting: its ``configure`` keyword, environment variable, default and meaning."""
@@ -120,6 +136,13 @@ SETTINGS: Final = (
         meaning="where requests answered later wait: a SQLite file or a postgresql:// URL (None: the per-user file)",
         read=inbox_location,
     ),
+    Setting(
+        name="inbox_expires",
+        env="NBASK_INBOX_EXPIRES",
+        default=DEFAULT_INBOX_EXPIRES,
+        meaning="seconds a request waits in the inbox before it expires (a week)",
+        read=_read_seconds,
+    ),
 )
 _BY_NAME: Final = {setting.name: setting for setting in SETTINGS}
 ENV_POLICY: Final = _BY_NAME["policy"].env
@@ -128,6 +151,7 @@ ENV_TOOLS_ENABLED: Final = _BY_NAME["tools_enabled"].env
 ENV_NOTIFY: Final = _BY_NAME["notify"].env
 ENV_SHARE_USERNAME: Final = _BY_NAME["share_username"].env
 ENV_INBOX: Final = _BY_NAME["inbox"].env
+ENV_INBOX_EXPIRES: Final = _BY_NAME["inbox_expires"].env
 
 
 @dataclass(frozen=True)
@@ -146,6 +170,8 @@ class Settings:
     share_username: bool = False
     #: The inbox store: a SQLite file, a ``postgresql://`` URL, or None for the per-user file.
     inbox: pathlib.Path | str | None = None
+    #: How many seconds a request waits in the inbox before it expires.
+    inbox_expires: float = DEFAULT_INBOX_EXPIRES
 
 
 class _Unset:
@@ -167,6 +193,7 @@ def configure(
     notify: bool | _Unset | None = _UNSET,
     share_username: bool | _Unset | None = _UNSET,
     inbox: str | os.PathLike[str] | _Unset | None = _UNSET,
+    inbox_expires: float | _Unset | None = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
 
@@ -189,6 +216,8 @@ def configure(
     ``inbox``: where requests answered later are kept (``nbask.inbox_store``): a SQLite file's path, or
     a ``postgresql://user@host/database`` URL; None is the per-user file
     (``$XDG_DATA_HOME/nbask/inbox.sqlite3``). ``NBASK_INBOX`` does the same.
+    ``inbox_expires``: how many seconds a request waits in the inbox before it expires (a week by
+    default; an expired one ends as a timeout); ``NBASK_INBOX_EXPIRES`` does the same.
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
@@ -197,12 +226,10 @@ def configure(
     global _configured  # noqa: PLW0603 - the one module-level store of what configure set
     with _lock:
         updates: dict[str, Any] = {}
-        if not isinstance(policy, _Unset):
-            updates["policy"] = None if policy is None else _check_policy(policy, "policy")
-        if not isinstance(replay_file, _Unset):
-            updates["replay_file"] = None if replay_file is None else pathlib.Path(replay_file).expanduser()
-        if not isinstance(inbox, _Unset):
-            updates["inbox"] = None if inbox is None else inbox_location(os.fspath(inbox), "inbox")
+        given = (("policy", policy), ("replay_file", replay_file), ("inbox", inbox), ("inbox_expires", inbox_expires))
+        for name, value in given:
+            if not isinstance(value, _Unset):
+                updates[name] = None if value is None else _read_given(name, value)
         if not isinstance(enabled, _Unset):
             warnings.warn("nbask.configure(enabled=...) is now tools_enabled=...", DeprecationWarning, stacklevel=2)
             if isinstance(tools_enabled, _Unset):
@@ -225,6 +252,17 @@ def configure(
         # Replaced whole, never changed in place: readers take the dict without the lock.
         _configured = {key: value for key, value in candidate.items() if value is not None}
         return result
+
+
+def _read_given(name: str, value: Any) -> Any:
+    """A value given to ``configure``, checked as its variable's text would be."""
+    if name == "policy":
+        return _check_policy(value, name)
+    if name == "replay_file":
+        return pathlib.Path(value).expanduser()
+    if name == "inbox":
+        return inbox_location(os.fspath(value), name)
+    return _read_seconds(str(value), name)
 
 
 def settings() -> Settings:
@@ -270,6 +308,7 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
         notify=values["notify"][0],
         share_username=values["share_username"][0],
         inbox=values["inbox"][0],
+        inbox_expires=values["inbox_expires"][0],
     )
 
 

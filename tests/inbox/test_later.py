@@ -237,3 +237,22 @@ def test_a_notebook_run_by_papermill_says_in_its_output_what_waits_then_goes_on(
     assert "DECIDED approve" in text
     shown = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
     assert f"Approved from the inbox by {getpass.getuser()}" in shown
+
+
+def test_how_long_a_request_waits_is_a_setting(location: str):
+    """``inbox_expires`` (or NBASK_INBOX_EXPIRES): the request kept by ``later`` expires after it;
+    a value that is not a positive number of seconds is refused naming the setting.
+    """
+    import nbask  # noqa: PLC0415 - configured in this process only
+
+    try:
+        nbask.configure(policy="later", inbox=location, inbox_expires=90)
+        with pytest.raises(nbask.AnswerLater):
+            nbask.approve_sync("Drop table events", "DROP TABLE events")
+        (item,) = open_inbox(location).pending()
+        assert item.expires_at is not None
+        assert item.expires_at - item.asked_at == pytest.approx(90, abs=1)
+        with pytest.raises(ValueError, match="inbox_expires='-1' is not a positive number of seconds"):
+            nbask.configure(inbox_expires=-1)
+    finally:
+        nbask.configure(policy=None, inbox=None, inbox_expires=None)

@@ -20,7 +20,7 @@ from typing import Any
 
 from IPython.display import display
 
-from .. import host
+from .. import config, host
 from ..core.history import Recording
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution
 from ..errors import AnswerLater
@@ -86,7 +86,7 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
         note = f"No answer came in the inbox before the request expired (inbox id {expired[-1].short_id})."
         outcome = request.ended("timeout", note, "inbox")
         # This run goes on without an answer; the runs after it find the request waiting again.
-        store.add(request, notebook=notebook, run_id=host.running_cell_request().get("msg_id"))
+        store.add(request, notebook=notebook, run_id=host.running_cell_request().get("msg_id"), expires=_expires())
     resolution.settle(outcome)
     final = resolution.outcome
     assert final is not None  # noqa: S101 - settled above
@@ -118,13 +118,19 @@ def _stop(store: InboxStore, resolutions: list[Resolution[Any]], notebook: str |
     new = [request for request, item in zip(requests, kept, strict=True) if item is None]
     run = host.running_cell_request().get("msg_id")
     if len(new) > 1:
-        added = iter(store.add_batch(new, notebook=notebook, run_id=run))
+        added = iter(store.add_batch(new, notebook=notebook, run_id=run, expires=_expires()))
     else:
-        added = iter([store.add(new[0], notebook=notebook, run_id=run)] if new else [])
+        added = iter([store.add(new[0], notebook=notebook, run_id=run, expires=_expires())] if new else [])
     items = [item if item is not None else next(added) for item in kept]
     for request, item in zip(requests, items, strict=True):
         _show_waiting(request, item)
     raise AnswerLater(_waiting_text(store, items), ids=tuple(item.id for item in items), store=store.name)
+
+
+def _expires() -> float:
+    """How long a request kept now waits in the inbox (``inbox_expires``)."""
+    seconds: float = config.value_of("inbox_expires")[0]
+    return seconds
 
 
 def _already_waiting(store: InboxStore, request: Request[Any], notebook: str | None) -> InboxItem | None:

@@ -13,7 +13,7 @@ import logging
 import threading
 from typing import Any
 
-from .. import host
+from .. import config, host
 from ..core.lifecycle import Resolution
 from ..errors import InboxError
 from ..inbox_store import open_inbox
@@ -28,7 +28,8 @@ def mirrored(resolution: Resolution[Any]) -> None:
     """Keep ``resolution``'s request in the inbox as well, for as long as it waits."""
     store = open_inbox()
     notebook = host.notebook_path()
-    item = store.add(resolution.request, notebook=notebook, run_id=host.running_cell_request().get("msg_id"))
+    run = host.running_cell_request().get("msg_id")
+    item = store.add(resolution.request, notebook=notebook, run_id=run, expires=config.value_of("inbox_expires")[0])
     stop = threading.Event()
 
     def watch() -> None:
