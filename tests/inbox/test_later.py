@@ -20,6 +20,7 @@ import nbformat
 import pexpect
 import pytest
 
+import nbask
 from nbask.api import approval_request
 from nbask.inbox_store import open_inbox
 
@@ -243,8 +244,6 @@ def test_how_long_a_request_waits_is_a_setting(location: str):
     """``inbox_expires`` (or NBASK_INBOX_EXPIRES): the request kept by ``later`` expires after it;
     a value that is not a positive number of seconds is refused naming the setting.
     """
-    import nbask  # noqa: PLC0415 - configured in this process only
-
     try:
         nbask.configure(policy="later", inbox=location, inbox_expires=90)
         with pytest.raises(nbask.AnswerLater):
