@@ -75,6 +75,7 @@ def test_the_person_reads_the_last_message_and_the_model_reads_their_reply(perso
     assert [(f.name, f.title, f.type, f.required) for f in asked.form.fields] == [
         ("reply", "Your reply to assistant", "string", False)
     ]
+    assert asked.source == "assistant"  # who asks, named on its card when several share a batch
     assert model.texts()[-1] == "Paris"  # the model's next request ends with the person's reply
     replies = [m for m in result.messages if isinstance(m, TextMessage) and m.source == "user"]
     assert [m.content for m in replies] == ["What is the weather?", "Paris"]

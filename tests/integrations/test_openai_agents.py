@@ -174,6 +174,7 @@ def test_approve_runs_the_call_as_the_model_made_it(person: Person):
     assert asked.approval.action == TITLE
     assert asked.approval.details == '{\n  "name": "events_2023"\n}'
     assert asked.tool_call_id == "call_1"
+    assert asked.source == "janitor"  # the agent that asks: named on its card when agents share a batch
     assert person.questions == [], "a first approval of a tool is one click"
 
 

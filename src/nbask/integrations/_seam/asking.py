@@ -79,7 +79,7 @@ def replying(question: str, source: str | None, *, timeout: float | None = DEFAU
     """
     title = (f"Your reply to {source}" if source else "Your reply")[:MAX_TITLE_CHARS]
     schema = {"type": "object", "properties": {REPLY: {"type": "string", "title": title}}}
-    answer = yield _bounded.same_as(form_request(question, schema, timeout=timeout), title)
+    answer = yield _bounded.same_as(form_request(question, schema, timeout=timeout, source=source), title)
     assert isinstance(answer, FormAnswer)  # noqa: S101 - a form's outcome
     return answer
 

@@ -297,6 +297,7 @@ def _decide(item: ToolApprovalItem, timeout: float | None, batch: Batch) -> Aski
         tool_call_id=item.call_id,
         schema=schema,
         edits="sent_back",
+        source=getattr(item.agent, "name", None),  # which agent asks: told apart in a batch
     )
     assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
     if decision.decision == "reject":
