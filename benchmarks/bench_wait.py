@@ -16,7 +16,7 @@ protocol-level fake front end of tests/kernel/harness.py:
   crash.
 
 Methods: ``nbask await`` (``await waiting.wait_for``), ``nbask blocking``
-(``waiting.wait_blocking``, what ``ask_sync`` uses), and jupyter-ui-poll as documented:
+(``waiting.wait_sync``, what ``ask_sync`` uses), and jupyter-ui-poll as documented:
 ``jupyter-ui-poll sync`` (``run_ui_poll_loop``, default 20 ms sleep) and
 ``jupyter-ui-poll async`` (``async with ui_events() as poll``: ``await poll(10)`` then a
 20 ms ``asyncio.sleep``).
@@ -110,7 +110,7 @@ p = make_probe({label!r}); out = []
 for i in range({n}):
     p.evt.clear()
     p.send({{"ready": i}})
-    if not waiting.wait_blocking(p.evt, 5):
+    if not waiting.wait_sync(p.evt, 5):
         out.append("timeout"); break
     out.append(time.time() - p.got["t"])
 print("RESULT", json.dumps(out))
@@ -154,7 +154,7 @@ try:
 except TimeoutError:
     pass
 """,
-    "nbask blocking": "p = make_probe('cpu'); waiting.wait_blocking(p.evt, {s})",
+    "nbask blocking": "p = make_probe('cpu'); waiting.wait_sync(p.evt, {s})",
     "jupyter-ui-poll sync": """
 from jupyter_ui_poll import run_ui_poll_loop
 deadline = time.time() + {s}

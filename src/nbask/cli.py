@@ -134,7 +134,7 @@ def _answer_one(store: InboxStore, item: InboxItem, stdin: TextIO, stdout: TextI
     # No time limit here: the person answers when they are at the terminal.
     request = replace(kind.request_of(item.asked), timeout=None, tool_call_id=item.tool_call_id)
     stdout.write(f"\n[{item.short_id}]{f' from {item.notebook}' if item.notebook else ''}, asked {when(item.asked_at)}")
-    outcome = ConsoleResolver(stdin, stdout).resolve_blocking(Resolution(request))
+    outcome = ConsoleResolver(stdin, stdout).resolve_sync(Resolution(request))
     if outcome.status == "dismissed":
         stdout.write(f"{item.short_id} left waiting." + "\n")
         return True

@@ -64,9 +64,9 @@ class Person:
         del request
 
     async def resolve(self, resolution: Resolution) -> object:
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
-    def resolve_blocking(self, resolution: Resolution) -> object:
+    def resolve_sync(self, resolution: Resolution) -> object:
         while True:
             try:
                 outcome = resolution.request.parse_and_decide(self.replies.pop(0))

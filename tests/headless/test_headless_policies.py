@@ -375,9 +375,9 @@ class ScriptedPerson:
         pass
 
     async def resolve(self, resolution):
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
-    def resolve_blocking(self, resolution):
+    def resolve_sync(self, resolution):
         resolution.settle(resolution.request.parse_and_decide(self.respond()))
         return resolution.outcome
 

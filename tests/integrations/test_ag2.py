@@ -187,7 +187,7 @@ class Together:
         resolution.settle(self.decide(resolution.request))
         return resolution.outcome
 
-    def resolve_blocking(self, resolution: Resolution[Any]) -> Any:
+    def resolve_sync(self, resolution: Resolution[Any]) -> Any:
         del resolution
         raise AssertionError("the turn's requests are awaited on its loop")
 

@@ -196,7 +196,7 @@ class WaitingPerson(Person):
     async def resolve(self, resolution: Resolution[Any]) -> Any:
         self.asking.set()
         await self.go.wait()
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
 
 @pytest.mark.parametrize("style", ["hook_async", "strategy_async"])

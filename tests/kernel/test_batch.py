@@ -242,7 +242,7 @@ def test_an_all_button_decides_the_approvals_of_a_mixed_batch_only(k: KernelHarn
 
 
 def test_an_interrupt_cancels_a_blocking_batch_and_each_is_recorded(k: KernelHarness) -> None:
-    # The blocking path shows the three together (resolve_blocking_together) and waits for all.
+    # The blocking path shows the three together (resolve_together_sync) and waits for all.
     result = interrupt_three_waiting(k, "run_requests_sync(asks('Blocking', (3600, 3600, 3600)))", "Blocking")
     assert result.ename == "KeyboardInterrupt"
     errors = [m["content"] for m in result.iopub if m["msg_type"] == "error"]

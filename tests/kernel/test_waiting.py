@@ -24,7 +24,7 @@ EXPECTED_STRATEGY = {"6": "shell-stream", "7.0-7.3": "shell-pipe", "7.4": "concu
 
 # Defined once per kernel. ``Probe`` is the minimal test widget: the "front end" answers by
 # setting ``response``; its observer resolves an asyncio future with call_soon_threadsafe
-# (as nbask's widget does) and sets a threading.Event (for wait_blocking). ``p.began`` is the
+# (as nbask's widget does) and sets a threading.Event (for wait_sync). ``p.began`` is the
 # waits' ``on_waiting``: it publishes ``deadline_ms`` as nbask's widget does once its wait
 # receives messages and interrupts, so ``k.wait_until_waiting(comm)`` sees the wait begin.
 SETUP = r'''
@@ -124,7 +124,7 @@ def test_outside_a_kernel_nothing_hangs() -> None:
         "sys.modules['zmq'] = sys.modules['ipykernel'] = None\n"
         "from nbask import waiting\n"
         "for call in (waiting.strategy_name,\n"
-        "             lambda: waiting.wait_blocking(threading.Event(), None),\n"
+        "             lambda: waiting.wait_sync(threading.Event(), None),\n"
         "             lambda: asyncio.run(waiting.wait_for(asyncio.Future(), None))):\n"
         "    try:\n"
         "        call()\n"
@@ -344,7 +344,7 @@ def test_wait_blocking_on_the_main_thread(k: KernelHarness) -> None:
     first = k.execute(
         "before = engine_state()\n"
         "p = make_probe('blocking')\n"
-        "print('answered', waiting.wait_blocking(p.evt, None, p.began), p.threads)\n"
+        "print('answered', waiting.wait_sync(p.evt, None, p.began), p.threads)\n"
         "print('restored', engine_state() == before)"
     )
     comm = probe(k, "blocking")
@@ -364,7 +364,7 @@ def test_wait_blocking_on_the_main_thread(k: KernelHarness) -> None:
         (second, "idle"),
     ]
     # And a timeout returns False.
-    res = k.run_ok("p = make_probe('blocking-timeout')\nprint(waiting.wait_blocking(p.evt, 0.2))")
+    res = k.run_ok("p = make_probe('blocking-timeout')\nprint(waiting.wait_sync(p.evt, 0.2))")
     assert res.stdout.strip() == "False"
 
 
@@ -372,7 +372,7 @@ def test_wait_blocking_on_main_answered_on_a_subshell(k: KernelHarness) -> None:
     if not k.supports_subshells:
         pytest.skip(f"{k.kernel_name} has no kernel subshells")
     subshell = k.create_subshell()
-    cell = k.execute("p = make_probe('blocking-sub')\nprint(waiting.wait_blocking(p.evt, None, p.began))")
+    cell = k.execute("p = make_probe('blocking-sub')\nprint(waiting.wait_sync(p.evt, None, p.began))")
     comm = probe(k, "blocking-sub")
     k.wait_until_waiting(comm)
     k.update_widget(comm.comm_id, {"response": {"x": 1}}, subshell_id=subshell)
@@ -386,7 +386,7 @@ def test_wait_blocking_interrupted_on_the_main_thread(k: KernelHarness) -> None:
         "before = engine_state()\n"
         "p = make_probe('blocking-int')\n"
         "try:\n"
-        "    waiting.wait_blocking(p.evt, None, p.began)\n"
+        "    waiting.wait_sync(p.evt, None, p.began)\n"
         "except KeyboardInterrupt:\n"
         "    print('ended', 'restored', engine_state() == before)\n"
         "    raise"
@@ -400,8 +400,7 @@ def test_wait_blocking_interrupted_on_the_main_thread(k: KernelHarness) -> None:
 
 def test_wait_blocking_from_a_worker_while_the_cell_awaits(k: KernelHarness) -> None:
     cell = k.execute(
-        "p = make_probe('worker')\n"
-        "print(await asyncio.to_thread(waiting.wait_blocking, p.evt, None, p.began), p.threads)"
+        "p = make_probe('worker')\nprint(await asyncio.to_thread(waiting.wait_sync, p.evt, None, p.began), p.threads)"
     )
     comm = probe(k, "worker")
     k.wait_until_waiting(comm)
@@ -422,7 +421,7 @@ def test_wait_blocking_from_a_worker_while_the_main_thread_is_blocked(k: KernelH
         "out = []\n"
         "def work():\n"
         "    try:\n"
-        "        out.append((waiting.wait_blocking(p.evt, 30, p.began), p.threads))\n"
+        "        out.append((waiting.wait_sync(p.evt, 30, p.began), p.threads))\n"
         "    except waiting.WaitingUnsupported as e:\n"
         "        out.append('unsupported: ' + str(e))\n"
         "t = threading.Thread(target=work)\n"
@@ -452,7 +451,7 @@ def test_two_workers_wait_at_once_while_the_main_thread_is_blocked(k: KernelHarn
         "ps = [make_probe('pair-a'), make_probe('pair-b')]\n"
         "out = {}\n"
         "def work(p):\n"
-        "    out[p.label] = waiting.wait_blocking(p.evt, 60, p.began)\n"
+        "    out[p.label] = waiting.wait_sync(p.evt, 60, p.began)\n"
         "ts = [threading.Thread(target=work, args=(p,)) for p in ps]\n"
         "for t in ts: t.start()\n"
         "for t in ts: t.join()\n"
@@ -474,7 +473,7 @@ def test_an_interrupt_ends_a_workers_wait_while_the_main_thread_is_blocked(k: Ke
         "out = []\n"
         "def work():\n"
         "    try:\n"
-        "        out.append(waiting.wait_blocking(p.evt, 600, p.began))\n"
+        "        out.append(waiting.wait_sync(p.evt, 600, p.began))\n"
         "    except KeyboardInterrupt:\n"
         "        out.append('interrupted')\n"
         "t = threading.Thread(target=work)\n"
@@ -504,7 +503,7 @@ def test_a_worker_that_starts_to_wait_after_its_cell_was_interrupted_ends_at_onc
         "first_ended = threading.Event()\n"
         "def ask(p, name):\n"
         "    try:\n"
-        "        out.append(waiting.wait_blocking(p.evt, 600, p.began))\n"
+        "        out.append(waiting.wait_sync(p.evt, 600, p.began))\n"
         "    except KeyboardInterrupt:\n"
         "        out.append(name + ' interrupted')\n"
         "def first():\n"
@@ -525,9 +524,7 @@ def test_a_worker_that_starts_to_wait_after_its_cell_was_interrupted_ends_at_onc
 
 
 def test_wait_blocking_in_a_worker_ends_on_interrupt(k: KernelHarness) -> None:
-    cell = k.execute(
-        "p = make_probe('worker-int')\nawait asyncio.to_thread(waiting.wait_blocking, p.evt, None, p.began)"
-    )
+    cell = k.execute("p = make_probe('worker-int')\nawait asyncio.to_thread(waiting.wait_sync, p.evt, None, p.began)")
     k.wait_until_waiting(probe(k, "worker-int"))
     k.interrupt()
     res = k.result(cell, 30)
@@ -540,7 +537,7 @@ def test_waits_in_a_subshell_cell(k: KernelHarness) -> None:
     subshell = k.create_subshell()
     for label, wait in (
         ("sub-await", "await waiting.wait_for(p.fut, None, p.began)"),
-        ("sub-block", "waiting.wait_blocking(p.evt, None, p.began)"),
+        ("sub-block", "waiting.wait_sync(p.evt, None, p.began)"),
     ):
         cell = k.execute(f"p = make_probe({label!r})\nprint({wait}, p.threads)", subshell_id=subshell)
         comm = probe(k, label)
@@ -553,7 +550,7 @@ def test_waits_in_a_subshell_cell(k: KernelHarness) -> None:
 
 
 @pytest.mark.parametrize(
-    "wait", ["await waiting.wait_for(p.fut, None, p.began)", "waiting.wait_blocking(p.evt, None, p.began)"]
+    "wait", ["await waiting.wait_for(p.fut, None, p.began)", "waiting.wait_sync(p.evt, None, p.began)"]
 )
 def test_input_works_after_a_wait(k: KernelHarness, wait: str) -> None:
     label = "input-await" if wait.startswith("await") else "input-blocking"

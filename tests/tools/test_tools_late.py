@@ -168,8 +168,8 @@ def test_username_reaches_the_model_only_with_share_username(person: Person):
 
 def test_share_username_names_who_answered_a_call(monkeypatch: pytest.MonkeyPatch):
     class Alice(Person):
-        def resolve_blocking(self, resolution):  # the person's answer, with their username
-            outcome = super().resolve_blocking(resolution)
+        def resolve_sync(self, resolution):  # the person's answer, with their username
+            outcome = super().resolve_sync(resolution)
             return outcome.model_copy(update={"answered_by_user": "alice"})
 
     alice = Alice()
@@ -183,7 +183,7 @@ def test_share_username_names_who_answered_a_call(monkeypatch: pytest.MonkeyPatc
 
 def test_a_gate_rejection_names_who_rejected_only_with_share_username(monkeypatch: pytest.MonkeyPatch):
     class Alice(Person):
-        def resolve_blocking(self, resolution):  # the person's rejection, with their username
+        def resolve_sync(self, resolution):  # the person's rejection, with their username
             outcome = reject("not now")(resolution.request).model_copy(update={"answered_by_user": "alice"})
             resolution.settle(outcome)
             return resolution.outcome

@@ -115,9 +115,9 @@ class Person:
             raise self.unavailable
 
     async def resolve(self, resolution: Resolution[Any]) -> Any:
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
-    def resolve_blocking(self, resolution: Resolution[Any]) -> Any:
+    def resolve_sync(self, resolution: Resolution[Any]) -> Any:
         request = resolution.request
         self.asked.append(request)
         decide = self.script[min(len(self.asked), len(self.script)) - 1] if self.script else first_options()

@@ -164,7 +164,7 @@ class ScriptedPerson:
     async def resolve(self, resolution: Resolution[Any]) -> Any:
         return self._decide(resolution)
 
-    def resolve_blocking(self, resolution: Resolution[Any]) -> Any:
+    def resolve_sync(self, resolution: Resolution[Any]) -> Any:
         return self._decide(resolution)
 
 

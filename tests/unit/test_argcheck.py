@@ -147,13 +147,13 @@ def test_a_trusted_resolvers_bad_edit_is_a_rejection_and_the_function_never_runs
         def check_available(self, request: Any) -> None:
             del request
 
-        def resolve_blocking(self, resolution: Resolution[Any]) -> Any:
+        def resolve_sync(self, resolution: Resolution[Any]) -> Any:
             edit = ApprovalResponse("approve", edited_details='{"name": "api", "replicas": "three"}')
             resolution.settle(resolution.request.decide(edit))
             return resolution.outcome
 
         async def resolve(self, resolution: Resolution[Any]) -> Any:
-            return self.resolve_blocking(resolution)
+            return self.resolve_sync(resolution)
 
     monkeypatch.setattr("nbask.api.choose_resolver", lambda request: Trusted())
     with pytest.raises(nbask.ApprovalRejected, match=r'argument "replicas" must be an integer.*did not run'):

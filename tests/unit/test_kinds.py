@@ -143,7 +143,7 @@ def test_a_new_kind_runs_under_every_policy_and_in_the_history(confirm_kind, tmp
 def test_a_new_kind_is_asked_at_a_terminal(confirm_kind):
     stdin, stdout = io.StringIO("y\n"), io.StringIO()
     resolution = Resolution(ConfirmRequest(text="Go?"))
-    answer = ConsoleResolver(stdin, stdout).resolve_blocking(resolution)
+    answer = ConsoleResolver(stdin, stdout).resolve_sync(resolution)
     assert answer.answers == {"Go?": "y"}
     assert "Go? [y/n]" in stdout.getvalue()
 
@@ -173,6 +173,6 @@ def test_a_widget_displayed_by_hand_keeps_the_one_pending_rule(headless):
     try:
         widget = nbask.ApprovalWidget(action="Drop table")
         with pytest.raises(nbask.InteractionPending, match="approval"):
-            widget.wait_answer_blocking(timeout=5)
+            widget.wait_answer_sync(timeout=5)
     finally:
         manager()._release(pending)

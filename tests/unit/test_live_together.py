@@ -1,4 +1,4 @@
-"""The live resolver's blocking batch (``resolve_blocking_together``) without a kernel: the wait
+"""The live resolver's blocking batch (``resolve_together_sync``) without a kernel: the wait
 itself is a stand-in, so the test sees what the cards show at the moment it begins.
 """
 
@@ -34,9 +34,9 @@ def test_the_countdowns_start_once_the_blocking_wait_has_begun(monkeypatch: pyte
         deadlines["begun"] = [widget.deadline_ms for widget in shown]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(waiting, "wait_blocking", interrupted_wait)
+    monkeypatch.setattr(waiting, "wait_sync", interrupted_wait)
     with pytest.raises(KeyboardInterrupt):
-        live.LiveWidgetResolver().resolve_blocking_together(resolutions)
+        live.LiveWidgetResolver().resolve_together_sync(resolutions)
     assert deadlines["before"] == [0.0, 0.0, 0.0]
     assert all(deadline > 0 for deadline in deadlines["begun"])
     assert [r.outcome.status if r.outcome else None for r in resolutions] == ["cancelled"] * 3

@@ -88,7 +88,7 @@ def browser_kernel(monkeypatch):
 def test_elsewhere_the_comm_is_the_only_route():
     assert not waiting.in_browser_kernel()
     assert waiting.reply_channel("r1", lambda raw: None) is None
-    waiting.check_blocking()  # no error: ipykernel's strategies say for themselves
+    waiting.check_sync()  # no error: ipykernel's strategies say for themselves
     assert QuestionWidget(questions=QUESTIONS).reply_channel == ""
 
 
@@ -148,20 +148,20 @@ def test_blocking_waits_with_run_sync(browser_kernel):
     timer = threading.Timer(0.05, done.set)
     timer.start()
     started = []
-    assert waiting.wait_blocking(done, 5, on_waiting=lambda: started.append(True)) is True
+    assert waiting.wait_sync(done, 5, on_waiting=lambda: started.append(True)) is True
     assert started == [True]
-    assert waiting.wait_blocking(threading.Event(), 0.05) is False
+    assert waiting.wait_sync(threading.Event(), 0.05) is False
 
 
 def test_without_jspi_the_blocking_calls_say_to_await_before_showing_anything(browser_kernel, monkeypatch):
     browser_kernel.jspi = False
     with pytest.raises(WaitingUnsupported, match=r"use `await nbask\.ask\(\.\.\.\)`"):
-        waiting.check_blocking()
+        waiting.check_sync()
     shown = []
     monkeypatch.setattr(live, "_display", shown.append)
     resolution = Resolution(QuestionRequest(question_set=QuestionWidget(questions=QUESTIONS).question_set))
     with pytest.raises(NoFrontEnd, match="JavaScript Promise Integration"):
-        live.LiveWidgetResolver().resolve_blocking(resolution)
+        live.LiveWidgetResolver().resolve_sync(resolution)
     assert shown == []
     assert not resolution.done
 

@@ -145,7 +145,7 @@ def test_concurrent_submits_from_threads_resolve_once():
 def test_timeout_must_be_positive():
     w = QuestionWidget(questions=QUESTIONS)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
-        w.wait_answer_blocking(timeout=0)
+        w.wait_answer_sync(timeout=0)
 
 
 def test_ask_outside_a_kernel_fails_clearly_instead_of_hanging():

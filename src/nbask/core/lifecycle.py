@@ -6,7 +6,7 @@ parsed reply; each kind of request (``nbask.kinds``) subclasses it. A ``Resoluti
 one outcome: the first of answer, dismiss, timeout or cancel wins and anything later is
 ignored. Whoever resolves it (the live widget, a headless policy, a replay, the terminal) is a
 ``Resolver`` and only calls ``settle``; whoever waits uses ``wait`` (inside a running cell,
-through ``nbask.waiting``) or ``wait_blocking``.
+through ``nbask.waiting``) or ``wait_sync``.
 """
 
 from __future__ import annotations
@@ -247,12 +247,12 @@ class Resolution(Generic[OutcomeT]):
             self.end("cancelled", INTERRUPTED_NOTE)
             raise
 
-    def wait_blocking(self, timeout: float | None, on_waiting: Callable[[], None] | None = None) -> OutcomeT:
+    def wait_sync(self, timeout: float | None, on_waiting: Callable[[], None] | None = None) -> OutcomeT:
         """The blocking twin of ``wait``, for synchronous callers."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         check_timeout(timeout)
         try:
-            finished = waiting.wait_blocking(self.settled_event(), timeout, on_waiting)
+            finished = waiting.wait_sync(self.settled_event(), timeout, on_waiting)
         except KeyboardInterrupt:
             self.end("cancelled", INTERRUPTED_NOTE)
             raise
@@ -262,7 +262,7 @@ class Resolution(Generic[OutcomeT]):
         return self._outcome
 
 
-def wait_all_blocking(resolutions: list[Resolution[Any]], on_waiting: Callable[[], None] | None = None) -> list[Any]:
+def wait_all_sync(resolutions: list[Resolution[Any]], on_waiting: Callable[[], None] | None = None) -> list[Any]:
     """Wait, blocking, for every one of ``resolutions`` (shown together, answered in any order).
 
     Each ends at its own time limit, counted from this call: the wait is always on the one whose
@@ -282,7 +282,7 @@ def wait_all_blocking(resolutions: list[Resolution[Any]], on_waiting: Callable[[
             left = None if limit == math.inf else limit - time.monotonic()
             finished = left is None or left > 0
             if finished:
-                finished = waiting.wait_blocking(first.settled_event(), left, on_waiting)
+                finished = waiting.wait_sync(first.settled_event(), left, on_waiting)
                 on_waiting = None
             if not finished:
                 first.end("timeout", timeout_note(first.request.timeout))
@@ -308,7 +308,7 @@ class Resolver(Protocol):
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         """Settle ``resolution`` and return its outcome, inside a running cell."""
 
-    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+    def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         """The blocking twin of ``resolve``."""
 
 

@@ -193,12 +193,12 @@ class InteractionManager:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolver = self._resolver(resolution, choose)
         if isinstance(resolver, DecidesAtOnce) and not self._waiting:  # no place to claim
-            outcome = resolver.resolve_blocking(resolution)
+            outcome = resolver.resolve_sync(resolution)
             self._record_ended(resolution)
             return outcome
         self._claim_or_raise(resolution, queue=queue)
         try:
-            return resolver.resolve_blocking(resolution)
+            return resolver.resolve_sync(resolution)
         finally:
             self._release(resolution)
 
@@ -234,15 +234,15 @@ class InteractionManager:
 
     def run_together_sync(self, resolutions: list[Resolution[Any]], choose: ResolverChooser) -> list[Any]:
         """The blocking twin of ``run_together``. A resolver that can show several at once
-        (``resolve_blocking_together``) does; any other resolves them one after another.
+        (``resolve_together_sync``) does; any other resolves them one after another.
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         resolvers = self._claim_together(resolutions, choose)
         try:
-            together = getattr(resolvers[0], "resolve_blocking_together", None)
+            together = getattr(resolvers[0], "resolve_together_sync", None)
             if together is not None and len({type(resolver) for resolver in resolvers}) == 1:
                 return list(together(resolutions))
-            return [resolver.resolve_blocking(r) for resolver, r in zip(resolvers, resolutions, strict=True)]
+            return [resolver.resolve_sync(r) for resolver, r in zip(resolvers, resolutions, strict=True)]
         finally:
             self._release_together(resolutions)
 

@@ -33,9 +33,9 @@ class ConsoleResolver:
 
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         # A terminal has no event loop to keep serving while the person types.
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
-    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+    def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         request = resolution.request
         streams = self._io()

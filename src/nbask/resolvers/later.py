@@ -46,16 +46,16 @@ class LaterPolicy(DecidesAtOnce):
         open_inbox()
 
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
-    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
-        outcome: OutcomeT = self.resolve_blocking_together([resolution])[0]
+    def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+        outcome: OutcomeT = self.resolve_together_sync([resolution])[0]
         return outcome
 
     async def resolve_together(self, resolutions: list[Resolution[Any]]) -> list[Any]:
-        return self.resolve_blocking_together(resolutions)
+        return self.resolve_together_sync(resolutions)
 
-    def resolve_blocking_together(self, resolutions: list[Resolution[Any]]) -> list[Any]:
+    def resolve_together_sync(self, resolutions: list[Resolution[Any]]) -> list[Any]:
         """Each request answered from the inbox where it can be; the others kept there, all of
         them, before the run stops with ``AnswerLater``.
         """

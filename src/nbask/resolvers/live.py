@@ -9,7 +9,7 @@ from IPython.display import display
 from .. import waiting
 from ..config import how_to_set_a_policy
 from ..core.history import RECORD_KEY, record_of
-from ..core.lifecycle import INTERRUPTED_NOTE, OutcomeT, Request, Resolution, wait_all_blocking
+from ..core.lifecycle import INTERRUPTED_NOTE, OutcomeT, Request, Resolution, wait_all_sync
 from ..errors import NoFrontEnd
 from ..host import headless_runner
 from ..kinds import kind_of
@@ -46,26 +46,26 @@ class LiveWidgetResolver:
         finally:
             _show_summary(handle, widget)
 
-    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+    def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         # Where a blocking wait cannot work at all (JupyterLite without JSPI), say so before
         # a widget no one could answer is shown.
         try:
-            waiting.check_blocking()
+            waiting.check_sync()
         except WaitingUnsupported as error:
             raise NoFrontEnd(str(error)) from error
         widget: InteractionWidget[OutcomeT] = kind_of(resolution.request).widget(resolution)
         handle = _display(widget)
         try:
-            return widget.wait_blocking(resolution.request.timeout)
+            return widget.wait_sync(resolution.request.timeout)
         finally:
             _show_summary(handle, widget)
 
-    def resolve_blocking_together(self, resolutions: list[Resolution[Any]]) -> list[Any]:
+    def resolve_together_sync(self, resolutions: list[Resolution[Any]]) -> list[Any]:
         """Show every request at once, one widget each in this cell, and wait for them all."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         try:
-            waiting.check_blocking()
+            waiting.check_sync()
         except WaitingUnsupported as error:
             raise NoFrontEnd(str(error)) from error
         widgets: list[InteractionWidget[Any]] = [kind_of(r.request).widget(r) for r in resolutions]
@@ -79,7 +79,7 @@ class LiveWidgetResolver:
                 for widget in widgets:
                     widget.start_clock(widget.request.timeout)
 
-            return wait_all_blocking(resolutions, start_clocks)
+            return wait_all_sync(resolutions, start_clocks)
         except KeyboardInterrupt:
             # An interrupt may come while the cards are being shown, before the wait has begun:
             # every request shown (or about to be) still ends cancelled, and is recorded.

@@ -95,9 +95,9 @@ class PolicyResolver(DecidesAtOnce):
         raise NotImplementedError
 
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
-        return self.resolve_blocking(resolution)
+        return self.resolve_sync(resolution)
 
-    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+    def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         request = resolution.request
         kind = kind_of(request)
         resolution.settle(self.decide(kind, request))

@@ -14,7 +14,7 @@ Public surface (used by nbask.widget / nbask.interaction, nothing else):
   The future is resolved by its owner, from any thread, with
   ``loop.call_soon_threadsafe``. ``on_waiting`` is called once messages and interrupts are
   being received, so what it announces (the widget's countdown) is true from then on.
-- ``wait_blocking(done, timeout, on_waiting=None)`` -- the synchronous twin for ``ask_sync``: block the
+- ``wait_sync(done, timeout, on_waiting=None)`` -- the synchronous twin for ``ask_sync``: block the
   calling thread until the ``threading.Event`` ``done`` is set; returns ``False`` on
   timeout, raises ``KeyboardInterrupt`` on interrupt.
 - ``WaitingUnsupported`` -- raised (never a hang) when no strategy fits.
@@ -23,7 +23,7 @@ Public surface (used by nbask.widget / nbask.interaction, nothing else):
   message to a running cell at all (JupyterLite's Pyodide kernel), a side channel the widget
   also replies on: its ``name`` goes to the front end, each reply to ``deliver``; ``None``
   elsewhere (the comm is the way).
-- ``check_blocking()`` -- raises ``WaitingUnsupported`` where ``wait_blocking`` cannot work at
+- ``check_sync()`` -- raises ``WaitingUnsupported`` where ``wait_sync`` cannot work at
   all, so a blocking call can fail before anything is shown.
 - ``in_browser_kernel()`` -- True inside JupyterLite's Pyodide kernel (no ipykernel there).
 
@@ -46,7 +46,7 @@ Details of the contract:
 Threads:
 
 - On the kernel's main thread, ``wait_for`` awaits on the kernel's loop;
-  ``wait_blocking`` blocks that loop, so it polls the main shell socket itself, runs comm
+  ``wait_sync`` blocks that loop, so it polls the main shell socket itself, runs comm
   messages at once and hands every other message back to the kernel, in order, at the end.
 - From any other thread (``ask_sync`` in a worker, ``wait_for`` on another thread's loop),
   the engine asks the main loop to install the receiving side (and interrupt handling).
@@ -65,7 +65,7 @@ Threads:
   the widget again); every other shell message, cells above all, still waits behind the cell.
   Each message handled this way gets its own busy/idle (the ipywidgets front end sends a
   model's next update only after the previous one's idle).
-- Known limit: on 7.0-7.3 (and in ``wait_blocking`` on 7.4) a comm message the kernel
+- Known limit: on 7.0-7.3 (and in ``wait_sync`` on 7.4) a comm message the kernel
   already read during an *earlier* await of the same cell is handled after the cell.
 
 Modules: this one holds the contract and the choice of strategy and imports neither pyzmq
@@ -94,13 +94,13 @@ if TYPE_CHECKING:
 __all__ = [
     "WaitingUnsupported",
     "cancelled_by_interrupt",
-    "check_blocking",
+    "check_sync",
     "in_browser_kernel",
     "interruption",
     "reply_channel",
     "strategy_name",
-    "wait_blocking",
     "wait_for",
+    "wait_sync",
 ]
 
 T = TypeVar("T")
@@ -216,12 +216,12 @@ def cancelled_by_interrupt() -> bool:
     return cancelling is not None and cancelling() == 0
 
 
-def check_blocking() -> None:
+def check_sync() -> None:
     """Raise WaitingUnsupported where a blocking wait cannot work at all (for a clear error
-    before anything is shown); elsewhere ``wait_blocking`` itself says what does not fit.
+    before anything is shown); elsewhere ``wait_sync`` itself says what does not fit.
     """
     if pyodide_channel.running():
-        pyodide_channel.check_blocking()
+        pyodide_channel.check_sync()
 
 
 # -- waiting --------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ async def wait_for(
     return await await_future(strategy, future, timeout, on_waiting)
 
 
-def wait_blocking(
+def wait_sync(
     done: threading.Event, timeout: float | None = None, on_waiting: Callable[[], None] | None = None
 ) -> bool:
     """Block until ``done`` is set; False on timeout, KeyboardInterrupt on interrupt."""

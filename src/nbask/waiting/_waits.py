@@ -1,4 +1,4 @@
-"""The waits behind ``wait_for`` and ``wait_blocking``, once a strategy has been chosen.
+"""The waits behind ``wait_for`` and ``wait_sync``, once a strategy has been chosen.
 
 - ``await_future``: an await on the kernel's main loop (the strategy's receiving side and
   interrupt handling installed right there) or on another thread's loop (both installed
@@ -83,7 +83,7 @@ async def await_future(
 def block_until(
     strategy: Strategy, done: threading.Event, timeout: float | None, on_waiting: Callable[[], None] | None
 ) -> bool:
-    """``wait_blocking``: block until ``done`` is set; False on timeout."""
+    """``wait_sync``: block until ``done`` is set; False on timeout."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     deadline = None if timeout is None else time.monotonic() + timeout
     if threading.current_thread() is strategy.main_thread:

@@ -11,7 +11,7 @@ person types would hold back every later update, the answer included); and a
 wait (a VS Code window reload) never shows the widget again. nbask's router does both.
 
 A *synchronous* wait on the main thread blocks that very loop (measured: a threading.Event
-wait deadlocks), so ``wait_blocking`` pumps the main pipe like 7.0-7.3; and a worker thread
+wait deadlocks), so ``wait_sync`` pumps the main pipe like 7.0-7.3; and a worker thread
 waiting while the main thread is blocked uses the shell-channel thread, as in 7.0-7.3 (see
 ``shell_pipe``).
 """

@@ -125,7 +125,7 @@ def can_block() -> bool:
     return bool(can_run_sync is not None and can_run_sync())
 
 
-def check_blocking() -> None:
+def check_sync() -> None:
     """Raise WaitingUnsupported, saying to use await, where a blocking wait cannot work."""
     if not can_block():
         raise WaitingUnsupported(SYNC_UNSUPPORTED)
@@ -134,7 +134,7 @@ def check_blocking() -> None:
 def block_until(done: threading.Event, timeout: float | None, on_waiting: Callable[[], None] | None) -> bool:
     """Suspend the cell until ``done`` is set; False on timeout."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    check_blocking()
+    check_sync()
     ffi = importlib.import_module("pyodide.ffi")
     deadline = None if timeout is None else time.monotonic() + timeout
 

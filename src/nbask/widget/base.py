@@ -347,7 +347,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return await manager().run(self.resolution, lambda _request: _ShownByHand(self, timeout))
 
-    def wait_answer_blocking(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
+    def wait_answer_sync(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
         """The blocking twin of await_answer, for synchronous callers."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return manager().run_sync(self.resolution, lambda _request: _ShownByHand(self, timeout))
@@ -357,10 +357,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         return await self.resolution.wait(timeout, on_waiting=self._clock_starter(timeout))
 
-    def wait_blocking(self, timeout: float | None) -> OutcomeT:
+    def wait_sync(self, timeout: float | None) -> OutcomeT:
         """The blocking twin of ``wait``."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return self.resolution.wait_blocking(timeout, on_waiting=self._clock_starter(timeout))
+        return self.resolution.wait_sync(timeout, on_waiting=self._clock_starter(timeout))
 
 
 class _ShownByHand:
@@ -379,10 +379,10 @@ class _ShownByHand:
         outcome: OutcomeT = await self.widget.wait(self.timeout)
         return outcome
 
-    def resolve_blocking(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
+    def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del resolution
-        outcome: OutcomeT = self.widget.wait_blocking(self.timeout)
+        outcome: OutcomeT = self.widget.wait_sync(self.timeout)
         return outcome
 
 

@@ -63,7 +63,7 @@ class Silent(Person):
         await asyncio.sleep(resolution.request.timeout or DEADLINE)
         return resolution.end("timeout", timeout_note(resolution.request.timeout))
 
-    def resolve_blocking(self, resolution: Resolution[Any]) -> Any:
+    def resolve_sync(self, resolution: Resolution[Any]) -> Any:
         self.asked.append(resolution.request)
         time.sleep(resolution.request.timeout or DEADLINE)
         return resolution.end("timeout", timeout_note(resolution.request.timeout))
