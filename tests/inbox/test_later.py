@@ -56,9 +56,10 @@ def env_for(location: str) -> dict[str, str]:
     return {**env, "NBASK_POLICY": "later", "NBASK_INBOX": location}
 
 
-def run(code: str, location: str) -> subprocess.CompletedProcess[str]:
+def python(location: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python *args`` under the later policy with the inbox at ``location``, no terminal."""
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
+        [sys.executable, *args],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -66,6 +67,10 @@ def run(code: str, location: str) -> subprocess.CompletedProcess[str]:
         env=env_for(location),
         check=False,
     )
+
+
+def run(code: str, location: str) -> subprocess.CompletedProcess[str]:
+    return python(location, "-c", textwrap.dedent(code))
 
 
 def result(done: subprocess.CompletedProcess[str]) -> object:
@@ -74,15 +79,7 @@ def result(done: subprocess.CompletedProcess[str]) -> object:
 
 
 def nbask_command(location: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "nbask", "inbox", *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env_for(location),
-        check=False,
-    )
+    return python(location, "-m", "nbask", "inbox", *args)
 
 
 def answering(location: str, *args: str) -> pexpect.spawn:
