@@ -35,6 +35,7 @@ from crewai_scripted import Files, ScriptedLLM, act, final, observation
 import nbask.integrations.crewai as nbask_crewai
 from nbask.errors import NoOneCanAnswer
 from nbask.kinds import FormRequest
+from nbask.replies import QuestionResponse
 from nbask.resolvers.console import ConsoleResolver
 
 DO_NOT_RETRY = "Do not retry the same call; choose another way, or ask the person what they want instead."
@@ -275,7 +276,7 @@ def test_no_one_to_ask_pauses_the_flow_in_crewais_terms(person: Person):
 
 
 def test_a_dismissed_feedback_pauses_the_flow(person: Person):
-    person.answers(lambda request: request.decide(__import__("nbask.replies").responses.QuestionResponse("dismiss")))
+    person.answers(lambda request: request.decide(QuestionResponse("dismiss")))
     flow, _collapse = review_flow()
     assert isinstance(flow.kickoff(), HumanFeedbackPending)
 
