@@ -73,7 +73,10 @@ def test_edit_then_approve_shows_the_changed_lines(open_notebook, page: Page, ax
     changes = root.get_by_role("region", name="Changes")
     expect(changes).to_be_visible()
     expect(changes.get_by_role("deletion")).to_have_text("-Removed: WHERE day < 7")
-    expect(changes.get_by_role("insertion")).to_have_text("+Added: WHERE day < 30")
+    insertion = changes.get_by_role("insertion")
+    # the changed word is marked, and said after the line for a screen reader
+    expect(insertion).to_have_text("+Added: WHERE day < 30 (Changed: 7 → 30)")
+    expect(insertion.locator("mark")).to_have_text("30")
     expect(changes).to_contain_text("DELETE FROM events")
     page.add_script_tag(content=axe_source)
     assert run_axe_serious(page, root) == []
