@@ -56,8 +56,6 @@ from pydantic_ai.tools import (
 
 from .. import host
 from ..core.lifecycle import DEFAULT_TIMEOUT
-from ..errors import AnswerLater
-from ..inbox_store import open_inbox
 from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
@@ -144,7 +142,7 @@ def _running(
         types.append(DeferredToolRequests)
     kwargs = {"output_type": types, "timeout": run_timeout, **run_kwargs}
     key = _later_key(agent, user_prompt)
-    kept = open_inbox().run_state(key) if key is not None else None
+    kept = _seam.resuming.kept(key)
     result: AgentRunResult[Any] | None = None
     if kept is not None:
         messages, requests = _RUN.validate_json(kept)
@@ -152,16 +150,11 @@ def _running(
         result = yield _seam.Work(partial(agent.run, user_prompt, **kwargs))
         messages, requests = result.all_messages(), result.output
     while isinstance(requests, DeferredToolRequests) and not requests.calls:
-        try:
+        with _seam.resuming.keeping(key, partial(_kept_text, (messages, requests))):
             answers = yield from _asking(requests, timeout=timeout)
-        except AnswerLater:
-            if key is not None:
-                open_inbox().keep_run(key, _RUN.dump_json((messages, requests)).decode())
-            raise
         result = yield _seam.Work(partial(agent.run, message_history=messages, deferred_tool_results=answers, **kwargs))
         messages, requests = result.all_messages(), result.output
-    if key is not None and kept is not None:
-        open_inbox().forget_run(key)
+    _seam.resuming.resumed(key)
     assert result is not None  # noqa: S101 - a kept run is one that waits on approvals only
     return result
 
@@ -174,6 +167,11 @@ run, run_sync = _seam.twins(
 _RUN: TypeAdapter[tuple[list[ModelMessage], DeferredToolRequests]] = TypeAdapter(
     tuple[list[ModelMessage], DeferredToolRequests]
 )
+
+
+def _kept_text(paused: tuple[list[ModelMessage], DeferredToolRequests]) -> str:
+    """A paused run as the inbox keeps it: JSON text of its messages and requests."""
+    return _RUN.dump_json(paused).decode()
 
 
 def _later_key(agent: Agent[Any, Any], user_prompt: Any) -> str | None:

@@ -7,11 +7,15 @@ a session) and the fingerprint of the input it was started with; another input n
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ... import config
+from ...errors import AnswerLater
+from ...inbox_store import open_inbox
 
 
 def answering_later() -> bool:
@@ -34,3 +38,25 @@ def _described(value: Any) -> Any:
     if callable(dump):
         return [type(value).__name__, dump(mode="json")]
     return [type(value).__name__, repr(value)]
+
+
+def kept(key: str | None) -> str | None:
+    """The paused run kept under ``key`` (as the framework wrote it); None if none, or no key."""
+    return None if key is None else open_inbox().run_state(key)
+
+
+@contextlib.contextmanager
+def keeping(key: str | None, state: Callable[[], str]) -> Iterator[None]:
+    """Keep ``state()`` under ``key`` when the asking inside stops the run to answer later."""
+    try:
+        yield
+    except AnswerLater:
+        if key is not None:
+            open_inbox().keep_run(key, state())
+        raise
+
+
+def resumed(key: str | None) -> None:
+    """The run went on to its end: what was kept of it under ``key`` is done with."""
+    if key is not None:
+        open_inbox().forget_run(key)

@@ -106,7 +106,7 @@ def _running(
         )
     tools = _declared(agent)
     while result.is_paused:
-        with _later.keeping(key, result):
+        with _seam.resuming.keeping(key, partial(_later.where, result)):
             left_open = yield from _asking(result.active_requirements, timeout, tools)
         if left_open:
             return result
@@ -120,7 +120,7 @@ def _running(
         loaded = False
         going_on = {**where, "stream": False, **resume}
         result = yield _seam.Work(partial(agent.acontinue_run, **going_on), partial(agent.continue_run, **going_on))
-    _later.resumed(key)
+    _seam.resuming.resumed(key)
     return result
 
 

@@ -10,9 +10,8 @@ over (and finds the answers in the inbox all the same).
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -20,8 +19,6 @@ from agno.agent import Agent
 from agno.run.agent import RunOutput
 
 from ... import host
-from ...errors import AnswerLater
-from ...inbox_store import open_inbox
 from .. import _seam
 from .._seam import resuming
 
@@ -39,7 +36,7 @@ def kept(agent: Agent, run_key: str) -> _seam.Asking[RunOutput | None]:
     """The paused run kept under ``run_key``, loaded from agno's db; None if none (or no longer
     paused there).
     """
-    text = open_inbox().run_state(run_key)
+    text = resuming.kept(run_key)
     if text is None:
         return None
     where = json.loads(text)
@@ -50,18 +47,6 @@ def kept(agent: Agent, run_key: str) -> _seam.Asking[RunOutput | None]:
     return found if found is not None and found.is_paused else None
 
 
-@contextlib.contextmanager
-def keeping(run_key: str | None, paused: RunOutput) -> Iterator[None]:
-    """Keep where ``paused`` is when the asking inside stops the run to answer later."""
-    try:
-        yield
-    except AnswerLater:
-        if run_key is not None:
-            open_inbox().keep_run(run_key, json.dumps({"run_id": paused.run_id, "session_id": paused.session_id}))
-        raise
-
-
-def resumed(run_key: str | None) -> None:
-    """The run went on to its end: where it was kept is done with."""
-    if run_key is not None:
-        open_inbox().forget_run(run_key)
+def where(paused: RunOutput) -> str:
+    """What the inbox keeps of a paused run: where agno's db has it."""
+    return json.dumps({"run_id": paused.run_id, "session_id": paused.session_id})

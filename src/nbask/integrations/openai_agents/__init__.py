@@ -66,6 +66,7 @@ from .._seam import (
     drive_sync,
     edited_arguments,
     not_run_text,
+    resuming,
     together,
     twins,
 )
@@ -147,7 +148,7 @@ def _run(
     """
     first, resume, texts = run_kwargs(agent, "run", runner_kwargs)
     paused = _later.key(agent, input)
-    kept = _later.kept(paused)
+    kept = resuming.kept(paused)
     earlier = Earlier()  # the tools the person approved or rejected in earlier batches
     if kept is not None:
         # A run of this agent and input paused for answers given later: go on from there, the
@@ -160,11 +161,11 @@ def _run(
         result = yield Work(partial(Runner.run, agent, input, **first))
     while _pending(result)[1]:
         state, items = _pending(result)
-        with _later.keeping(paused, state):
+        with resuming.keeping(paused, state.to_string):
             verdicts = yield from _asking(items, timeout, earlier)
         _apply(state, verdicts, rejection_message, texts)
         result = yield Work(partial(Runner.run, agent, state, **resume))
-    _later.resumed(paused)
+    resuming.resumed(paused)
     assert isinstance(result, RunResult)  # noqa: S101 - a run without interruptions
     return result
 

@@ -10,15 +10,11 @@ caller keeps that state).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from agents import Agent, RunState
 
 from ... import host
-from ...errors import AnswerLater
-from ...inbox_store import open_inbox
 from .._seam import resuming
 
 
@@ -28,25 +24,3 @@ def key(agent: Agent[Any], input: Any) -> str | None:  # noqa: A002 - Runner.run
         return None
     tools = sorted(str(getattr(tool, "name", tool)) for tool in agent.tools)
     return "openai_agents:" + resuming.input_key([agent.name, tools, host.notebook_path(), input])
-
-
-def kept(run_key: str | None) -> str | None:
-    """The paused run kept under ``run_key``, as ``RunState.to_string`` wrote it; None if none."""
-    return None if run_key is None else open_inbox().run_state(run_key)
-
-
-@contextlib.contextmanager
-def keeping(run_key: str | None, state: RunState[Any]) -> Iterator[None]:
-    """Keep ``state`` in the inbox when the asking inside stops the run to answer later."""
-    try:
-        yield
-    except AnswerLater:
-        if run_key is not None:
-            open_inbox().keep_run(run_key, state.to_string())
-        raise
-
-
-def resumed(run_key: str | None) -> None:
-    """The run went on to its end: its kept state is done with."""
-    if run_key is not None:
-        open_inbox().forget_run(run_key)
