@@ -29,7 +29,6 @@ from bench_wait import cpu_seconds, machine, percentile, write_section  # noqa: 
 from harness import KernelHarness, ensure_kernelspecs  # noqa: E402
 
 from nbask.inbox_store import InboxItem, InboxStore, open_inbox  # noqa: E402
-from nbask.kinds import kind_named  # noqa: E402
 from nbask.replies import ApprovalResponse  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
@@ -61,7 +60,7 @@ def latencies(k: KernelHarness, path: Path, rounds: int, *, by_inbox: bool) -> l
         comm = k.wait_for_comm_open(predicate=lambda c, t=tag: c.state.get("title") == f"Drop table t{t}", timeout=30)
         if by_inbox:
             item = waiting_item(store, tag)
-            decided = kind_named(item.kind).request_of(item.asked).decide(ApprovalResponse(action="approve"))  # type: ignore[union-attr]
+            decided = item.asked_again().decide(ApprovalResponse(action="approve"))  # type: ignore[union-attr]
             start = time.perf_counter()
             store.answer(item.id, decided, by="bench")
         else:

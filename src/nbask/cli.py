@@ -16,14 +16,12 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, TextIO
 
 from .core.lifecycle import Resolution
 from .errors import InboxError, InboxRequestClosed
 from .inbox_store import InboxItem, InboxStore, open_inbox
 from .inbox_store.store import when
-from .kinds import kind_named
 from .replies import account_name
 from .resolvers.console import ConsoleResolver
 from .resolvers.later import headline
@@ -127,12 +125,10 @@ def _answer_one(store: InboxStore, item: InboxItem, stdin: TextIO, stdout: TextI
     if not item.pending:
         _err(f"nbask: {item.short_id} is {item.status}, not waiting for an answer")
         return False
-    kind = kind_named(item.kind)
-    if kind is None:
+    request = item.asked_again()  # no time limit: the person answers when at the terminal
+    if request is None:
         _err(f"nbask: {item.short_id} is a {item.kind}, which this version of nbask cannot ask")
         return False
-    # No time limit here: the person answers when they are at the terminal.
-    request = replace(kind.request_of(item.asked), timeout=None, tool_call_id=item.tool_call_id)
     stdout.write(f"\n[{item.short_id}]{f' from {item.notebook}' if item.notebook else ''}, asked {when(item.asked_at)}")
     outcome = ConsoleResolver(stdin, stdout).resolve_sync(Resolution(request))
     if outcome.status == "dismissed":

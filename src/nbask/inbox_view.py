@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .core.lifecycle import Resolution
 from .core.manager import manager
 from .errors import InboxRequestClosed
 from .inbox_store import InboxItem, InboxStore, open_inbox
-from .kinds import kind_named
 from .models import Outcome
 from .replies import account_name
 from .resolvers.policies import interactive_resolver
@@ -52,10 +51,11 @@ def inbox(location: str | None = None) -> list[InboxAnswer]:
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     store = open_inbox(location)
-    items = [item for item in store.pending() if kind_named(item.kind) is not None]
+    asked = [(item, item.asked_again()) for item in store.pending()]
+    items = [item for item, request in asked if request is not None]  # kinds this nbask knows
     if not items:
         return []
-    resolutions = [Resolution(_request_of(item)) for item in items]
+    resolutions = [Resolution(request) for _, request in asked if request is not None]
     kept = [threading.Event() for _ in items]
     for item, resolution, done in zip(items, resolutions, kept, strict=True):
         resolution.on_settled(_keeper(store, item, done))
@@ -63,13 +63,6 @@ def inbox(location: str | None = None) -> list[InboxAnswer]:
     for done in kept:  # the wait ends as each settles; its answer may still be on its way to the store
         done.wait(KEEP_SECONDS)
     return [_what_became(store, item, outcome) for item, outcome in zip(items, outcomes, strict=True)]
-
-
-def _request_of(item: InboxItem) -> Any:
-    kind = kind_named(item.kind)
-    assert kind is not None  # noqa: S101 - unknown kinds were left out
-    # No time limit: the person answers at their pace; the code that asked is not waiting.
-    return replace(kind.request_of(item.asked), timeout=None, tool_call_id=item.tool_call_id)
 
 
 def _keeper(store: InboxStore, item: InboxItem, done: threading.Event) -> Any:

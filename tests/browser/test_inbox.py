@@ -18,7 +18,6 @@ import pytest
 from playwright.sync_api import expect
 
 from nbask.inbox_store import open_inbox
-from nbask.kinds import kind_named
 from nbask.replies import ApprovalResponse
 
 from .ask_widget import ApprovalView, AskWidget
@@ -104,7 +103,7 @@ def test_a_waiting_cell_resumes_when_its_request_is_answered_in_the_inbox(open_n
     expect(card.button("Approve")).to_be_visible(timeout=RUN_TIMEOUT_MS)
     store = open_inbox(str(location))
     (item,) = store.pending()
-    request = kind_named(item.kind).request_of(item.asked)  # type: ignore[union-attr]
+    request = item.asked_again()
     store.answer(item.id, request.decide(ApprovalResponse(action="approve")), by="ana")
     card.expect_status("answered")
     nb.wait_output(0, "DECIDED approve inbox ana")

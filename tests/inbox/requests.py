@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from nbask.core.lifecycle import Request
 from nbask.forms.fields import Form
 from nbask.forms.schema import read_schema
-from nbask.kinds import ApprovalRequest, FormRequest, QuestionRequest
+from nbask.kinds import KINDS, ApprovalRequest, FormRequest, QuestionRequest
 from nbask.models import Approval, Outcome, QuestionSet
 from nbask.replies import ApprovalResponse, QuestionReply, QuestionResponse
 
@@ -43,9 +44,5 @@ def outcome_of(request: Request[Any]) -> Outcome:
 
 
 def rebuilt(kind: str, asked: dict[str, Any], request_id: str) -> Request[Any]:
-    """The request an inbox item keeps, made again in another process."""
-    if kind == "question":
-        return QuestionRequest(question_set=QuestionSet.model_validate(asked), request_id=request_id)
-    if kind == "approval":
-        return ApprovalRequest(approval=Approval.model_validate(asked), request_id=request_id)
-    return FormRequest(form=Form.model_validate(asked), request_id=request_id)
+    """The request an inbox item keeps, made again in another process by its kind."""
+    return replace(KINDS[kind].request_of(asked), request_id=request_id)

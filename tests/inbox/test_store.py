@@ -260,3 +260,13 @@ def test_a_paused_run_is_kept_replaced_read_and_forgotten(store):
     store.forget_run("openai_agents:abc")
     store.forget_run("openai_agents:abc")  # twice is no error
     assert store.run_state("openai_agents:abc") is None
+
+
+def test_an_item_is_asked_again_by_its_kind_without_a_time_limit(store):
+    """What the nbask command and nbask.inbox() answer: the kept request, built again."""
+    asked = approval("Drop table events", "DROP TABLE events")
+    item = store.add(asked)
+    again = item.asked_again()
+    assert again is not None
+    assert (again.kind, again.asked(), again.timeout) == ("approval", asked.asked(), None)
+    assert again.request_id != asked.request_id  # a request of its own, answered now

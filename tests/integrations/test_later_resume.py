@@ -181,11 +181,9 @@ def run(code: str, inbox: pathlib.Path, *args: str) -> subprocess.CompletedProce
 
 def approve_waiting(inbox: pathlib.Path) -> None:
     """What the person does at a terminal or in a notebook: approve the one waiting approval."""
-    from nbask.kinds import kind_named  # noqa: PLC0415 - the registry, loaded with the kinds
-
     store = open_inbox(str(inbox))
     (item,) = store.pending()
-    request = kind_named(item.kind).request_of(item.asked)  # type: ignore[union-attr]
+    request = item.asked_again()
     store.answer(item.id, request.decide(ApprovalResponse(action="approve")), by="ana")
 
 

@@ -13,7 +13,6 @@ import pytest
 from harness import KernelHarness, kernel_fixture, printed_json
 
 from nbask.inbox_store import open_inbox
-from nbask.kinds import kind_named
 from nbask.replies import ApprovalResponse
 
 pytestmark = pytest.mark.kernel
@@ -48,7 +47,7 @@ def test_an_answer_given_in_the_inbox_ends_the_cells_wait_within_two_seconds(
     )
     comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("title") == "Drop table events", timeout=20)
     item = waiting_item(location)
-    request = kind_named(item.kind).request_of(item.asked)  # type: ignore[union-attr]
+    request = item.asked_again()
     answered_at = time.monotonic()
     open_inbox(str(location)).answer(item.id, request.decide(ApprovalResponse(action="approve")), by="ana")
     result = k.result(cell, 30)

@@ -21,6 +21,7 @@ from typing import Any, Final, Literal, Protocol, get_args
 from ..core.history import HistoryEntry
 from ..core.lifecycle import Request
 from ..errors import AlreadyAnswered, InboxRequestClosed
+from ..kinds import kind_named
 from ..models import Outcome
 
 InboxStatus = Literal["pending", "answered", "expired", "cancelled"]
@@ -94,6 +95,17 @@ class InboxItem:
         if self.outcome is None:
             return None
         return HistoryEntry.ended(self.kind, self.asked, self.outcome, self.workdir)
+
+    def asked_again(self) -> Request[Any] | None:
+        """The request this item keeps, built again by its kind to be answered now, wherever that
+        is (a terminal, a notebook): no time limit, its tool call id; None for a kind this nbask
+        does not know. Raises ValueError for what this nbask no longer reads.
+        """
+        kind = kind_named(self.kind)
+        if kind is None:
+            return None
+        request: Request[Any] = replace(kind.request_of(self.asked), timeout=None, tool_call_id=self.tool_call_id)
+        return request
 
 
 def identity(kind: str, asked: dict[str, Any]) -> str:

@@ -25,7 +25,7 @@ from ..core.history import Recording
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution
 from ..errors import AnswerLater
 from ..inbox_store import InboxItem, InboxStatus, InboxStore, open_inbox
-from ..kinds import RequestKind, kind_named, kind_of
+from ..kinds import RequestKind, kind_of
 from ..models import Outcome
 from .cell import show_in_cell
 
@@ -152,11 +152,11 @@ def _waiting_text(store: InboxStore, items: list[InboxItem]) -> str:
 
 def headline(item: InboxItem) -> str:
     """What ``item`` asks, in one short line, as its kind says it."""
-    kind = kind_named(item.kind)
     try:
-        return kind.request_of(item.asked).headline() if kind is not None else f"a {item.kind}"
+        request = item.asked_again()
     except ValueError:  # what an older nbask kept, which this one no longer reads
         return f"a {item.kind} this version of nbask cannot read"
+    return request.headline() if request is not None else f"a {item.kind}"
 
 
 def _show_waiting(request: Request[Any], item: InboxItem) -> None:
