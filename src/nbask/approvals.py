@@ -14,7 +14,7 @@ from .api import approval_request, run_request, run_request_sync
 from .core.lifecycle import DEFAULT_TIMEOUT
 from .errors import ApprovalRejected
 from .kinds import ApprovalRequest
-from .kinds._argcheck import edit_problems
+from .kinds.approval.edit_check import edit_problems
 from .models import Approval, Decision, Risk
 
 F = TypeVar("F", bound=Callable[..., Any])

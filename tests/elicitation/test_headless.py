@@ -26,7 +26,7 @@ from tools.tool_helpers import FIXTURES, Person
 import nbask
 import nbask.mcp
 from nbask.kinds import FormRequest
-from nbask.kinds.form import URL_REPLAYED
+from nbask.kinds.form.request import URL_REPLAYED
 from nbask.models import FormAnswer
 
 mcp = pytest.importorskip("mcp")

@@ -19,7 +19,7 @@ from tools.tool_helpers import REPO, Person, approve, time_out
 
 import nbask
 from nbask.kinds import FormRequest
-from nbask.kinds.form import CONFIRMATION_UNATTENDED
+from nbask.kinds.form.request import CONFIRMATION_UNATTENDED
 
 pytest.importorskip("google.adk")
 from tools import adk_scripted

@@ -24,7 +24,8 @@ from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, rejec
 import nbask
 from nbask.core.lifecycle import Resolution
 from nbask.errors import NoFrontEnd
-from nbask.kinds.approval import ApprovalWidget, approval_markdown
+from nbask.kinds.approval import ApprovalWidget
+from nbask.kinds.approval.markdown import approval_markdown
 
 agents = pytest.importorskip("agents")
 from agents.items import ModelResponse  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 import nbask
 from nbask.contract import MAX_NOTE_CHARS
 from nbask.kinds import QuestionRequest
-from nbask.kinds.question import questions_markdown
+from nbask.kinds.question.markdown import questions_markdown
 from nbask.models import Answer, QuestionSet
 from nbask.replies import MalformedResponse, parse_question_response
 from nbask.tools import ToolResult, call

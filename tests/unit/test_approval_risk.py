@@ -19,7 +19,7 @@ from nbask import contract, models
 from nbask.api import approval_request
 from nbask.core.lifecycle import Resolution
 from nbask.kinds import ApprovalWidget
-from nbask.kinds.approval import ask_at_terminal
+from nbask.kinds.approval.terminal import ask_at_terminal
 from nbask.terminal import Terminal
 from nbask.widget import InteractionWidget
 

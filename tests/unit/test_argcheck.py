@@ -1,4 +1,4 @@
-"""The kernel's check of edited tool-call arguments (nbask.kinds._argcheck, mirrored by
+"""The kernel's check of edited tool-call arguments (nbask.kinds.approval.edit_check, mirrored by
 js/argcheck.ts): the schema a gated function gives, the problems found, the widget's refusal
 that leaves the approval open, the terminal prompt asking again, and a trusted resolver's bad
 edit ending as a rejection that never runs the function.
@@ -18,8 +18,8 @@ import nbask
 from nbask.approvals import arguments_schema
 from nbask.core.lifecycle import Resolution
 from nbask.kinds import ApprovalRequest, ApprovalWidget
-from nbask.kinds._argcheck import edit_problems
-from nbask.kinds.approval import ask_at_terminal
+from nbask.kinds.approval.edit_check import edit_problems
+from nbask.kinds.approval.terminal import ask_at_terminal
 from nbask.models import Approval
 from nbask.replies import ApprovalResponse
 from nbask.terminal import Terminal

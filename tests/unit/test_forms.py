@@ -19,7 +19,7 @@ from nbask.core.history import HistoryEntry
 from nbask.core.lifecycle import Resolution
 from nbask.forms import FormSchemaError, check_values, read_schema
 from nbask.kinds import FormRequest, FormWidget, kind_of
-from nbask.kinds.form import form_markdown
+from nbask.kinds.form.markdown import form_markdown
 
 EVERY_TYPE = {
     "type": "object",

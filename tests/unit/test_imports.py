@@ -136,7 +136,7 @@ def test_the_graph_sees_lazy_and_relative_imports():
     assert "nbask.core.manager" in GRAPH["nbask.widget.base"]
     assert "nbask.kinds" in GRAPH["nbask.resolvers.policies"]
     assert "nbask.waiting" in GRAPH["nbask.core.lifecycle"]
-    assert "nbask.core.lifecycle" in GRAPH["nbask.kinds.question"]
+    assert "nbask.core.lifecycle" in GRAPH["nbask.kinds.question.request"]
 
 
 def test_the_cycle_finder_finds_a_cycle_made_by_a_function_level_import():

@@ -13,7 +13,7 @@ import pytest
 import nbask
 from nbask.api import approval_request
 from nbask.core.manager import manager
-from nbask.kinds.approval import _as_here
+from nbask.kinds.approval.replay import _as_here
 from nbask.replies import ApprovalResponse
 
 

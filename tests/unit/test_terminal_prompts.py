@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from nbask.kinds import QuestionRequest
-from nbask.kinds.question import ask_at_terminal
+from nbask.kinds.question.terminal import ask_at_terminal
 from nbask.models import one_question_set
 from nbask.terminal import Terminal
 

@@ -38,7 +38,7 @@ from pydantic import BaseModel
 
 from ...api import form_request
 from ...errors import NotAnswered
-from ...kinds._argcheck import edit_problems, json_type
+from ...kinds.approval.edit_check import edit_problems, json_type
 from ...models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
 from .._seam import Asking, EditNotUsable, approval, arguments_text, edited_arguments
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from ... import errors
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT
-from ...kinds._argcheck import edit_problems
+from ...kinds.approval.edit_check import edit_problems
 from ...models import Decision, FormAnswer
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam, _texts

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import pathlib
 
-from ..contract import ANSWER_SEPARATOR, NO_PREFERENCE
-from ..core.history import HistoryEntry
-from ..models import Answer
+from ...contract import ANSWER_SEPARATOR, NO_PREFERENCE
+from ...core.history import HistoryEntry
+from ...models import Answer
 
 
 def entries_from_answer_map(text: str, source: pathlib.Path) -> list[HistoryEntry]:

@@ -6,9 +6,9 @@ mode the page's address is printed whole and the person says whether they will o
 
 from __future__ import annotations
 
-from ..forms import Form, FormField, check_values
-from ..models import FieldValue
-from ..terminal import Terminal, printable
+from ...forms import Form, FormField, check_values
+from ...models import FieldValue
+from ...terminal import Terminal, printable
 
 
 def ask_form_at_terminal(term: Terminal, form: Form, tool_call_id: str | None) -> dict[str, FieldValue] | None:
