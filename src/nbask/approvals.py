@@ -10,12 +10,13 @@ from typing import Any, Protocol, TypeVar, cast, overload
 
 from pydantic import TypeAdapter
 
-from .api import approval_request, run_request, run_request_sync
 from .core.lifecycle import DEFAULT_TIMEOUT
 from .errors import ApprovalRejected
 from .kinds import ApprovalRequest
 from .kinds.approval.edit_check import edit_problems
+from .kinds.approval.request import approval_request
 from .models import Approval, Decision, Risk
+from .resolvers.run import run_request, run_request_sync
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -28,11 +28,11 @@ from typing import Any
 
 from mcp_types import INVALID_PARAMS, ElicitRequestURLParams, ElicitResult, ErrorData
 
-from .api import form_request, url_request
 from .forms import FormSchemaError
 from .integrations import _bounded
 from .integrations._seam import Asking, drive
 from .kinds import FormRequest
+from .kinds.form.request import form_request, url_request
 from .models import FormAnswer
 from .waiting import cancelled_by_interrupt
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, raises
+from support.person import REPO, Person, raises
 
 import nbask
 
@@ -238,7 +238,7 @@ def test_no_one_to_ask_cancels_with_nbasks_reason(person: Person, style: str):
 def test_a_replay_miss_raises_and_cancels_the_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(answer("two"))
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         by_send(Agent(asks=[HOW_MANY]), show=False)
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     replayed = Agent(asks=[HOW_MANY])
@@ -312,8 +312,8 @@ def test_wrong_arguments_name_what_is_wrong():
 
 # -- a real kernel, answered through the widget ----------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys

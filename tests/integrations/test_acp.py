@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, raises, reject, time_out
+from support.person import REPO, Person, approve, dismiss, edit, pick, raises, reject, time_out
 
 import nbask
 
@@ -187,7 +187,7 @@ def test_an_interrupted_wait_cancels_the_turn_answers_cancelled_and_ends_the_age
 def test_a_replay_answers_as_recorded_and_a_miss_raises(tmp_path: Path, log: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(pick("Always allow edits"))
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         run(log)
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     again = tmp_path / "again.jsonl"
@@ -321,7 +321,7 @@ def test_an_edit_recorded_in_one_folder_replays_in_another(tmp_path: Path, monke
     target = notes(second)
     person = Person().answers(pick("Allow once"), approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         run(tmp_path / "one.jsonl", "edit notes/todo.md", cwd=first)
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     reply = run(tmp_path / "two.jsonl", "edit notes/todo.md", cwd=second)  # no ReplayMissing
@@ -383,8 +383,8 @@ def test_the_stream_is_text_with_control_characters_escaped(capsys: pytest.Captu
 
 # -- a real kernel, answered through the widget ----------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, kernel_fixture, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import KernelHarness, kernel_fixture, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, dismiss, edit, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, dismiss, edit, reject, through_the_kernels_check
 
 import nbask
 
@@ -203,7 +203,7 @@ def test_calls_made_together_are_approved_together(monkeypatch: pytest.MonkeyPat
         return (edit({"name": "tmp_old"}) if name == "tmp_scratch" else reject("keep it"))(request)
 
     person = Together(2, decide)
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: person)
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
     warehouse = Warehouse()
     agent, config = agent_for([[DROP, call("drop_table", name="tmp_scratch")]], warehouse)
     STYLES[style](agent)
@@ -454,7 +454,7 @@ def test_no_one_to_ask_is_a_rejection_the_model_reads(person: Person):
 def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, style: str):
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         by_run(agent_for([DROP], Warehouse())[0])
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     warehouse = Warehouse()
@@ -482,7 +482,7 @@ def test_run_sync_interrupted_ends_the_turn_and_no_gated_call_runs(monkeypatch: 
             del resolution
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: Interrupting())
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: Interrupting())
     warehouse = Warehouse()
     with pytest.raises(nbask_ag2.Interrupted, match="interrupted"):
         by_run_sync(agent_for([DROP], warehouse)[0])
@@ -491,8 +491,8 @@ def test_run_sync_interrupted_ends_the_turn_and_no_gated_call_runs(monkeypatch: 
 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys

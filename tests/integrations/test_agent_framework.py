@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from tools.tool_helpers import REPO, Person, approve, edit, raises, reject
+from support.person import REPO, Person, approve, edit, raises, reject
 
 import nbask
 
@@ -291,7 +291,7 @@ def test_an_interrupt_while_asking_stops_the_run_and_the_tool_never_runs(person:
 def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         by_run(agent_for([[DROP]], Warehouse())[0])
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     warehouse = Warehouse()
@@ -531,8 +531,8 @@ def test_an_agents_approval_inside_a_workflow_is_answered(person: Person):
 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys

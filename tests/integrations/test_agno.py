@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, edit, pick, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, edit, pick, reject, through_the_kernels_check
 
 import nbask
 
@@ -594,7 +594,7 @@ def test_no_one_to_ask_is_agnos_rejection_with_nbasks_reason(person: Person):
 def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         by_run(agent_for([[DROP]], Warehouse())[0])
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     warehouse = Warehouse()
@@ -616,8 +616,8 @@ def test_run_refuses_stream_true_and_takes_stream_false(person: Person):
 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, edit, reject, time_out
+from support.person import REPO, Person, approve, edit, reject, time_out
 
 import nbask
 
@@ -330,7 +330,7 @@ def test_a_dismissed_reply_leaves_the_team_at_the_handoff(person: Person):
 def test_a_replay_resumes_with_the_recorded_reply_and_a_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(submit(reply="Paris"))
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         asyncio.run(nbask_autogen.run(handoff_team()[1], "What is the weather?"))
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     model, team = handoff_team()
@@ -345,8 +345,8 @@ def test_a_replay_resumes_with_the_recorded_reply_and_a_miss_raises(tmp_path: Pa
 
 # -- a real kernel, answered through the widget ------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 

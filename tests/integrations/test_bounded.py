@@ -8,7 +8,7 @@ import asyncio
 import pathlib
 
 import pytest
-from tools.tool_helpers import Person, approve
+from support.person import Person, approve
 
 import nbask
 from nbask.integrations import _seam

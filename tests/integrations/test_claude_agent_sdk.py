@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tools.tool_helpers import FIXTURES, REPO, Person, approve, dismiss, edit, pick, reject, time_out
+from support.person import FIXTURES, REPO, Person, approve, dismiss, edit, pick, reject, time_out
 
 import nbask
 from nbask.errors import NoOneCanAnswer
@@ -28,8 +28,8 @@ from nbask.integrations import claude_agent_sdk as integration
 sys.path.insert(0, str(FIXTURES))
 from claude_code_cli import ClaudeCodeCLI, ToolCall
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CommInfo, KernelHarness, kernel_fixture
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import CommInfo, KernelHarness, kernel_fixture
 
 QUESTION = "Which database should the app use?"
 ASK_INPUT = {

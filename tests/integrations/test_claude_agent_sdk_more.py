@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import FIXTURES, Person, approve, pick
+from support.person import FIXTURES, Person, approve, pick
 
 import nbask
 from nbask.errors import ReplayMissing
@@ -64,7 +64,7 @@ def recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A recording of one approved Bash call, replayed from now on."""
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         run([ToolCall("Bash", BASH)])
     saved = nbask.save_history(tmp_path / "answers.jsonl")
     nbask.configure(policy="replay", replay_file=saved)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import approve, edit, reject
+from support.person import approve, edit, reject
 
 import nbask
 import nbask.api
@@ -114,8 +114,8 @@ def adapter_of(framework: str) -> Integration:
 
 @pytest.fixture
 def who(monkeypatch: pytest.MonkeyPatch) -> Who:
-    chooser = Who(policies=nbask.api.choose_resolver)
-    monkeypatch.setattr("nbask.api.choose_resolver", chooser)
+    chooser = Who(policies=nbask.resolvers.run.choose_resolver)
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", chooser)
     return chooser
 
 

@@ -15,22 +15,22 @@ import sys
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, dismiss, edit, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, dismiss, edit, reject, through_the_kernels_check
 
 import nbask
 from nbask.forms import FormSchemaError
 from nbask.kinds import FormRequest
 
 pytest.importorskip("google.adk")
-from tools import adk_scripted
-from tools.adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
+from integrations import google_adk_scripted as adk_scripted
+from integrations.google_adk_scripted import DROP_ARGS, INPUT_MESSAGE, TRANSFER_ARGS
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
 from google.adk.agents import LlmAgent
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.genai import types
-from harness import CommInfo, KernelHarness, kernel_fixture, printed_json
+from support.kernel import CommInfo, KernelHarness, kernel_fixture, printed_json
 
 from nbask.integrations import google_adk
 

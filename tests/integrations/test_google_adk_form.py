@@ -15,18 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, time_out
+from support.person import REPO, Person, approve, time_out
 
 import nbask
 from nbask.kinds import FormRequest
 from nbask.kinds.form.request import CONFIRMATION_UNATTENDED
 
 pytest.importorskip("google.adk")
-from tools import adk_scripted
-from tools.adk_scripted import TIME_OFF_HINT
+from integrations import google_adk_scripted as adk_scripted
+from integrations.google_adk_scripted import TIME_OFF_HINT
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CommInfo, KernelHarness, kernel_fixture, printed_json
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import CommInfo, KernelHarness, kernel_fixture, printed_json
 
 from nbask.integrations import google_adk
 
@@ -117,7 +117,7 @@ def recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool: str, decide:
     """The history of ``tool`` run with a scripted person deciding, saved as a recording."""
     person = Person().answers(decide)
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         drive(tool)
     assert person.asked
     return nbask.save_history(tmp_path / "answers.jsonl")

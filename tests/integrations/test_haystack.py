@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, edit, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, edit, reject, through_the_kernels_check
 
 import nbask
 
@@ -202,7 +202,7 @@ class WaitingPerson(Person):
 @pytest.mark.parametrize("style", ["hook_async", "strategy_async"])
 def test_run_async_leaves_the_event_loop_free_while_the_person_decides(monkeypatch: pytest.MonkeyPatch, style: str):
     waiting = WaitingPerson().answers(approve())
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: waiting)
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: waiting)
     warehouse = Warehouse()
     tools = warehouse.tools()
     generator, _ = scripted([[DROP], "done"])
@@ -283,7 +283,7 @@ def test_no_one_to_ask_is_haystacks_rejection_with_nbasks_reason(person: Person,
 def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, style: str):
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         running(style, [[DROP]], Warehouse())
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     warehouse = Warehouse()
@@ -309,8 +309,8 @@ def test_the_hook_and_strategy_serialize_as_haystack_components(monkeypatch: pyt
 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import asyncio, json, sys

@@ -27,7 +27,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel
-from tools.tool_helpers import REPO, Person, approve, edit, pick, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, edit, pick, reject, through_the_kernels_check
 from typing_extensions import TypedDict
 
 import nbask
@@ -355,8 +355,8 @@ def test_no_schema_where_the_middleware_gives_none_or_no_edit_is_allowed(person:
 
 # -- in a real kernel, answered through the widget -------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import kernel_fixture, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import kernel_fixture, printed_json  # noqa: E402
 
 KERNEL_SETUP = (
     f"""

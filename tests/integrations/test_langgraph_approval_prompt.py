@@ -17,7 +17,7 @@ pytest.importorskip("langgraph")
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
-from tools.tool_helpers import Decide, Person, approve, reject
+from support.person import Decide, Person, approve, reject
 from typing_extensions import TypedDict
 
 import nbask

@@ -14,13 +14,13 @@ import sys
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO
+from support.person import REPO
 
 pytest.importorskip("langgraph")
 pytestmark = pytest.mark.kernel
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import CellResult, CommInfo, KernelHarness, kernel_fixture  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 QUESTION = "Do you want to proceed with this action?"

@@ -24,7 +24,7 @@ pytest.importorskip("langgraph")
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import interrupt
-from tools.tool_helpers import Decide, Person, cancel
+from support.person import Decide, Person, cancel
 from typing_extensions import TypedDict
 
 import nbask
@@ -160,7 +160,7 @@ def recorded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, decisions: list[De
     """Run the loop once answered by a scripted person, save the history, then replay from it."""
     person = Person().answers(*decisions)
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         with contextlib.suppress(nl.InterruptNotAnswered):  # a recording may end on a request not answered
             nl.run_sync(age_loop_graph(), {}, thread("recorded"), resume_type=int)
     saved = nbask.save_history(tmp_path / "answers.jsonl")

@@ -21,7 +21,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel
-from tools.tool_helpers import Decide, Person, approve, cancel, dismiss, edit, reject
+from support.person import Decide, Person, approve, cancel, dismiss, edit, reject
 from typing_extensions import TypedDict
 
 import nbask
@@ -145,7 +145,7 @@ def recorded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, decisions: list[De
     """Run once answered by a scripted person, save the history as JSONL, then replay from it."""
     person = Person().answers(*decisions)
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         with contextlib.suppress(nl.InterruptNotAnswered):  # a recording may end on a request not answered
             run()
     saved = nbask.save_history(tmp_path / "answers.jsonl")

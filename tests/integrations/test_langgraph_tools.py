@@ -25,7 +25,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import interrupt
-from tools.tool_helpers import Decide, Person, approve, dismiss, edit, reject, time_out
+from support.person import Decide, Person, approve, dismiss, edit, reject, time_out
 
 import nbask
 from integrations.langchain_scripted import Scripted, calling
@@ -171,7 +171,7 @@ def test_parallel_tool_calls_are_each_asked_and_resumed_by_id(person: Person):
 def test_a_replay_resumes_with_the_recorded_edit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     person = Person().answers(edit({**EMAIL, "body": "See you at 11."}))
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         nl.run_sync(agent(), ASK)
     saved = nbask.save_history(tmp_path / "answers.jsonl")
     manager().clear_history()

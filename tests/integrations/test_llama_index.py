@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, pick, reject
+from support.person import REPO, Person, approve, pick, reject
 
 import nbask
 
@@ -225,7 +225,7 @@ def test_no_one_to_ask_is_a_rejection_with_nbasks_reason(person: Person):
 def test_a_replay_miss_raises_and_stops_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     with monkeypatch.context() as patched:
         person = Person().answers(approve())
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         run(Approves(timeout=60), table="recorded")
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     workflow = Approves(timeout=60)
@@ -293,7 +293,7 @@ def test_an_edit_goes_back_as_the_person_wrote_it_without_the_note(person: Perso
 def test_a_recording_replays_whatever_the_wait(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     with monkeypatch.context() as patched:
         person = Person().answers(pick("B"))
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         ask = {"prefix": "Which flavour?", "options": ["A", "B"]}
         assert run(Asks(), ask=ask, timeout=None)["response"] == "B"  # the workflow's 45 s cut the wait
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
@@ -322,7 +322,7 @@ def test_no_answer_in_a_short_workflow_time_ends_with_llama_indexs_own_timeout(
     monkeypatch: pytest.MonkeyPatch, ask: dict[str, Any]
 ):
     silent = NoAnswer()
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: silent)
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: silent)
     started = time.monotonic()
     with pytest.raises(WorkflowTimeoutError, match="timed out after 2"):
         asyncio.run(asyncio.wait_for(nbask_llama_index.run(Asks(timeout=2), ask=ask), 30))  # never a hang
@@ -346,8 +346,8 @@ def test_a_wait_within_the_workflows_timeout_is_asked(person: Person):
 
 # -- a real kernel, answered through the widget ------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CommInfo, KernelHarness, kernel_fixture  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import CommInfo, KernelHarness, kernel_fixture  # noqa: E402
 
 SETUP = f"""
 import json, sys, nbask

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, dismiss, edit, pick, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, dismiss, edit, pick, reject, through_the_kernels_check
 
 import nbask
 from nbask.core.lifecycle import Resolution
@@ -356,8 +356,8 @@ def test_hosted_mcp_approval_request(person: Person):
 
 # -- in a real kernel, through the widget -------------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import CommInfo, KernelHarness, kernel_fixture, printed_json  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"  # its python is the project's, where the Agents SDK is installed
 QUESTION = "Which database should the app use?"

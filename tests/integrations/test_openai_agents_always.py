@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 import pytest
-from tools.tool_helpers import Person, approve, dismiss, edit, pick, reject, time_out
+from support.person import Person, approve, dismiss, edit, pick, reject, time_out
 
 import nbask
 
@@ -181,7 +181,7 @@ def test_the_formatter_is_given_nbasks_text_for_the_sdks_own_rejections(person: 
 
 def test_a_replay_replays_always_reject_as_recorded(monkeypatch: pytest.MonkeyPatch, tmp_path: Any):
     scripted = Person().answers(reject("keep it"), reject("keep them"), pick(ALWAYS))
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: scripted)
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: scripted)
     agent, recorded, _ = janitor(one_per_turn())
     run_how(agent, "run")
     recording = nbask.save_history(tmp_path / "answers.jsonl")
@@ -205,7 +205,7 @@ def test_a_recording_without_the_always_question_is_a_replay_miss(monkeypatch: p
     run): the replay asks it, the recording lacks it, and the run stops.
     """
     scripted = Person().answers(reject("no"), reject("no"))
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: scripted)
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: scripted)
     for table in TABLES[:2]:
         agent, _, _ = janitor(one_per_turn([table]))
         run_how(agent, "run")

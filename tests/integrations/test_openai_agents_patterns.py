@@ -25,7 +25,7 @@ import json
 from typing import Any
 
 import pytest
-from tools.tool_helpers import Person, approve, dismiss, pick, reject, time_out
+from support.person import Person, approve, dismiss, pick, reject, time_out
 
 import nbask
 
@@ -390,7 +390,7 @@ def test_the_error_policy_is_a_rejection_in_the_history():
 
 
 def test_a_replay_miss_raises(monkeypatch: pytest.MonkeyPatch, tmp_path: Any):
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: Person().answers(reject("no")))
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: Person().answers(reject("no")))
     publish(publish_model())  # recorded: one rejection
     recording = nbask.save_history(tmp_path / "answers.jsonl")
     monkeypatch.undo()  # from here on the replay policy answers
@@ -405,7 +405,7 @@ def test_a_replay_miss_raises(monkeypatch: pytest.MonkeyPatch, tmp_path: Any):
 
 def test_a_recording_of_approvals_only_replays_to_the_end(monkeypatch: pytest.MonkeyPatch, tmp_path: Any):
     """A run answered with approvals only, as recorded before any "always" question: it replays."""
-    monkeypatch.setattr("nbask.api.choose_resolver", lambda request: Person().answers(approve()))
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: Person().answers(approve()))
     publish(publish_model())
     asyncio.run(openai_agents.run(weather_agent(weather_model()), "What is the weather and temperature in Oakland?"))
     recording = nbask.save_history(tmp_path / "answers.jsonl")

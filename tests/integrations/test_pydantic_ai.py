@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, edit, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, edit, reject, through_the_kernels_check
 
 import nbask
 
@@ -360,8 +360,8 @@ def test_approval_result_maps_each_decision():
 
 # -- a real kernel, answered through the widget ------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 KERNEL = "nbask-ipykernel-7.4"
 

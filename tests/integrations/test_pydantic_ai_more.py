@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import Person, approve, reject
+from support.person import Person, approve, reject
 
 import nbask
 
@@ -180,7 +180,7 @@ def test_the_model_reads_the_plain_title_when_the_reasoned_call_is_rejected(pers
 def test_a_replay_miss_raises_out_of_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         agent_with(Script([DROP]), Warehouse(), HandleDeferredToolCalls(handler=handle_deferred)).run_sync("go")
     saved = nbask.save_history(tmp_path / "answers.jsonl")
 

@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 import pytest
-from tools.tool_helpers import Person, approve, reject
+from support.person import Person, approve, reject
 
 from nbask.integrations import _seam
 from nbask.models import Decision

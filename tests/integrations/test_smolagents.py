@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tools.tool_helpers import REPO, Person, approve, edit, reject, through_the_kernels_check
+from support.person import REPO, Person, approve, edit, reject, through_the_kernels_check
 
 import nbask
 
@@ -254,7 +254,7 @@ def test_no_one_to_ask_is_a_refusal_the_model_reads(person: Person):
 def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     person = Person().answers(approve())
     with monkeypatch.context() as patched:
-        patched.setattr("nbask.api.choose_resolver", lambda request: person)
+        patched.setattr("nbask.resolvers.run.choose_resolver", lambda request: person)
         agent_for([[DROP]])[0].run("Clean up.")
     nbask.configure(policy="replay", replay_file=nbask.save_history(tmp_path / "answers.jsonl"))
     agent, _, drop = agent_for([[DROP]])
@@ -274,8 +274,8 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
-sys.path.insert(0, str(REPO / "tests" / "kernel"))  # the kernel harness (a fake front end)
-from harness import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
+from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
 
 SETUP = rf"""
 import json, sys

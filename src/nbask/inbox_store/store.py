@@ -109,26 +109,11 @@ class InboxItem:
 
 
 def identity(kind: str, asked: dict[str, Any]) -> str:
-    """What a request asked again is matched by: a hash of the kind and of what its replay
-    matches on (``nbask.kinds``): a question set by each question's text and option labels, an
-    approval by its action and details, a form by its message, fields and URL; another kind by
-    all it asked.
+    """What a request asked again is matched by: a hash of the kind and of what the kind matches
+    on (``RequestKind.match_key``, the same as its replay); an unknown kind by all it asked.
     """
-    key: Any
-    if kind == "question":
-        key = [
-            [
-                str(question.get("question", "")),
-                sorted(str(option.get("label", "")) for option in question.get("options", [])),
-            ]
-            for question in asked.get("questions", [])
-        ]
-    elif kind == "approval":
-        key = [asked.get("action", ""), asked.get("details", "")]
-    elif kind == "form":
-        key = [asked.get("message", ""), asked.get("fields", []), asked.get("url", "")]
-    else:
-        key = asked
+    known = kind_named(kind)
+    key = known.match_key(asked) if known is not None else asked
     text = json.dumps([kind, key], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 

@@ -54,10 +54,10 @@ from ag2.tools import tool
 from ag2.tools.final.function_tool import FunctionTool
 
 from .. import errors
-from ..api import form_request
 from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ReplayMissing
+from ..kinds.form.request import form_request
 from ..models import Decision, FormAnswer
 from ..tools.function import DO_NOT_RETRY
 from . import _seam, _texts

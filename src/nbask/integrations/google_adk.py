@@ -42,11 +42,11 @@ from google.adk.events.event import Event
 from google.adk.runners import Runner
 from google.genai import types
 
-from ..api import form_request
 from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..forms import FormSchemaError
 from ..kinds import FormRequest
+from ..kinds.form.request import form_request
 from ..models import MAX_ACTION_CHARS, Decision
 from . import _seam
 from ._seam import Asking, EditNotUsable, approval, drive, drive_sync, edited_arguments, together

@@ -85,6 +85,12 @@ class RequestKind(ABC, Generic[RequestT, OutcomeT]):
     def replayed(self, request: RequestT, recording: Recording) -> OutcomeT:
         """The recorded outcome for ``request`` (``answered_by="replay"``); raises ReplayMissing."""
 
+    def match_key(self, asked: dict[str, Any]) -> Any:
+        """What a request asked again is matched by, in replay and in the inbox: the parts of
+        ``asked`` a person's answer depends on. By default all of it.
+        """
+        return asked
+
     def asked_from(self, kept: tuple[Any, ...]) -> dict[str, Any]:
         """``asked()`` of a request whose ``kept_asked`` gave ``kept``, its kind's own form (a
         kind that keeps one reads it here; the others keep JSON text and never get here).

@@ -11,11 +11,11 @@ import logging
 from typing import Any
 
 from .. import config
-from ..api import refused, run_request, run_request_sync
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import NoOneCanAnswer, QuestionsNotAllowed, ReplayMissing
 from ..kinds import QuestionRequest
 from ..models import Answer
+from ..resolvers.run import refused, run_request, run_request_sync
 from ..waiting import WaitingUnsupported
 from .dialects import DEFAULT_TOOL_NAME, DIALECTS, TOOL_NAMES, ArgumentError, Dialect, Plan
 from .late import with_late_answers

@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 from pydantic_core import to_jsonable_python
 
 from .. import config
-from ..api import refused, run_request, run_request_sync
 from ..approvals import approval_decorator, approval_gated
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..errors import ApprovalRejected, NoOneCanAnswer
 from ..kinds import ApprovalRequest
 from ..models import Decision, Risk
+from ..resolvers.run import refused, run_request, run_request_sync
 from ..waiting import WaitingUnsupported
 from .call import call, call_sync
 from .dialects import DEFAULT_TOOL_NAME, Dialect, dialect_for

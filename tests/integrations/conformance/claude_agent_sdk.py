@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from claude_agent_sdk import ClaudeAgentOptions
-from tools.tool_helpers import FIXTURES
+from support.person import FIXTURES
 
 from nbask.integrations import claude_agent_sdk
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from agents_more.crewai_scripted import ScriptedLLM, act, final
+from integrations.crewai_scripted import ScriptedLLM, act, final
 from crewai import Agent, Crew, Task
 from crewai.flow import Flow, human_feedback, listen, start
 from crewai.tools import tool

@@ -17,8 +17,8 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools import request_input
 from google.genai import types
-from tools import adk_scripted
-from tools.adk_scripted import ScriptedLlm
+from integrations import google_adk_scripted as adk_scripted
+from integrations.google_adk_scripted import ScriptedLlm
 
 from nbask.integrations import google_adk
 

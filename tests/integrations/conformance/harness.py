@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from tools.tool_helpers import Decide, Person
+from support.person import Decide, Person
 
 import nbask
 from nbask.core.lifecycle import Resolution, timeout_note

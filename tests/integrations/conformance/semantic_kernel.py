@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from agents_more.semantic_kernel_scripted import ScriptedChat, Turn
-from agents_more.test_semantic_kernel import AskAfterWriter, orchestrate
+from integrations.semantic_kernel_scripted import ScriptedChat, Turn
+from integrations.test_semantic_kernel import AskAfterWriter, orchestrate
 from semantic_kernel.agents import ChatCompletionAgent, GroupChatOrchestration
 from semantic_kernel.filters import FilterTypes
 from semantic_kernel.functions import kernel_function

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents_more.strands_scripted import ScriptedModel, Turn
-from agents_more.test_strands import Warehouse
+from integrations.strands_scripted import ScriptedModel, Turn
+from integrations.test_strands import Warehouse
 from strands import Agent, ToolContext, tool
 from strands.hooks import BeforeInvocationEvent
 

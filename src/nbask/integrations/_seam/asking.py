@@ -9,11 +9,12 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from ...api import approval_request, form_request
 from ...contract import MAX_TITLE_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import ApprovalRejected, NbaskError
 from ...kinds.approval.edit_check import json_type
+from ...kinds.approval.request import approval_request
+from ...kinds.form.request import form_request
 from ...models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome, Risk
 from ...tools.function import DO_NOT_RETRY, rejection_text
 from .. import _bounded, _texts

@@ -13,10 +13,10 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, Union, cast
 
-from ...api import refused, run_request, run_request_sync, run_requests, run_requests_sync
 from ...core.lifecycle import Request
 from ...errors import NoOneCanAnswer
 from ...models import Outcome
+from ...resolvers.run import refused, run_request, run_request_sync, run_requests, run_requests_sync
 from ...waiting import WaitingUnsupported, cancelled_by_interrupt
 from .. import _bounded
 from .._worker_loop import WorkerLoop

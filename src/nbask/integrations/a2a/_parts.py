@@ -14,11 +14,11 @@ from typing import Any, Literal
 from a2a.helpers import get_data_parts, new_data_part
 from a2a.types import Message, Part, Role, Task
 
-from ...api import form_request
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...forms import FormSchemaError
 from ...kinds import FormRequest
+from ...kinds.form.request import form_request
 from ...models import FormAnswer
 from .. import _seam
 

@@ -24,10 +24,10 @@ from typing import Any, cast
 from agent_framework import ChatContext, ChatMiddleware, Content, FunctionInvocationContext, FunctionMiddleware
 from pydantic import BaseModel, TypeAdapter
 
-from ...api import form_request
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import Request
 from ...forms import FormSchemaError
+from ...kinds.form.request import form_request
 from ...models import MAX_ACTION_CHARS
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam

@@ -22,10 +22,10 @@ from agno.models.response import ToolExecution
 from agno.run.requirement import RunRequirement
 from agno.tools.function import UserInputField
 
-from ...api import form_request
 from ...contract import MAX_DESCRIPTION_CHARS, MAX_DETAILS_CHARS, MAX_TITLE_CHARS
 from ...forms import FormSchemaError
 from ...kinds import FormRequest
+from ...kinds.form.request import form_request
 from ...models import Answer, FormAnswer, Risk
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam

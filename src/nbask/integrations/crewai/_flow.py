@@ -13,11 +13,11 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ...api import form_request
 from ...contract import MAX_DETAILS_CHARS, is_recommended
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import AskedAgain
 from ...kinds import QuestionRequest
+from ...kinds.form.request import form_request
 from ...models import Answer, FormAnswer, one_question_set
 from .. import _bounded
 from .._seam import Asking, arguments_text, drive_sync

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ...api import form_request
 from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...kinds.form.request import form_request
 from ...models import FormAnswer
 from .. import _bounded
 from .._seam import Asking, drive, drive_sync

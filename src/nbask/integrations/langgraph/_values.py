@@ -36,9 +36,9 @@ from typing import Any
 from langgraph.types import Interrupt
 from pydantic import BaseModel
 
-from ...api import form_request
 from ...errors import NotAnswered
 from ...kinds.approval.edit_check import edit_problems, json_type
+from ...kinds.form.request import form_request
 from ...models import MAX_ACTION_CHARS, Decision, FormAnswer, Outcome
 from .._seam import Asking, EditNotUsable, approval, arguments_text, edited_arguments
 

@@ -61,11 +61,12 @@ from workflows import Workflow
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, InternalDispatchEvent, WorkflowIdleEvent
 from workflows.handler import WorkflowHandler
 
-from ...api import as_question_set, form_request
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import NotAnswered
 from ...kinds import ApprovalRequest, FormRequest, QuestionRequest
+from ...kinds.form.request import form_request
+from ...kinds.question.request import as_question_set
 from ...models import MAX_ACTION_CHARS, Answer, Decision, FormAnswer, Outcome, one_question_set
 from .. import _bounded, _seam
 from . import _compat

@@ -35,9 +35,9 @@ from typing import Any, TypeVar
 
 from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[import-untyped]
 
-from ...api import form_request
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...errors import AskedAgain, ReplayMissing
+from ...kinds.form.request import form_request
 from ...tools.function import DO_NOT_RETRY
 from .. import _bounded, _seam
 from . import _compat

@@ -19,9 +19,9 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from ...api import form_request
 from ...contract import MAX_DETAILS_CHARS
 from ...forms import FormSchemaError
+from ...kinds.form.request import form_request
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam
 

@@ -38,6 +38,10 @@ class ApprovalKind(RequestKind[ApprovalRequest, Decision], widget=ApprovalWidget
     def request_of(self, asked: dict[str, Any]) -> ApprovalRequest:
         return ApprovalRequest(approval=Approval.model_validate(asked))
 
+    def match_key(self, asked: dict[str, Any]) -> list[Any]:
+        """An approval is matched by its exact action and details."""
+        return [asked.get("action", ""), asked.get("details", "")]
+
     def replayed(self, request: ApprovalRequest, recording: Recording) -> Decision:
         return replay_decision(request, recording)
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from ...contract import (
     agent_text,
 )
-from ...core.lifecycle import Ending, Request
-from ...models import AnsweredBy, Approval, Decision
+from ...core.lifecycle import DEFAULT_TIMEOUT, Ending, Request
+from ...models import AnsweredBy, Approval, Decision, EditsMode, Risk
 from ...replies import ApprovalResponse, MalformedResponse, parse_approval_response
 from .edit_check import edit_problems
 
@@ -85,3 +86,23 @@ def refusal_text(problems: list[str]) -> str:
     """Why an edit was not accepted, for the person: every problem, then what to do."""
     text = "; ".join(problems)
     return f"The edit was not accepted: {text}. Fix the Details, then approve again."
+
+
+def approval_request(
+    action: str,
+    details: str,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+    schema: Mapping[str, Any] | None = None,
+    risk: Risk | None = None,
+    edits: EditsMode = "run",
+    source: str | None = None,
+) -> ApprovalRequest:
+    """An approval request, its edit checked against ``schema`` (a JSON Schema) where given,
+    tagged with ``risk`` (ValidationError naming ``risk`` for anything but low, medium, high);
+    ``edits`` saying what an edit does ("run", "sent_back" to the model, or "off": none offered).
+    """
+    checked = dict(schema) if schema is not None else None
+    approval = Approval(action=action, details=details, details_schema=checked, risk=risk, edits=edits)
+    return ApprovalRequest(approval=approval, timeout=timeout, tool_call_id=tool_call_id, source=source)

@@ -15,7 +15,7 @@ from ...models import FormAnswer
 from ...terminal import Terminal, printable
 from .._kind import RequestKind, quoted
 from .markdown import form_markdown
-from .replay import replay_form
+from .replay import match_key, replay_form
 from .request import CONFIRMATION_UNATTENDED, URL_UNATTENDED, FormRequest
 from .terminal import ask_form_at_terminal
 from .widget import FormWidget
@@ -59,6 +59,9 @@ class FormKind(RequestKind[FormRequest, FormAnswer], widget=FormWidget):
 
     def request_of(self, asked: dict[str, Any]) -> FormRequest:
         return FormRequest(form=Form.model_validate(asked))
+
+    def match_key(self, asked: dict[str, Any]) -> list[Any]:
+        return match_key(asked)
 
     def replayed(self, request: FormRequest, recording: Recording) -> FormAnswer:
         return replay_form(request, recording)

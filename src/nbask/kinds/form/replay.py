@@ -13,8 +13,13 @@ from .request import URL_REPLAYED, FormRequest
 # The recorded values of a form with the same message and fields.
 
 
+def match_key(asked: dict[str, Any]) -> list[Any]:
+    """A form is matched by its message, its fields and its URL."""
+    return [asked.get("message", ""), asked.get("fields", []), asked.get("url", "")]
+
+
 def _key(asked: dict[str, Any]) -> str:
-    return json.dumps([asked.get("message", ""), asked.get("fields", []), asked.get("url", "")], sort_keys=True)
+    return json.dumps(match_key(asked), sort_keys=True)
 
 
 def _index(entries: list[HistoryEntry]) -> dict[str, list[FormAnswer]]:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from ...contract import agent_text
-from ...core.lifecycle import Ending, Request
-from ...forms import Form, check_values
+from ...core.lifecycle import DEFAULT_TIMEOUT, Ending, Request
+from ...forms import Form, check_values, read_schema
 from ...markdown import first_line
 from ...models import AnsweredBy, FormAnswer
 from ...replies import MalformedResponse
@@ -83,3 +84,27 @@ class FormRequest(Request[FormAnswer]):
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> FormAnswer:
         return FormAnswer(status=status, note=note, **self._ids(answered_by))
+
+
+def form_request(
+    message: str,
+    schema: Mapping[str, Any] | type[BaseModel],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    tool_call_id: str | None = None,
+    source: str | None = None,
+) -> FormRequest:
+    """A form request, its schema read (FormSchemaError names the property and the rule)."""
+    model = schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
+    form = Form(message=message, fields=read_schema(schema))
+    return FormRequest(form=form, model=model, timeout=timeout, tool_call_id=tool_call_id, source=source)
+
+
+def url_request(
+    message: str, url: str, *, timeout: float | None = DEFAULT_TIMEOUT, tool_call_id: str | None = None
+) -> FormRequest:
+    """A request to open ``url`` (MCP's URL mode): Open accepts, Decline declines."""
+    if not url.strip():
+        msg = "url must not be empty"
+        raise ValueError(msg)
+    return FormRequest(form=Form(message=message, url=url), timeout=timeout, tool_call_id=tool_call_id)

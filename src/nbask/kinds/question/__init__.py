@@ -41,6 +41,18 @@ class QuestionKind(RequestKind[QuestionRequest, Answer], widget=QuestionWidget):
     def request_of(self, asked: dict[str, Any]) -> QuestionRequest:
         return QuestionRequest(question_set=QuestionSet.model_validate(asked))
 
+    def match_key(self, asked: dict[str, Any]) -> list[Any]:
+        """A question set is matched by each question's text and option labels, whatever the
+        labels' order or descriptions.
+        """
+        return [
+            [
+                str(question.get("question", "")),
+                sorted(str(option.get("label", "")) for option in question.get("options", [])),
+            ]
+            for question in asked.get("questions", [])
+        ]
+
     def replayed(self, request: QuestionRequest, recording: Recording) -> Answer:
         return replay_answer(request, recording)
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeGuard
 
 from ...contract import ANSWER_SEPARATOR, NO_PREFERENCE, agent_text
 from ...core.history import json_text
 from ...core.lifecycle import Ending, Request
 from ...markdown import first_line
-from ...models import Answer, AnsweredBy, QuestionSet
+from ...models import Answer, AnsweredBy, Option, Question, QuestionSet, one_question_set
 from ...replies import QuestionResponse, parse_question_response
 
 
@@ -74,3 +75,39 @@ class QuestionRequest(Request[Answer]):
 
     def ended(self, status: Ending | Literal["dismissed"], note: str, answered_by: AnsweredBy = "person") -> Answer:
         return Answer(status=status, note=note, **self._ids(answered_by))
+
+
+def one_question_request(
+    question: str,
+    options: Sequence[str | Option | dict[str, Any]],
+    *,
+    header: str,
+    multi_select: bool,
+    timeout: float | None,
+    tool_call_id: str | None,
+    source: str | None = None,
+) -> QuestionRequest:
+    """The request of a one-question ask. With options given as labels alone (text: nothing can
+    change it after the ask), it carries the arguments, for the history to keep.
+    """
+    # Read once (an iterator would be empty the second time); a string is refused just below.
+    labels = options if isinstance(options, str) else tuple(options)
+    question_set = one_question_set(question, labels, header=header, multi_select=multi_select)
+    shorthand = (question, labels, header, multi_select) if isinstance(labels, tuple) and _all_text(labels) else None
+    return QuestionRequest(
+        question_set=question_set, timeout=timeout, tool_call_id=tool_call_id, shorthand=shorthand, source=source
+    )
+
+
+def _all_text(values: tuple[object, ...]) -> TypeGuard[tuple[str, ...]]:
+    """Whether every one of ``values`` is text: ``str.join`` takes text alone, the quickest check."""
+    try:
+        "".join(values)  # type: ignore[arg-type]  # what it refuses is the answer
+    except TypeError:
+        return False
+    return True
+
+
+def as_question_set(questions: Sequence[Question | dict[str, Any]] | QuestionSet) -> QuestionSet:
+    """Validate a list of questions (or pass a QuestionSet through)."""
+    return questions if isinstance(questions, QuestionSet) else QuestionSet(questions=list(questions))
