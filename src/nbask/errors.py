@@ -171,3 +171,47 @@ class AnswerLater(NbaskError):
         self.ids = ids
         #: The store they wait in, as messages name it (a file path, or a URL without its password).
         self.store = store
+
+
+# -- what an answer or a call's arguments did not fit ------------------------------------------
+
+
+class MalformedResponse(NbaskError, ValueError):
+    """A response that does not fit its request; it is ignored and the person may answer again."""
+
+
+class EditNotUsable(NbaskError, ValueError):
+    """The person's edit of a call's arguments is not a JSON object; the message says why."""
+
+
+#: At most this many problems, each at most this long, in an ``ArgumentError``: the model reads
+#: every word of it, and a list it cannot act on at once is noise.
+MAX_PROBLEMS = 8
+MAX_PROBLEM_CHARS = 300
+
+
+class ArgumentError(NbaskError, ValueError):
+    """An agent tool's arguments cannot be asked; ``problems`` name each field and the rule it
+    breaks.
+
+    ``form`` names the form of the arguments the call was written in, when a dialect accepts
+    several (the 004 dialect's XML or JSON), so the error's advice shows that form again.
+    """
+
+    def __init__(self, *problems: str, form: str | None = None) -> None:
+        self.problems = [_clipped(p) for p in problems[:MAX_PROBLEMS]]
+        if len(problems) > MAX_PROBLEMS:
+            self.problems.append(f"... and {len(problems) - MAX_PROBLEMS} more problem(s)")
+        self.form = form
+        super().__init__("; ".join(self.problems))
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_PROBLEM_CHARS else text[: MAX_PROBLEM_CHARS - 1] + "…"
+
+
+# -- a framework's agent ----------------------------------------------------------------------
+
+
+class AgentExited(NbaskError, RuntimeError):
+    """An agent process (ACP) ended, or closed its connection, in the middle of a turn."""

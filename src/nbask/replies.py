@@ -21,11 +21,8 @@ from .contract import (
     MAX_REASON_CHARS,
     MAX_USERNAME_CHARS,
 )
+from .errors import MalformedResponse
 from .models import Approval, Question, QuestionSet
-
-
-class MalformedResponse(ValueError):
-    """A response that does not fit its request; it is ignored and the person may answer again."""
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from ..contract import MAX_DRAFT_CHARS, agent_text
 from ..core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from ..core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from ..core.manager import manager, several_answered, who
-from ..replies import MalformedResponse, answering_user, is_response
+from ..errors import MalformedResponse
+from ..replies import answering_user, is_response
 from .batch import follow_batch
 
 log = logging.getLogger(__name__)

@@ -24,10 +24,10 @@ The convention every module in this package follows (see the package docstring):
 - A call's edited arguments are read by ``edited_arguments``, with one wording for what is wrong.
 """
 
+from ...errors import EditNotUsable
 from . import resuming
 from .asking import (
     REPLY,
-    EditNotUsable,
     approval,
     arguments_text,
     ask,

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from ...contract import MAX_TITLE_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
-from ...errors import ApprovalRejected, NbaskError
+from ...errors import ApprovalRejected, EditNotUsable
 from ...kinds.approval.edit_check import json_type
 from ...kinds.approval.request import approval_request
 from ...kinds.form.request import form_request
@@ -88,10 +88,6 @@ def replying(question: str, source: str | None, *, timeout: float | None = DEFAU
 def arguments_text(arguments: object) -> str:
     """A call's arguments as the approval shows them: indented JSON, anything else as its repr."""
     return json.dumps(arguments, indent=2, ensure_ascii=False, default=repr)
-
-
-class EditNotUsable(NbaskError, ValueError):
-    """The person's edit of a call's arguments is not a JSON object; the message says why."""
 
 
 def edited_arguments(decision: Decision) -> dict[str, Any]:

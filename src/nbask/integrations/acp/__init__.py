@@ -67,7 +67,7 @@ from acp.interfaces import Client
 from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation, PlanEntry
 
 from ...core.lifecycle import DEFAULT_TIMEOUT
-from ...errors import NbaskError
+from ...errors import AgentExited
 from ...waiting import interruption
 from ._client import NbaskClient, Permission
 from ._process import agent_process
@@ -77,10 +77,6 @@ __all__ = ["AgentExited", "Permission", "Reply", "Session", "prompt"]
 
 #: Seconds the agent has to end a cancelled turn before its process is ended anyway.
 CANCEL_GRACE = 5.0
-
-
-class AgentExited(NbaskError, RuntimeError):
-    """The agent process ended (or closed the connection) in the middle of a turn."""
 
 
 @dataclass

@@ -10,8 +10,9 @@ from ...contract import (
     agent_text,
 )
 from ...core.lifecycle import DEFAULT_TIMEOUT, Ending, Request
+from ...errors import MalformedResponse
 from ...models import AnsweredBy, Approval, Decision, EditsMode, Risk
-from ...replies import ApprovalResponse, MalformedResponse, parse_approval_response
+from ...replies import ApprovalResponse, parse_approval_response
 from .edit_check import edit_problems
 
 UNATTENDED_REJECT = agent_text("unattended_rejected")

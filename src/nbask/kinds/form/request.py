@@ -10,10 +10,10 @@ from pydantic import BaseModel, ValidationError
 
 from ...contract import agent_text
 from ...core.lifecycle import DEFAULT_TIMEOUT, Ending, Request
+from ...errors import MalformedResponse
 from ...forms import Form, check_values, read_schema
 from ...markdown import first_line
 from ...models import AnsweredBy, FormAnswer
-from ...replies import MalformedResponse
 
 DECLINED_NOTE = agent_text("form_dismissed")
 URL_DECLINED_NOTE = agent_text("url_dismissed")

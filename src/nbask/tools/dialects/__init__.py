@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._arguments import ArgumentError, Plan
+from ...errors import ArgumentError
+from ._arguments import Plan
 from ._base import Dialect
 from .ask_user import AskUser
 from .chat_backend import ChatBackend

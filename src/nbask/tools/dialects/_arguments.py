@@ -14,6 +14,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ValidationError
 
 from ...contract import MAX_HEADER_CHARS
+from ...errors import MAX_PROBLEM_CHARS, ArgumentError
 from ...models import QuestionSet
 
 #: The longest arguments text accepted (the JSON, or the XML of the 004 dialect), in characters.
@@ -21,28 +22,11 @@ from ...models import QuestionSet
 MAX_ARGUMENT_CHARS: Final = 100_000
 #: How many problems one error lists, and how long each may be: an error must not flood the
 #: model's context any more than an answer may.
-MAX_PROBLEMS: Final = 8
-MAX_PROBLEM_CHARS: Final = 300
 #: The longest tooltip a shortened header keeps: a tooltip is no place for an essay.
 MAX_TOOLTIP_CHARS: Final = 200
 
 #: Where a validation error is, as pydantic gives it: ``("questions", 0, "options")``.
 Location = tuple[int | str, ...]
-
-
-class ArgumentError(ValueError):
-    """The arguments cannot be asked; ``problems`` name each field and the rule it breaks.
-
-    ``form`` names the form of the arguments the call was written in, when a dialect accepts
-    several (the 004 dialect's XML or JSON), so the error's advice shows that form again.
-    """
-
-    def __init__(self, *problems: str, form: str | None = None) -> None:
-        self.problems = [_clip(p) for p in problems[:MAX_PROBLEMS]]
-        if len(problems) > MAX_PROBLEMS:
-            self.problems.append(f"... and {len(problems) - MAX_PROBLEMS} more problem(s)")
-        self.form = form
-        super().__init__("; ".join(self.problems))
 
 
 def _clip(text: str, limit: int = MAX_PROBLEM_CHARS) -> str:

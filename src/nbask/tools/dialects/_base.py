@@ -16,9 +16,10 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from ...errors import ArgumentError
 from ...models import Answer
 from ..result import ResultStatus, ToolResult
-from ._arguments import ArgumentError, Plan, load_json_object
+from ._arguments import Plan, load_json_object
 from ._replies import cancelled_result, error_result
 
 

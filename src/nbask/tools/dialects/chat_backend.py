@@ -24,19 +24,11 @@ from typing import Any
 
 from pydantic import Field
 
+from ...errors import ArgumentError
 from ...models import OTHER_LABELS, Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._arguments import (
-    ArgumentError,
-    Location,
-    Plan,
-    field_path,
-    header_fields,
-    renamed_key,
-    validate,
-    validated_question_set,
-)
+from ._arguments import Location, Plan, field_path, header_fields, renamed_key, validate, validated_question_set
 from ._base import Dialect
 from ._replies import answer_for, json_answered, json_dismissed, json_timed_out, with_notes
 

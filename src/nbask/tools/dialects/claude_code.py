@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...contract import MAX_PREVIEW_CHARS
+from ...errors import ArgumentError
 from ...models import Answer, QuestionSet
 from ..result import ToolResult
 from . import guidance
-from ._arguments import ArgumentError, Plan, renamed_key, validated_question_set
+from ._arguments import Plan, renamed_key, validated_question_set
 from ._base import Dialect
 from ._replies import EmptyAnswersOnNoAnswer, answer_for, json_answered, with_notes
 

@@ -32,10 +32,11 @@ from typing import Annotated, Any, Final
 
 from pydantic import Field
 
+from ...errors import ArgumentError
 from ...models import Answer, NonEmptyText, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._arguments import ArgumentError, Plan, header_fields, validate, validated_question_set
+from ._arguments import Plan, header_fields, validate, validated_question_set
 from ._base import Dialect
 from ._replies import EmptyAnswersOnNoAnswer, json_answered, note_for, selections_for
 

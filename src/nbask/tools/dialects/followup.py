@@ -33,17 +33,11 @@ from typing import Any, Final
 
 from pydantic import Field
 
+from ...errors import ArgumentError
 from ...models import Answer, StrictModel
 from ..result import ToolResult
 from . import guidance
-from ._arguments import (
-    ArgumentError,
-    Plan,
-    check_length,
-    load_json_object,
-    one_question_locator,
-    validated_question_set,
-)
+from ._arguments import Plan, check_length, load_json_object, one_question_locator, validated_question_set
 from ._base import Dialect
 from ._replies import (
     answer_for,
