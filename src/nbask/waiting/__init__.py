@@ -83,8 +83,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..errors import WaitingUnsupported
 from . import pyodide_channel
-from ._unsupported import WaitingUnsupported
 
 if TYPE_CHECKING:
     import asyncio

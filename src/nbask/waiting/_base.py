@@ -33,7 +33,7 @@ from typing import Any
 import zmq
 from zmq.eventloop.zmqstream import ZMQStream
 
-from ._unsupported import WaitingUnsupported
+from ..errors import WaitingUnsupported
 
 log = logging.getLogger("nbask.waiting")
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 
+from ..errors import WaitingUnsupported
 from ._base import shell_parent, taken_over
 from ._blocked_main import cell_id, told_of_interrupts
 from ._interrupt import HUB
@@ -23,7 +24,6 @@ from ._main_pump import MainPump
 from ._main_pump import available as main_pump_available
 from ._main_pump import join as join_main_pump
 from ._strategy_base import Strategy
-from ._unsupported import WaitingUnsupported
 
 #: How long a waiting thread gives ipykernel 7's shell-channel thread to install a takeover.
 SHELL_CHANNEL_GRACE = 5.0

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TypeVar
 
+from ..errors import WaitingUnsupported
 from ._base import empty, poke, pump_socket, shell_parent
 from ._interrupt import HUB
 from ._strategy_base import Strategy
 from ._threads import EventWatcher, interrupts, notify, receiving_off_main, wait_until
-from ._unsupported import WaitingUnsupported
 
 T = TypeVar("T")
 

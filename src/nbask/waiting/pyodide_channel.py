@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ._unsupported import WaitingUnsupported
+from ..errors import WaitingUnsupported
 
 T = TypeVar("T")
 
