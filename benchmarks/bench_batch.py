@@ -1,6 +1,6 @@
 """Several requests at once: 20 questions waiting together against one question alone, in the same
 run, in a real ipykernel 7.4 kernel driven by the protocol-level front end of
-tests/kernel/harness.py.
+tests/support/kernel.py.
 
     python benchmarks/bench_batch.py [--size 20] [--rounds 3]
 

@@ -1,5 +1,5 @@
 """A cell waiting in the inbox (``inbox=True``), beside the same cell answered by its widget, in a
-real ipykernel 7.4 kernel driven by the protocol-level fake front end of tests/kernel/harness.py.
+real ipykernel 7.4 kernel driven by the protocol-level fake front end of tests/support/kernel.py.
 
     python benchmarks/bench_inbox.py [--answers 30] [--cpu-seconds 10] [--no-write]
 

@@ -3,7 +3,7 @@
     python benchmarks/bench_wait.py [--answers 100] [--cpu-seconds 10] [--no-write]
 
 For every kernel and every method it measures, in real kernels driven by the
-protocol-level fake front end of tests/kernel/harness.py:
+protocol-level fake front end of tests/support/kernel.py:
 
 - latency: time from the front end sending a widget answer (``comm_msg`` "update") to the
   waiting cell running again, p50/p99 over ``--answers`` answers (the same clock: both

@@ -123,7 +123,7 @@ make_venv "$REPO/.venvs/ipykernel-6.29" "ipykernel==6.29.5"
 make_venv "$REPO/.venvs/ipykernel-7.3" "ipykernel==7.3.0"
 make_venv "$REPO/.venvs/colab" "${COLAB_PINS[@]}"
 # The frameworks that cannot share .venv's resolve (pyproject.toml, extra "agents-more"), with
-# what tests/agents_more needs to run there.
+# what the agents_more-marked tests need to run there.
 EXTRAS="[agents-more]" make_venv "$REPO/.venvs/agents-more" "ipykernel==7.4.0" "pytest>=8" "jupyter_client>=8"
 # The same frameworks under ipykernel 7.3 and 6.29, for their blocking calls' kernel tests.
 make_layered_venv "$REPO/.venvs/agents-more-7.3" "$REPO/.venvs/agents-more" "ipykernel==7.3.0"

@@ -65,7 +65,7 @@ elif [ "$INSTALL" = 1 ]; then
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
   PYTHON="$PY" bash scripts/make_kernel_envs.sh .venvs/jupyter-data \
     || die "could not create the ipykernel 6.29 / 7.3 and Colab kernel environments"
-  bash tests/vscode/setup.sh || die "could not install or build the VS Code host page (tests/vscode/setup.sh)"
+  bash tests/support/vscode/setup.sh || die "could not install or build the VS Code host page (tests/support/vscode/setup.sh)"
 else
   PY="$NBASK_VENV/bin/python"
   [ -x "$PY" ] || die "no .venv yet: run bash scripts/test.sh once without --no-install"
@@ -168,13 +168,29 @@ if [ "$QUICK" = 0 ]; then
   record docs-site $code "$( [ $code = 0 ] && echo "$pages pages built strictly: $(tail -1 "$ARTIFACTS/docs-site.out")" || echo 'failed: see test-artifacts/docs-site.log')"
 fi
 
-# "colab" is the real-kernel suite again, against Google Colab's kernel-side packages
-# (kernelspec nbask-colab, made by scripts/make_kernel_envs.sh); "colab-web" is a part of the
-# browser suite in JupyterLab served from that environment (its ipywidgets 7 kernel, its
-# anywidget 0.9 front end). The MCP form test is left out there: Colab has no MCP SDK.
-COLAB_WEB_TESTS=(tests/browser/test_colab_stack.py tests/browser/test_scenarios.py tests/browser/test_approval.py
-  tests/browser/test_forms.py)
-SUITES=(unit inbox headless tools integrations agents-more elicitation docs kernel colab browser colab-web vscode lite)
+# Each suite is a marker expression (pyproject.toml names the markers: what a test needs beyond
+# .venv) over the folders it can match in; the folders only keep collection short. "colab" is the
+# real-kernel tests marked colab again, against Google Colab's kernel-side packages (kernelspec
+# nbask-colab, made by scripts/make_kernel_envs.sh); "colab-web" the browser tests marked colab in
+# JupyterLab served from that environment (its ipywidgets 7 kernel, its anywidget 0.9 front end).
+# The MCP form test is left out there: Colab has no MCP SDK.
+NEEDS="kernel or browser or vscode or lite or agents_more or headless"
+declare -A SUITE_ARGS=(
+  [unit]="tests -m 'not ($NEEDS)' --ignore=tests/person --ignore=tests/inbox_store --ignore=tests/tools --ignore=tests/integrations --ignore=tests/docs"
+  [inbox]="tests/inbox_store -m 'not ($NEEDS)'"
+  [headless]="tests -m 'headless and not kernel' --ignore=tests/person"
+  [tools]="tests/tools -m 'not ($NEEDS)'"
+  [integrations]="tests/integrations -m 'not ($NEEDS)'"
+  [agents-more]="tests/integrations -m agents_more"
+  [docs]="tests/docs -m 'not ($NEEDS)'"
+  [kernel]="tests -m 'kernel and not agents_more' --ignore=tests/person"
+  [colab]="tests -m 'kernel and colab' --ignore=tests/person"
+  [browser]="tests/person -m browser"
+  [colab-web]="tests/person -m 'browser and colab' -k 'not mcp_server'"
+  [vscode]="tests/person -m vscode"
+  [lite]="tests/person -m lite"
+)
+SUITES=(unit inbox headless tools integrations agents-more docs kernel colab browser colab-web vscode lite)
 # The suites that drive a browser run in a second lane beside the others: they spend most of
 # their time waiting on pages and servers, the others on the CPU. NBASK_TEST_LANES=1 runs all in
 # one lane. Each lane runs its suites one after another (no two browser suites share a moment).
@@ -182,19 +198,17 @@ BROWSER_LANE=(browser colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 
 run_suite() {  # run_suite NAME: run one suite, leave its summary line in $ARTIFACTS/NAME.line
-  local suite="$1" started code detail
+  local suite="$1" started code detail python="$PY"
+  local -a env=()
   started=$(date +%s)
-  step "$suite tests (pytest)"
+  step "$suite tests (pytest ${SUITE_ARGS[$suite]})"
   case "$suite" in
-    colab) NBASK_KERNELS=nbask-colab "$PY" -m pytest tests/kernel -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
+    colab) env=(NBASK_KERNELS=nbask-colab) ;;
     # CrewAI, Semantic Kernel and Strands, in the environment of their own extra (agents-more)
-    agents-more) "$ROOT/.venvs/agents-more/bin/python" -m pytest tests/agents_more -p no:cacheprovider \
-      --junitxml="$ARTIFACTS/$suite.xml" -q ;;
-    colab-web)
-      NBASK_BROWSER_PYTHON="$ROOT/.venvs/colab/bin/python" NBASK_BROWSER_FRONTENDS=lab \
-        "$PY" -m pytest "${COLAB_WEB_TESTS[@]}" -k "not mcp_server" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
-    *) "$PY" -m pytest "tests/$suite" -p no:cacheprovider --junitxml="$ARTIFACTS/$suite.xml" -q ;;
+    agents-more) python="$ROOT/.venvs/agents-more/bin/python" ;;
+    colab-web) env=(NBASK_BROWSER_PYTHON="$ROOT/.venvs/colab/bin/python" NBASK_BROWSER_FRONTENDS=lab) ;;
   esac
+  eval "env ${env[*]} \"\$python\" -m pytest ${SUITE_ARGS[$suite]} -p no:cacheprovider --junitxml=\"\$ARTIFACTS/\$suite.xml\" -q"
   code=$?
   detail="$("$PY" scripts/junit_summary.py "$ARTIFACTS/$suite.xml") in $(( $(date +%s) - started )) s"
   local verdict="passed"; [ "$code" = 0 ] || verdict="FAILED"

@@ -1,6 +1,7 @@
-"""Set-up every suite shares: each test starts with no policy from the environment or an
-earlier test, nbask's own defaults and an empty history (tests that run nbask in this process
-depend on it; the others are unaffected).
+"""Set-up every test shares: each starts with no policy from the environment or an earlier test,
+nbask's own defaults and an empty history (tests that run nbask in this process depend on it; the
+others are unaffected); ``person``, the scripted person; and support.plugin (the failure report,
+axe-core, the markers a test gets from the real parts it uses). The layout: tests/README.md.
 """
 
 from __future__ import annotations
@@ -8,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from support.person import Person
 
 import nbask
 from nbask import config
 from nbask.core.manager import manager
 from nbask.integrations import _bounded
+
+pytest_plugins = ["support.plugin"]
 
 
 @pytest.fixture(autouse=True)
@@ -28,3 +32,11 @@ def clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.delenv(setting.env, raising=False)
     nbask.configure(**unset)
     manager().clear_history()
+
+
+@pytest.fixture
+def person(monkeypatch: pytest.MonkeyPatch) -> Person:
+    """The scripted person answering every request of this test, in place of the widget."""
+    fake = Person()
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: fake)
+    return fake

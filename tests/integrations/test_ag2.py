@@ -492,7 +492,14 @@ def test_run_sync_interrupted_ends_the_turn_and_no_gated_call_runs(monkeypatch: 
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
-from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from support.kernel import (  # noqa: E402
+    FRAMEWORK_KERNELS,
+    KernelHarness,
+    approval_response,
+    kernel_fixture,
+    next_approval,
+    printed_json,
+)
 
 SETUP = rf"""
 import json, sys

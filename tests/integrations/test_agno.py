@@ -617,7 +617,14 @@ def test_run_refuses_stream_true_and_takes_stream_false(person: Person):
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
-from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from support.kernel import (  # noqa: E402
+    FRAMEWORK_KERNELS,
+    KernelHarness,
+    approval_response,
+    kernel_fixture,
+    next_approval,
+    printed_json,
+)
 
 SETUP = rf"""
 import json, sys

@@ -3,8 +3,8 @@ contract (tests/integrations/conformance/contract.py), through its adapter
 ``conformance/<framework>.py``, which drives the framework's own classes offline.
 
 A framework with no adapter fails; one whose package is not installed here is skipped naming the
-environment it runs in (tests/agents_more/test_conformance.py runs this module in
-.venvs/agents-more). A check an integration fails for a known defect is listed in ``DEFECTS``
+environment it runs in (the frameworks of .venvs/agents-more are marked ``agents_more``: the
+agents-more suite runs them there). A check an integration fails for a known defect is listed in ``DEFECTS``
 (strict xfail: it fails again once fixed, so the entry is removed then).
 """
 
@@ -33,6 +33,7 @@ from .conformance.contract import (
     RECOMMENDED,
     Integration,
     env_of,
+    where_it_runs,
 )
 from .conformance.harness import ASKED_AGAIN_MARK, REPLAY_MISSING_MARK, Who, answer, deadline, ends_with, mentions
 
@@ -92,7 +93,7 @@ def cases(check: str) -> list[Any]:
         if framework in NO_ADAPTER_YET:
             reason = "no conformance adapter yet"
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        params.append(pytest.param(framework, marks=marks, id=framework))
+        params.append(pytest.param(framework, marks=[*marks, *where_it_runs(framework)], id=framework))
     return params
 
 

@@ -15,6 +15,8 @@ import pytest
 import nbask
 from nbask.integrations import FRAMEWORKS, ROLES
 
+from .conformance.contract import where_it_runs
+
 #: Names that once meant a role that now has one name (see CHANGELOG.md): none may come back.
 RETIRED = {
     "input_function": "input_func_with",
@@ -37,9 +39,14 @@ PENDING: dict[tuple[str, str], str] = {}
 
 def _frameworks(check: str) -> list[Any]:
     return [
-        pytest.param(framework, marks=pytest.mark.xfail(strict=True, reason=PENDING[check, framework]))
-        if (check, framework) in PENDING
-        else framework
+        pytest.param(
+            framework,
+            marks=[
+                *[pytest.mark.xfail(strict=True, reason=PENDING[k]) for k in [(check, framework)] if k in PENDING],
+                *where_it_runs(framework),
+            ],
+            id=framework,
+        )
         for framework in FRAMEWORKS
     ]
 

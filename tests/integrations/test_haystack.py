@@ -310,7 +310,14 @@ def test_the_hook_and_strategy_serialize_as_haystack_components(monkeypatch: pyt
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
-from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from support.kernel import (  # noqa: E402
+    FRAMEWORK_KERNELS,
+    KernelHarness,
+    approval_response,
+    kernel_fixture,
+    next_approval,
+    printed_json,
+)
 
 SETUP = rf"""
 import asyncio, json, sys

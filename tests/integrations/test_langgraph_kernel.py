@@ -1,6 +1,6 @@
 """The interrupt patterns LangGraph's docs teach, run by ``nbask.integrations.langgraph.run`` in a
 real kernel and answered through the widget: the test plays the front end with
-tests/kernel/harness.py, sending the comm messages the widget sends, and the cell prints what
+tests/support/kernel.py, sending the comm messages the widget sends, and the cell prints what
 ``interrupt()`` returned in the node.
 
 Runs on the ipykernel 7.4 kernel, which uses the project environment's python (where LangGraph

@@ -275,7 +275,14 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 # -- a real kernel, answered through the widget -------------------------------------------------------
 
 sys.path.insert(0, str(REPO / "tests"))  # the kernel harness (a fake front end)
-from support.kernel import FRAMEWORK_KERNELS, KernelHarness, approval_response, kernel_fixture, next_approval, printed_json  # noqa: E402
+from support.kernel import (  # noqa: E402
+    FRAMEWORK_KERNELS,
+    KernelHarness,
+    approval_response,
+    kernel_fixture,
+    next_approval,
+    printed_json,
+)
 
 SETUP = rf"""
 import json, sys

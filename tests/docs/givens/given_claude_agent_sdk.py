@@ -3,7 +3,7 @@ callback receives: a Bash call's tool name, its input and the SDK's ``ToolPermis
 
 ``task`` is the prompt of a page's example. Claude Code is a CLI that needs an account, so
 giving ``task`` also makes the SDK reach, in place of the CLI, the tests' offline Claude Code
-(tests/tools/fixtures/claude_code_cli.py: the SDK's own ``Transport``, playing Claude Code's side
+(tests/support/fixtures/claude_code_cli.py: the SDK's own ``Transport``, playing Claude Code's side
 of the control protocol), which asks permission for that Bash call once and ends the turn.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 import claude_agent_sdk._internal.client as _sdk_client
 from claude_agent_sdk import ClaudeAgentOptions, ToolPermissionContext
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "fixtures"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support" / "fixtures"))
 from claude_code_cli import ClaudeCodeCLI, ToolCall
 
 __all__ = ["ClaudeAgentOptions", "context", "input", "task", "tool_name"]

@@ -1,6 +1,6 @@
 """``runner``, ``user_id``, ``session_id`` and ``new_message`` for the README's Google ADK line:
 an ``InMemoryRunner`` around an ``LlmAgent`` whose offline scripted ``BaseLlm`` (the tests'
-tools/adk_scripted.py) calls a ``require_confirmation`` tool once, then answers with what it
+tests/integrations/google_adk_scripted.py) calls a ``require_confirmation`` tool once, then answers with what it
 read; a session made for it; ``model``, another such ``BaseLlm`` for a page's example.
 """
 
@@ -15,8 +15,8 @@ from google.adk.runners import InMemoryRunner
 from google.adk.tools import FunctionTool
 from google.genai import types
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from adk_scripted import DROP_ARGS, ScriptedLlm, drop_table
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
+from google_adk_scripted import DROP_ARGS, ScriptedLlm, drop_table
 
 __all__ = ["model", "new_message", "runner", "session_id", "user_id"]
 

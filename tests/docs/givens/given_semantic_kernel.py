@@ -1,6 +1,6 @@
 """Semantic Kernel's names the README's Semantic Kernel lines use (``FilterTypes``,
 ``GroupChatManager``), and ``kernel``: SK's ``Kernel`` with the tests' offline scripted chat
-service (tests/agents_more/semantic_kernel_scripted.py) and a ``Files`` plugin; ``service``,
+service (tests/integrations/semantic_kernel_scripted.py) and a ``Files`` plugin; ``service``,
 another such chat service for a page's example.
 
 SK's own ``GroupChatManager`` is abstract: the one a caller constructs is a subclass of it, here
@@ -20,7 +20,7 @@ from semantic_kernel.contents import ChatHistory
 from semantic_kernel.filters import FilterTypes
 from semantic_kernel.functions import kernel_function
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "agents_more"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
 from semantic_kernel_scripted import ScriptedChat
 
 __all__ = ["FilterTypes", "GroupChatManager", "kernel", "service"]

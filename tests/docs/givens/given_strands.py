@@ -1,6 +1,6 @@
 """Strands' names the README's Strands lines use (``Agent``, ``HumanInTheLoop``), and ``agent``,
 ``prompt`` and ``result``: a Strands ``Agent`` on the tests' offline scripted ``Model``
-(tests/agents_more/strands_scripted.py) that calls a tool once, then answers, with Strands' own
+(tests/integrations/strands_scripted.py) that calls a tool once, then answers, with Strands' own
 ``HumanInTheLoop()`` intervention, which interrupts before the call; ``result`` is a run of
 another such agent, stopped on that interrupt; ``model``, another such model for a page's example.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from strands import Agent, tool
 from strands.vended_interventions.hitl import HumanInTheLoop
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "agents_more"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "integrations"))
 from strands_scripted import ScriptedModel
 
 __all__ = ["DROPPED", "Agent", "HumanInTheLoop", "agent", "model", "prompt", "result"]

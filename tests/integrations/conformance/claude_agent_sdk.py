@@ -1,5 +1,5 @@
 """The Claude Agent SDK: ``query()`` against the scripted Claude Code side of the control protocol
-(tests/tools/fixtures/claude_code_cli.py), its permission requests answered by nbask's
+(tests/support/fixtures/claude_code_cli.py), its permission requests answered by nbask's
 ``can_use_tool_with`` and streamed by nbask's ``query`` (the SDK's, raising a replay miss at its
 end); ``AskUserQuestion`` is the framework's question. An edit is carried
 (``updatedInput``). Claude Code asks one permission at a time: no batches.

@@ -18,6 +18,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import pytest
+
 #: The gated tool, the arguments the model calls it with, a person's edit of them, and a call
 #: that a recording of ``ARGS`` does not hold.
 TOOL = "drop_table"
@@ -45,6 +47,11 @@ AGENTS_MORE = frozenset({"crewai", "semantic_kernel", "strands"})
 def env_of(framework: str) -> str:
     """The virtual environment a framework's tests run in."""
     return ".venvs/agents-more" if framework in AGENTS_MORE else ".venv"
+
+
+def where_it_runs(framework: str) -> list[pytest.MarkDecorator]:
+    """The marker that sends a framework's tests to its environment's suite (agents-more)."""
+    return [pytest.mark.agents_more] if framework in AGENTS_MORE else []
 
 
 @dataclass

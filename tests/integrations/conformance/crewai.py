@@ -1,5 +1,5 @@
 """CrewAI: a ``Crew`` whose agent runs on the scripted ``BaseLLM`` of
-tests/agents_more/crewai_scripted.py (CrewAI's text tool calls) with a recording ``drop_table``
+tests/integrations/crewai_scripted.py (CrewAI's text tool calls) with a recording ``drop_table``
 tool, asked about by the before-tool-call hook ``install()`` registers; the framework's question
 is a Flow's ``@human_feedback`` with two ``emit`` outcomes (options, ``default_outcome`` the
 recommended one), CrewAI collapsing the feedback to an outcome with a scripted model that reads
@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from integrations.crewai_scripted import ScriptedLLM, act, final
 from crewai import Agent, Crew, Task
 from crewai.flow import Flow, human_feedback, listen, start
 from crewai.tools import tool
 
+from integrations.crewai_scripted import ScriptedLLM, act, final
 from nbask.integrations import crewai
 
 from .contract import ARGS, OPTIONS, QUESTION, RECOMMENDED, TOOL, Integration, ToolRun, timeout_kw

@@ -17,9 +17,9 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools import request_input
 from google.genai import types
+
 from integrations import google_adk_scripted as adk_scripted
 from integrations.google_adk_scripted import ScriptedLlm
-
 from nbask.integrations import google_adk
 
 from .contract import ARGS, BATCH, NUMBER_QUESTION, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw

@@ -1,5 +1,5 @@
 """Semantic Kernel: a ``ChatCompletionAgent`` on the scripted chat model of
-tests/agents_more/semantic_kernel_scripted.py, its ``Warehouse-drop_table`` behind nbask's
+tests/integrations/semantic_kernel_scripted.py, its ``Warehouse-drop_table`` behind nbask's
 ``approval_filter_with`` (SK's auto function invocation filter); the framework's question is a
 ``GroupChatOrchestration`` whose manager (test_semantic_kernel.py's ``AskAfterWriter``) asks the
 person through nbask's ``human_response_function_with`` (free text, no options). An edit is
@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from integrations.semantic_kernel_scripted import ScriptedChat, Turn
-from integrations.test_semantic_kernel import AskAfterWriter, orchestrate
 from semantic_kernel.agents import ChatCompletionAgent, GroupChatOrchestration
 from semantic_kernel.filters import FilterTypes
 from semantic_kernel.functions import kernel_function
 
+from integrations.semantic_kernel_scripted import ScriptedChat, Turn
+from integrations.test_semantic_kernel import AskAfterWriter, orchestrate
 from nbask.integrations import semantic_kernel
 
 from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw

@@ -1,4 +1,4 @@
-"""Strands Agents: an ``Agent`` on the scripted ``Model`` of tests/agents_more/strands_scripted.py
+"""Strands Agents: an ``Agent`` on the scripted ``Model`` of tests/integrations/strands_scripted.py
 with the ``Warehouse`` tools of test_strands.py, ``drop_table`` gated by nbask's
 ``Approvals(interrupt=True)`` and a tool raising its own ``tool_context.interrupt`` (the
 framework's question: free text, no options), run by nbask's ``run_sync``, which answers every
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from integrations.strands_scripted import ScriptedModel, Turn
-from integrations.test_strands import Warehouse
 from strands import Agent, ToolContext, tool
 from strands.hooks import BeforeInvocationEvent
 
+from integrations.strands_scripted import ScriptedModel, Turn
+from integrations.test_strands import Warehouse
 from nbask.integrations import strands
 
 from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw

@@ -1,0 +1,314 @@
+"""One way to drive nbask in every real front end: the `Host` interface, and its adapters over
+each suite's own page object (JupyterLab / Notebook 7: browser.notebook_page; VS Code's widget
+host: vscode.host; JupyterLite: lite.lite_page). The adapters only delegate.
+
+A scenario names its notebook's cells up front (`open`), then runs them by index, each once and
+in order; a host that appends cells as they run (VS Code, JupyterLite) keeps the mapping. Every
+wait is on something shown (a prompt, a role, output text, `data-status`), never a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from playwright.sync_api import Locator, expect
+
+from support.lite_page import KERNEL_IDLE, Cell, LitePage
+from support.lite_page import RUN_TIMEOUT_MS as LITE_TIMEOUT_MS
+from support.notebook_page import DONE_PROMPT, NotebookPage
+from support.notebook_page import RUN_TIMEOUT_MS as LAB_TIMEOUT_MS
+from support.vscode.host import VSCodeHost
+
+#: What a cell prints, as lines `PREFIX {json}`, only its stdout, stderr and errors.
+STREAMS = (
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout'],"
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'],"
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+)
+#: JupyterLab shows an error output with the stderr renderer: an error is a line naming an exception.
+ERRORS = (
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'],"
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+)
+RAISED = re.compile(r"^[\w.]*(Error|Exception|Interrupt|Exit)\b", re.MULTILINE)
+
+
+class Host(Protocol):
+    """A front end showing one notebook of cells on one kernel."""
+
+    #: The id scenarios run under ("lab", "notebook7", "vscode", "lite").
+    name: str
+    #: True when the notebook has a kernel of its own (execution counts start at 1).
+    fresh_kernel: bool
+
+    def open(self, cells: Sequence[str]) -> None:
+        """Open a notebook of these code cells (none run yet)."""
+
+    def run_cell(self, index: int, wait: bool = True) -> int | None:
+        """Run cell `index`; with `wait`, until it ended, returning its execution count."""
+
+    def wait_running(self, index: int) -> None:
+        """Cell `index` is still running (waiting on an answer)."""
+
+    def wait_done(self, index: int) -> int:
+        """Wait until cell `index` ended; return its execution count."""
+
+    def wait_idle(self) -> None:
+        """The kernel is idle and the page attached to it (after an interrupt)."""
+
+    def failed(self, index: int) -> bool:
+        """Cell `index` (ended) shows an error."""
+
+    def widget(self, index: int, nth: int = 0) -> Locator:
+        """The `nth` nbask widget in cell `index`'s outputs, once it is shown."""
+
+    def widgets(self, index: int) -> Locator:
+        """Every nbask widget in cell `index`'s outputs."""
+
+    def find(self, index: int, role: str, name: str) -> Locator:
+        """The control of accessible `role` and `name` in cell `index`'s widget."""
+
+    def printed(self, index: int) -> str:
+        """What cell `index` printed (stdout, stderr) and its error, as text."""
+
+    def wait_output(self, index: int, text: str | re.Pattern[str]) -> None:
+        """Wait until cell `index`'s outputs contain `text`."""
+
+    def read_line(self, index: int, prefix: str) -> dict[str, Any]:
+        """Wait for the one `PREFIX {json}` line cell `index` printed and parse it."""
+
+    def interrupt(self) -> None:
+        """Interrupt the kernel as the person would."""
+
+    def reload(self) -> None:
+        """Reload the page; the kernel and its cells stay."""
+
+    def expect_host_rules(self, index: int) -> None:
+        """What this host requires of a cell that printed an answer (nothing, but in VS Code)."""
+
+
+def _parse_line(text: str, prefix: str, index: int) -> dict[str, Any]:
+    lines = [line for line in text.splitlines() if line.startswith(prefix + " ")]
+    assert len(lines) == 1, f"expected one {prefix} line in cell {index}, got {lines}"
+    return dict(json.loads(lines[0][len(prefix) + 1 :]))
+
+
+class JupyterHost:
+    """JupyterLab or Jupyter Notebook 7, over browser.notebook_page.NotebookPage."""
+
+    fresh_kernel = True
+
+    def __init__(self, open_notebook: Callable[..., NotebookPage], frontend: str) -> None:
+        self._open_notebook = open_notebook
+        self.name = frontend
+        self.nb: NotebookPage | None = None
+
+    @property
+    def page(self) -> NotebookPage:
+        assert self.nb is not None, "open() the notebook first"
+        return self.nb
+
+    def open(self, cells: Sequence[str]) -> None:
+        self.nb = self._open_notebook(list(cells))
+
+    def run_cell(self, index: int, wait: bool = True) -> int | None:
+        return self.page.run_cell(index, wait=wait)
+
+    def wait_running(self, index: int) -> None:
+        self.page.wait_running(index)
+
+    def wait_done(self, index: int) -> int:
+        return self.page.wait_done(index)
+
+    def wait_idle(self) -> None:
+        self.page.wait_kernel_idle()
+
+    def failed(self, index: int) -> bool:
+        return bool(RAISED.search("\n".join(self.page.cell(index).locator(ERRORS).all_inner_texts())))
+
+    def widget(self, index: int, nth: int = 0) -> Locator:
+        root = self.page.widget(index, nth)
+        expect(root).to_be_visible(timeout=LAB_TIMEOUT_MS)
+        return root
+
+    def widgets(self, index: int) -> Locator:
+        return self.page.output_area(index).locator(".nbask")
+
+    def find(self, index: int, role: str, name: str) -> Locator:
+        return self.widget(index).get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+
+    def printed(self, index: int) -> str:
+        return self.page.stream_text(index)
+
+    def wait_output(self, index: int, text: str | re.Pattern[str]) -> None:
+        self.page.wait_output(index, text)
+
+    def read_line(self, index: int, prefix: str) -> dict[str, Any]:
+        self.page.wait_output(index, re.compile(re.escape(prefix) + r" \{"))
+        return _parse_line(self.page.stream_text(index), prefix, index)
+
+    def interrupt(self) -> None:
+        self.page.interrupt()
+
+    def reload(self) -> None:
+        self.page.reload()
+
+    def expect_host_rules(self, index: int) -> None:
+        del index  # no rule of its own
+
+
+class VSCodeWidgetHost:
+    """VS Code's notebook widget host, over vscode.host.VSCodeHost (cells appended as they run)."""
+
+    name = "vscode"
+    fresh_kernel = True
+
+    def __init__(self, open_host: Callable[..., VSCodeHost]) -> None:
+        self._open_host = open_host
+        self.vscode: VSCodeHost | None = None
+        self.sources: list[str] = []
+        self.cells: dict[int, int] = {}
+
+    @property
+    def host(self) -> VSCodeHost:
+        assert self.vscode is not None, "open() the notebook first"
+        return self.vscode
+
+    def open(self, cells: Sequence[str]) -> None:
+        self.vscode = self._open_host()
+        self.sources = list(cells)
+        self.cells = {}
+
+    def run_cell(self, index: int, wait: bool = True) -> int | None:
+        self.cells[index] = self.host.run(self.sources[index])
+        return self.wait_done(index) if wait else None
+
+    def wait_running(self, index: int) -> None:
+        expect(self.host.cell(self.cells[index])).to_have_attribute("data-state", "running")
+
+    def wait_done(self, index: int) -> int:
+        self.host.wait_done(self.cells[index])
+        return self.host.execution_count(self.cells[index])
+
+    def wait_idle(self) -> None:
+        return None  # a cell is done only after its execute_reply and the kernel's idle
+
+    def failed(self, index: int) -> bool:
+        return self.host.wait_done(self.cells[index]) == "error"
+
+    def widget(self, index: int, nth: int = 0) -> Locator:
+        root = self.host.widget(self.cells[index], nth)
+        expect(root).to_be_visible()
+        return root
+
+    def widgets(self, index: int) -> Locator:
+        return self.host.cell(self.cells[index]).locator(".nbask")
+
+    def find(self, index: int, role: str, name: str) -> Locator:
+        return self.widget(index).get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+
+    def printed(self, index: int) -> str:
+        return self.host.stdout(self.cells[index]) + self.host.errors(self.cells[index])
+
+    def wait_output(self, index: int, text: str | re.Pattern[str]) -> None:
+        self.host.wait_output(self.cells[index], text)
+
+    def read_line(self, index: int, prefix: str) -> dict[str, Any]:
+        return self.host.read_line(self.cells[index], prefix)
+
+    def interrupt(self) -> None:
+        self.host.interrupt()
+
+    def reload(self) -> None:
+        self.host.reload()
+
+    def expect_host_rules(self, index: int) -> None:
+        """VS Code shows only output published under the cell's execute request, and its proxy
+        kernel sends every comm message on the main shell channel (no subshell).
+        """
+        cell = self.cells[index]
+        execute_id = self.host.cell_msg_id(cell)
+        printed = [o for o in self.host.outputs(cell) if o["kind"] == "stream" and o.get("text")]
+        assert printed, self.host.describe()
+        assert all(o["parentId"] == execute_id and o["parentType"] == "execute_request" for o in printed)
+        assert self.host.stray() == [], "output published under another parent is not shown in a VS Code cell"
+        wire = self.host.wire()
+        sent_comm = [m for m in wire if m["direction"] == "send" and m["type"].startswith("comm_")]
+        assert any(m["type"] == "comm_msg" for m in sent_comm), "the answer went to the kernel as a comm_msg"
+        assert all(m["channel"] == "shell" and m["subshellId"] is None for m in sent_comm), sent_comm
+        assert not [m for m in wire if "subshell" in m["type"]], "no subshell was created"
+
+
+class LiteHost:
+    """JupyterLite (the Pyodide kernel), over lite.lite_page.LitePage: cells are appended to the
+    one notebook the module's tests share, so its kernel is not fresh.
+    """
+
+    name = "lite"
+    fresh_kernel = False
+
+    def __init__(self, lite: LitePage) -> None:
+        self.lite = lite
+        self.sources: list[str] = []
+        self.cells: dict[int, Cell] = {}
+
+    def open(self, cells: Sequence[str]) -> None:
+        self.sources = list(cells)
+        self.cells = {}
+
+    def _prompt(self, index: int) -> Locator:
+        return self.cells[index].root.locator(".jp-InputArea-prompt")
+
+    def run_cell(self, index: int, wait: bool = True) -> int | None:
+        self.cells[index] = self.lite.run(self.sources[index])
+        return self.wait_done(index) if wait else None
+
+    def wait_running(self, index: int) -> None:
+        expect(self._prompt(index)).to_have_text("[*]:", timeout=LITE_TIMEOUT_MS)
+
+    def wait_done(self, index: int) -> int:
+        expect(self._prompt(index)).to_have_text(DONE_PROMPT, timeout=LITE_TIMEOUT_MS)
+        match = re.fullmatch(r"\[(\d+)\]:", self._prompt(index).inner_text().strip())
+        assert match, f"cell {index} has no execution count"
+        return int(match.group(1))
+
+    def wait_idle(self) -> None:
+        path = self.lite.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
+        self.lite.page.wait_for_function(KERNEL_IDLE, arg=path, timeout=LITE_TIMEOUT_MS)
+
+    def failed(self, index: int) -> bool:
+        return bool(RAISED.search("\n".join(self.cells[index].root.locator(ERRORS).all_inner_texts())))
+
+    def widget(self, index: int, nth: int = 0) -> Locator:
+        root = self.widgets(index).nth(nth)
+        expect(root).to_be_visible(timeout=LITE_TIMEOUT_MS)
+        return root
+
+    def widgets(self, index: int) -> Locator:
+        return self.cells[index].output.locator(".nbask")
+
+    def find(self, index: int, role: str, name: str) -> Locator:
+        return self.widget(index).get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+
+    def printed(self, index: int) -> str:
+        return "".join(self.cells[index].root.locator(STREAMS).all_inner_texts())
+
+    def wait_output(self, index: int, text: str | re.Pattern[str]) -> None:
+        expect(self.cells[index].output).to_contain_text(text, timeout=LITE_TIMEOUT_MS)
+
+    def read_line(self, index: int, prefix: str) -> dict[str, Any]:
+        self.wait_output(index, re.compile(re.escape(prefix) + r" \{"))
+        return _parse_line(self.printed(index), prefix, index)
+
+    def interrupt(self) -> None:
+        raise NotImplementedError("the Pyodide kernel is not interrupted from the page here")
+
+    def reload(self) -> None:
+        self.lite.page.reload()
+        self.wait_idle()
+
+    def expect_host_rules(self, index: int) -> None:
+        del index  # no rule of its own
