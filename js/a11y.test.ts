@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import axe from "axe-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing";
+import { DB, FakeModel, FEATURES, pendingModel, unmountAll, view } from "./testing/harness";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // jsdom does no layout or colour computation, so axe cannot measure contrast here; the palette

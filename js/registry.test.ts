@@ -1,7 +1,7 @@
 // The registry from kind to view: each known kind renders its own view; an unknown one fails
 // loudly (an error in the widget and on the console) and renders no question.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FakeModel, pendingModel, unmountAll, view } from "./testing";
+import { FakeModel, pendingModel, unmountAll, view } from "./testing/harness";
 import { VIEWS, unknownKindText } from "./widget";
 
 afterEach(() => {

@@ -4,10 +4,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getAllByRole, getByRole, queryAllByRole, within } from "@testing-library/dom";
 import { afterEach, describe, expect, it } from "vitest";
-import { DB, FakeModel, FEATURES, otherText, pendingModel, unmountAll, view } from "./testing";
-import { isRecommended, type Question } from "./contract";
-import { readQuestions } from "./question";
-import { formatDuration } from "./shell";
+import { DB, FakeModel, FEATURES, otherText, pendingModel, unmountAll, view } from "./testing/harness";
+import { isRecommended, type Question } from "./contract/contract";
+import { readQuestions } from "./kinds/question/view";
+import { formatDuration } from "./shell/shell";
 
 afterEach(unmountAll);
 
@@ -116,7 +116,7 @@ describe("pending form", () => {
     expect(names.filter((n) => /submit|dismiss/i.test(n)).sort()).toEqual(["Dismiss", "Submit"]);
   });
 
-  it("puts data-lm-suppress-shortcuts on no control (js/hostkeys.ts gates each key instead)", () => {
+  it("puts data-lm-suppress-shortcuts on no control (js/focus/hostkeys.ts gates each key instead)", () => {
     const { root } = view(pendingModel());
     const focusable = root.querySelectorAll("input, button, select, textarea, [tabindex]");
     // 5 options, Other choice + textbox and "Add a note" + note per question, the set's
@@ -190,8 +190,12 @@ describe("hostile text", () => {
 
   it("never writes HTML strings into the DOM, in any front-end source file", () => {
     const dir = dirname(fileURLToPath(import.meta.url));
-    const sources = readdirSync(dir).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
-    expect(sources).toEqual(expect.arrayContaining(["widget.ts", "shell.ts", "question.ts", "approval.ts", "dom.ts"]));
+    const sources = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
+      (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
+    );
+    expect(sources).toEqual(
+      expect.arrayContaining(["widget.ts", join("shell", "shell.ts"), join("kinds", "question", "view.ts"), join("parts", "dom.ts")]),
+    );
     for (const name of sources) {
       const source = readFileSync(join(dir, name), "utf8");
       expect(source, name).not.toMatch(
@@ -213,7 +217,7 @@ describe("resolved block", () => {
     const { root } = view(new FakeModel({ questions: [DB, FEATURES], status }));
     expect(root.dataset.status).toBe(status);
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe(text);
-    // Only a timed-out request offers a control: "Answer anyway" (js/late.test.ts).
+    // Only a timed-out request offers a control: "Answer anyway" (js/shell/lateanswer.test.ts).
     const controls = [...root.querySelectorAll("input, button, textarea, select")];
     expect(controls.map((c) => c.textContent)).toEqual(status === "timeout" ? ["Answer anyway"] : []);
     expect(queryAllByRole(root, "radio")).toHaveLength(0);

@@ -6,16 +6,16 @@
 // One view per rendered output. The kernel owns the model; a view keeps only the person's
 // unsent draft, so every view of one model (and a reloaded page) shows the same state.
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
-import { alertBox } from "./alert";
-import { ApprovalView } from "./approval";
-import { BatchHeading } from "./batchheading";
-import type { Kind, Model } from "./contract";
-import { followRun } from "./cellrun";
-import { asText, el } from "./dom";
-import { FormView } from "./form";
-import { trackViews, watchOrphan } from "./orphans";
-import { QuestionView } from "./question";
-import { SourceLine } from "./source";
+import { alertBox } from "./shell/alert";
+import { ApprovalView } from "./kinds/approval/view";
+import { BatchHeading } from "./batch/heading";
+import type { Kind, Model } from "./contract/contract";
+import { followRun } from "./reload/cellrun";
+import { asText, el } from "./parts/dom";
+import { FormView } from "./kinds/form/view";
+import { trackViews, watchOrphan } from "./reload/orphans";
+import { QuestionView } from "./kinds/question/view";
+import { SourceLine } from "./batch/source";
 
 type View = (model: AnyModel<Model>, host: HTMLElement) => { destroy: () => void };
 
@@ -69,7 +69,7 @@ function render({ model, el: host }: Pick<RenderProps<Model>, "model" | "el">): 
 }
 
 /** Once per model: a request still waiting with no view on the page (its cell's output was not
- *  saved before a reload) is shown in a page-level panel instead (js/orphans.ts). */
+ *  saved before a reload) is shown in a page-level panel instead (js/reload/orphans.ts). */
 function initialize({ model }: InitializeProps<Model>): () => void {
   return watchOrphan(model, (host) => render({ model, el: host }));
 }
