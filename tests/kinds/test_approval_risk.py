@@ -84,7 +84,7 @@ def _interface_fields(source: str, name: str) -> set[str]:
 
 
 def test_the_approval_model_interface_mirrors_the_widgets_traits():
-    source = (ROOT / "js" / "contract.ts").read_text("utf-8")
+    source = (ROOT / "js" / "contract" / "contract.ts").read_text("utf-8")
     base = set(InteractionWidget.class_trait_names(sync=True))
     own = set(ApprovalWidget.class_trait_names(sync=True)) - base
     assert _interface_fields(source, "ApprovalModel") == own

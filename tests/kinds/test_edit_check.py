@@ -69,7 +69,8 @@ def test_functions_whose_edits_it_cannot_describe_get_no_schema():
 
 GOOD = {"name": "api", "replicas": 3}
 #: The cases js/argcheck.test.ts checks too: both sides find the same problems in the same words.
-CASES = json.loads((pathlib.Path(__file__).parents[2] / "js" / "argcheck.cases.json").read_text(encoding="utf-8"))
+CASES_FILE = pathlib.Path(__file__).parents[2] / "js" / "kinds" / "approval" / "argcheck.cases.json"
+CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))
 
 
 def test_the_shared_cases_are_this_functions_schema():

@@ -13,7 +13,7 @@ from nbask.widget import InteractionWidget
 from nbask.widget.batch import BATCH_ACTIONS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SOURCE = (ROOT / "js" / "contract.ts").read_text("utf-8")
+SOURCE = (ROOT / "js" / "contract" / "contract.ts").read_text("utf-8")
 
 
 def _interface_fields(name: str) -> set[str]:
