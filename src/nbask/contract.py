@@ -1,6 +1,6 @@
 """The wire contract shared with the front end, read from ``contract.json``.
 
-``js/contract.ts`` imports the same file, so statuses, fixed texts and limits cannot drift
+``js/contract/contract.ts`` imports the same file, so statuses, fixed texts and limits cannot drift
 apart between the kernel and the browser.
 """
 

@@ -95,7 +95,7 @@ def cell_allows_stdin(kernel: Any) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
-#: The longest first line of a cell's code a request carries (js/orphanpanel.ts shows it).
+#: The longest first line of a cell's code a request carries (js/reload/panel.ts shows it).
 CELL_LINE_CHARS = 80
 
 
@@ -120,7 +120,7 @@ def running_cell_request() -> dict[str, str]:
     """The running cell's execute_request as ``{"msg_id", "session"}`` ({} when none is known
     here): a page that did not send it (reloaded while the cell ran) knows by it that the
     notebook no longer shows the cell's output, and follows the run's output itself
-    (js/cellrun.ts).
+    (js/reload/cellrun.ts).
     """
     kernel = running_kernel()
     try:

@@ -1,7 +1,7 @@
 """Parse what a front end sends (the ``response`` trait) into typed replies.
 
 The payload is untrusted: any front end, or any code holding the comm, can write it. This
-module only checks its shape against the request (see js/contract.ts, ``QuestionResponse`` and
+module only checks its shape against the request (see js/contract/contract.ts, ``QuestionResponse`` and
 ``ApprovalResponse``); deciding the outcome is the request's job (``lifecycle``).
 """
 

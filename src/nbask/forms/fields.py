@@ -1,4 +1,4 @@
-"""A form's fields, as the front end renders them (``FormField`` in js/contract.ts), and the
+"""A form's fields, as the front end renders them (``FormField`` in js/contract/contract.ts), and the
 kernel's check of a reply against them: the front end checks too, but it is untrusted.
 """
 
@@ -30,7 +30,7 @@ class FieldOption(StrictModel):
 
 
 class FormField(StrictModel):
-    """One field of a form, as the front end renders it (``FormField`` in js/contract.ts)."""
+    """One field of a form, as the front end renders it (``FormField`` in js/contract/contract.ts)."""
 
     name: str
     title: str

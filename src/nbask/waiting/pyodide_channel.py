@@ -35,7 +35,7 @@ from ..errors import WaitingUnsupported
 T = TypeVar("T")
 
 NAME = "pyodide-channel"
-#: The channel of request ``r`` is ``CHANNEL_PREFIX + r`` (js/sidechannel.ts posts there).
+#: The channel of request ``r`` is ``CHANNEL_PREFIX + r`` (js/shell/sidechannel.ts posts there).
 CHANNEL_PREFIX = "nbask-reply-"
 #: How often a blocking wait looks at its event; the answer arrives while it sleeps.
 POLL_SECONDS = 0.01

@@ -3,7 +3,7 @@ resolution step, the waits, and the Markdown summary. Each request kind (``nbask
 subclasses it.
 
 The synced traitlets here and in each subclass are mirrored by the ``Model`` interfaces in
-js/contract.ts: change both together. The kernel writes every trait except ``response``.
+js/contract/contract.ts: change both together. The kernel writes every trait except ``response``.
 
 A widget displayed by hand (``display(w); await w.await_answer()``) goes through the manager
 like ``nbask.ask``: one pending request per kernel, and its outcome in ``nbask.history()``.
@@ -82,15 +82,15 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # Written by the kernel once resolved: what the resolved block shows.
     result = traitlets.Dict().tag(sync=True)
     # The person's unsent answer (choices, texts, notes), written by the front end only
-    # (js/draftsync.ts) so a reloaded page, a second view or a re-opened notebook shows it.
+    # (js/shell/draftsync.ts) so a reloaded page, a second view or a re-opened notebook shows it.
     # Only state: never parsed, never an answer; emptied once no answer can come any more
     # (answered, dismissed, cancelled; after a timeout, once answered late).
     draft = traitlets.Dict().tag(sync=True)
     # nbask.configure(notify=True) / NBASK_NOTIFY=1: a desktop notification when the question
-    # starts waiting while the page is hidden or the widget out of view (js/waiting.ts).
+    # starts waiting while the page is hidden or the widget out of view (js/shell/attention.ts).
     notify = traitlets.Bool(default_value=False).tag(sync=True)
     # Where the comm cannot bring a reply to a running cell (JupyterLite's Pyodide kernel): the
-    # BroadcastChannel the front end also posts its response on (js/sidechannel.ts); "" = none.
+    # BroadcastChannel the front end also posts its response on (js/shell/sidechannel.ts); "" = none.
     reply_channel = traitlets.Unicode("").tag(sync=True)
     # Whether the resolved block names who answered a made-up identity (a token login's
     # "Anonymous Io"): only once more than one identity has answered in this kernel (the
@@ -102,10 +102,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # Who asks (the request's ``source``; "" when unsaid): named on a card of a batch of several sources.
     source = traitlets.Unicode("").tag(sync=True)
     # The first line of the running cell's code ("" when unknown): the Waiting requests panel
-    # names where a request comes from by it, once its cell's output is gone (js/orphanpanel.ts).
+    # names where a request comes from by it, once its cell's output is gone (js/reload/panel.ts).
     cell = traitlets.Unicode("").tag(sync=True)
     # The running cell's execute_request ({"msg_id", "session"}; {} when unknown): a page reloaded
-    # while the cell ran shows the run's later output in the widget (js/cellrun.ts).
+    # while the cell ran shows the run's later output in the widget (js/reload/cellrun.ts).
     cell_run = traitlets.Dict().tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
@@ -235,7 +235,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         return name if isinstance(name, str) else None
 
     def _on_draft_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        # A page being left sends its last draft as a message of its own (js/draftsync.ts): the
+        # A page being left sends its last draft as a message of its own (js/shell/draftsync.ts): the
         # trait's update could still be held in that page. Checked as any draft is.
         if isinstance(content, dict) and isinstance(content.get("draft"), dict):
             self.draft = content["draft"]

@@ -1,5 +1,5 @@
 """The check of a person's edited tool-call arguments against the tool's JSON Schema, done again
-in the kernel because the front end (js/argcheck.ts, the same rules and words) is untrusted.
+in the kernel because the front end (js/kinds/approval/argcheck.ts, the same rules and words) is untrusted.
 
 Only the subset a function's signature gives (pydantic's schema of its parameters) is read:
 ``type`` (one or a list), ``enum``, ``const``, ``anyOf`` / ``oneOf`` / ``allOf``, ``$ref`` into

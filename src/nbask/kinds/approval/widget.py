@@ -22,7 +22,7 @@ class ApprovalWidget(ShowsRefusals[Decision]):
         decision = await w.await_answer(timeout=None)
     """
 
-    # Mirrored by ApprovalModel in js/contract.ts.
+    # Mirrored by ApprovalModel in js/contract/contract.ts.
     title = traitlets.Unicode("").tag(sync=True)
     details = traitlets.Unicode("").tag(sync=True)
     # The JSON Schema an edit of the details must fit (None: the details are not checked).

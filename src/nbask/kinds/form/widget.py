@@ -15,7 +15,7 @@ from .request import FormRequest
 class FormWidget(ShowsRefusals[FormAnswer]):
     """Shows a form (or a page to open) and resolves with the person's values.
 
-    Made by ``nbask.ask_form``; its traits are mirrored by FormModel in js/contract.ts.
+    Made by ``nbask.ask_form``; its traits are mirrored by FormModel in js/contract/contract.ts.
     """
 
     message = traitlets.Unicode("").tag(sync=True)

@@ -23,7 +23,7 @@ class QuestionWidget(InteractionWidget[Answer]):
         answer = await w.await_answer(timeout=None)
     """
 
-    # Mirrored by QuestionModel in js/contract.ts.
+    # Mirrored by QuestionModel in js/contract/contract.ts.
     questions = traitlets.List(traitlets.Dict()).tag(sync=True)
 
     def __init__(
