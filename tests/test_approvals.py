@@ -1,5 +1,5 @@
 """nbask.approve and @nbask.requires_approval in real kernels; the test plays the front end by
-sending the very comm message js/approval.ts sends (a traitlets "update" of `response`).
+sending the very comm message js/kinds/approval/view.ts sends (a traitlets "update" of `response`).
 """
 
 from __future__ import annotations

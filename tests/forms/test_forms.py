@@ -223,7 +223,7 @@ def test_bad_values_are_refused_naming_the_field_and_the_rule(values, message):
 
 
 def reply(widget: FormWidget, values: dict | None) -> None:
-    # Exactly what js/form.ts sends (type FormResponse), as a synced trait update.
+    # Exactly what js/kinds/form/view.ts sends (type FormResponse), as a synced trait update.
     action = "dismiss" if values is None else "submit"
     widget.response = {"action": action, "values": values or {}, "view_id": "v1", "sent_at_ms": 0}
 

@@ -243,7 +243,7 @@ def test_an_interrupt_inside_a_tool_through_the_widget(k: KernelHarness):
 
 
 def test_the_docs_decision_form_with_its_optional_note_through_the_widget(k: KernelHarness):
-    """``note: str | None = None`` is a text field that is not required: left blank (js/fields.ts
+    """``note: str | None = None`` is a text field that is not required: left blank (js/kinds/form/fields.ts
     leaves the key out), the node's Decision has note None.
     """
     cell = start(k, 'print(json.dumps((await run(graph("decision"), {}))["answer"]))')

@@ -22,7 +22,7 @@ from nbask.widget import LATE_ANSWER_NOTE
 
 
 def respond(widget: ApprovalWidget, action: str, edited: str | None = None, reason: str = "") -> None:
-    # Exactly what js/approval.ts sends (ApprovalResponse in js/contract.ts).
+    # Exactly what js/kinds/approval/view.ts sends (ApprovalResponse in js/contract/contract.ts).
     widget.response = {"action": action, "edited_details": edited, "reason": reason, "view_id": "v", "sent_at_ms": 0}
 
 

@@ -1,5 +1,5 @@
 """The kernel's check of edited tool-call arguments (nbask.kinds.approval.edit_check, mirrored by
-js/argcheck.ts): the schema a gated function gives, the problems found, the widget's refusal
+js/kinds/approval/argcheck.ts): the schema a gated function gives, the problems found, the widget's refusal
 that leaves the approval open, the terminal prompt asking again, and a trusted resolver's bad
 edit ending as a rejection that never runs the function.
 """
@@ -68,7 +68,7 @@ def test_functions_whose_edits_it_cannot_describe_get_no_schema():
 
 
 GOOD = {"name": "api", "replicas": 3}
-#: The cases js/argcheck.test.ts checks too: both sides find the same problems in the same words.
+#: The cases js/kinds/approval/argcheck.test.ts checks too: both sides find the same problems in the same words.
 CASES_FILE = pathlib.Path(__file__).parents[2] / "js" / "kinds" / "approval" / "argcheck.cases.json"
 CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))
 

@@ -161,7 +161,7 @@ def test_ask_validates_before_anything_else():
 
 
 def draft_of(widget: QuestionWidget) -> dict:
-    # What js/draftsync.ts writes: the request it belongs to and the kind's own draft.
+    # What js/shell/draftsync.ts writes: the request it belongs to and the kind's own draft.
     return {"request_id": widget.request_id, "key": "k", "view_id": "v1", "data": {"drafts": []}}
 
 

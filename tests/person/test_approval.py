@@ -91,7 +91,7 @@ def test_escape_dismisses_and_enter_never_approves(open_notebook, page):
     assert "Approve" not in (focused_name or "")
     expect(view.button("Reject")).to_be_visible()
     view.textbox("Reason").focus()
-    page.keyboard.press("Escape")  # nothing typed: it dismisses at once (js/escapeguard.ts)
+    page.keyboard.press("Escape")  # nothing typed: it dismisses at once (js/shell/discard.ts)
     decision = read_decision(nb)
     assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
     view.expect_status("dismissed")

@@ -22,7 +22,7 @@ from person.test_keys import PICK, QUESTIONS
 pytestmark = pytest.mark.browser
 
 CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
-# js/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
+# js/reload/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
 ORPHAN_DELAY_MS = 2000
 COMMAND_MODE = re.compile(r"\bjp-mod-commandMode\b")
 
@@ -154,7 +154,7 @@ def test_a_question_whose_cell_shift_enter_ran_again_is_offered_in_the_waiting_r
     ask = AskWidget.in_cell(nb, 1)
     ask.expect_pending()
     expect(ask.option(PICK, "Medium")).to_be_focused()
-    # Past the moment after which a request with no view gets a card (js/orphans.ts): the
+    # Past the moment after which a request with no view gets a card (js/reload/orphans.ts): the
     # widget is shown, so none did. The model came (initialize()) before its view rendered.
     page.evaluate("() => { window.__nbaskShown = performance.now(); }")
     page.wait_for_function(f"() => performance.now() > window.__nbaskShown + {ORPHAN_DELAY_MS + 500}")

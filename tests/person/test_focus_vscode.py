@@ -1,4 +1,4 @@
-"""Where focus goes when a request ends in the VS Code host (js/focusreturn.ts): there is no
+"""Where focus goes when a request ends in the VS Code host (js/focus/focusreturn.ts): there is no
 notebook cell of the page's own to go back to, so focus stays on the widget, on its resolved
 block once shown (also when its time limit ends it), never dropped to the page's body; from
 there Shift+Enter still reaches VS Code's workbench, which runs the next cell.

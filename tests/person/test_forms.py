@@ -96,7 +96,7 @@ def test_dismiss_declines_and_escape_declines(open_notebook):
 
     nb2, view2 = open_form(open_notebook, ask_form(message="Second form?"))
     view2.textbox("Service name").fill("billing")
-    nb2.page.keyboard.press("Escape")  # an entry would be lost: it asks first (js/escapeguard.ts)
+    nb2.page.keyboard.press("Escape")  # an entry would be lost: it asks first (js/shell/discard.ts)
     expect(view2.button("Keep editing")).to_be_focused()
     expect(view2.root.locator(".nbask-discard")).to_contain_text("Your entry in “Service name” will be lost.")
     nb2.page.keyboard.press("Escape")  # a second Escape keeps editing

@@ -132,7 +132,7 @@ def test_dismiss_and_escape_decline(open_host):
 
     cell2, view2 = _start(host, _form_call("Second form?"))
     view2.textbox("Service name").focus()
-    host.page.keyboard.press("Escape")  # nothing entered: it declines at once (js/escapeguard.ts)
+    host.page.keyboard.press("Escape")  # nothing entered: it declines at once (js/shell/discard.ts)
     form2 = host.read_line(cell2, "FORM")
     assert (form2["action"], form2["values"]) == ("decline", {})
     view2.expect_status("dismissed")

@@ -112,7 +112,7 @@ def test_tab_order_then_escape_dismisses(open_notebook, page):
     keys.press("Shift+Tab")
     expect(ask.button("Add a note for all questions")).to_be_focused()
 
-    keys.press("Escape")  # nothing chosen: it dismisses at once (js/escapeguard.ts)
+    keys.press("Escape")  # nothing chosen: it dismisses at once (js/shell/discard.ts)
     result = read_result(nb, 1)
     assert result["status"] == "dismissed"
     assert result["answers"] == {}

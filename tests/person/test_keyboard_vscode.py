@@ -71,7 +71,7 @@ def test_escape_on_an_untouched_question_dismisses(open_host):
     host, cell, ask = open_asking(open_host, CALL)
     expect(ask.option(PICK, "Medium")).to_be_focused()
     before = len(host.forwarded_keys())
-    host.page.keyboard.press("Escape")  # nothing would be lost (js/escapeguard.ts)
+    host.page.keyboard.press("Escape")  # nothing would be lost (js/shell/discard.ts)
     result = host.read_result(cell)
     assert result["status"] == "dismissed"
     ask.expect_resolved("dismissed")

@@ -68,7 +68,7 @@ def test_quickstart_cells_pause_and_resume(open_notebook):
     nb.run_cell(4, wait=False)
     ask = AskWidget.in_cell(nb, 4)
     ask.option("Should the agent also write tests?", "Yes (Recommended)").focus()
-    ask.root.page.keyboard.press("Escape")  # nothing chosen: it dismisses at once (js/escapeguard.ts)
+    ask.root.page.keyboard.press("Escape")  # nothing chosen: it dismisses at once (js/shell/discard.ts)
     ask.expect_resolved("dismissed")
     nb.wait_done(4)
     assert nb.stream_text(4).startswith("dismissed {}")

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.browser
 
 QUESTION = "Which optimizer should the sweep use?"
 LOGS = "What should each run log?"
-RUN_LABEL = "The cell after the answer"  # js/cellrun.ts RUN_TEXT.label
+RUN_LABEL = "The cell after the answer"  # js/reload/cellrun.ts RUN_TEXT.label
 
 
 def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_notebook):

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.browser
 QUESTION = "Retrain the model on the new data?"
 HEADING = "A request is still waiting"
 NOTE = "Its cell's output was not saved, so it is shown here."
-# js/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
+# js/reload/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
 ORPHAN_DELAY_MS = 2000
 
 # Records, in every document the page loads, whether the panel was ever put in the page.

@@ -18,7 +18,7 @@ from support.notebook_page import RUN_TIMEOUT_MS
 pytestmark = pytest.mark.browser
 
 QUESTION = "Which database should the app use?"
-# js/waiting.ts WAITING_TITLE_PREFIX
+# js/shell/attention.ts WAITING_TITLE_PREFIX
 MARKER = "● Question waiting — "
 TALL = "\n\n".join(f"Paragraph {i} of a long section." for i in range(40))
 

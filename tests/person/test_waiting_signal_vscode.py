@@ -15,7 +15,7 @@ from support.vscode.host import PRINT_RESULT, RUN_TIMEOUT_MS
 pytestmark = pytest.mark.vscode
 
 QUESTION = "Which database should the app use?"
-# js/waiting.ts WAITING_TITLE_PREFIX
+# js/shell/attention.ts WAITING_TITLE_PREFIX
 MARKER = "● Question waiting — "
 
 SCROLL_TO_TOP = """(node) => {

@@ -1,5 +1,5 @@
 """Each ending as the person reads it, once for every host, while the cell receives the agent's
-wording unchanged (src/nbask/contract.json `wording`, js/wording.ts): an answered question (the
+wording unchanged (src/nbask/contract.json `wording`, js/parts/wording.ts): an answered question (the
 option's label without "(Recommended)", no made-up name), a dismissed, a timed-out and an
 interrupted question, an approval rejected with a reason, one approved with edits (its resolved
 block showing the changed lines) and a declined form. Each test takes `host` (a hosts.Host)

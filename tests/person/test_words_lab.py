@@ -107,7 +107,7 @@ def test_escape_on_an_approval_is_not_shown_as_a_reason(open_notebook, page: Pag
     nb, root = open_approval(open_notebook)
     reason = root.get_by_role("textbox", name="Reason", exact=True)
     reason.fill("not today")
-    # A typed reason would be lost: Escape asks first (js/escapeguard.ts), naming it.
+    # A typed reason would be lost: Escape asks first (js/shell/discard.ts), naming it.
     page.keyboard.press("Escape")
     row = root.locator(".nbask-discard")
     expect(row).to_contain_text("Discard your changes? Your reason will be lost, and the request will not be approved.")

@@ -2,7 +2,7 @@
 accessibility contract; and the notebook cells that ask a question (or an approval) and print
 the kernel's answer for the test to read. The VS Code host suite uses them too.
 
-Contract (js/contract.ts): root `.nbask` with `data-status`; each question a `group` named by the
+Contract (js/contract/contract.ts): root `.nbask` with `data-status`; each question a `group` named by the
 question text; options `radio`/`checkbox` named by their label; a `textbox` named "Other"
 per question; buttons "Submit" and "Dismiss".
 """
@@ -230,11 +230,11 @@ def open_asking(open_notebook: Callable[..., NotebookPage], call: str) -> tuple[
 
 # -- a reload with unsaved changes, and the "Waiting requests" panel it can bring ----------------------
 
-WAITING_REGION = "Waiting requests"  # js/orphanpanel.ts PANEL_TEXT.region
+WAITING_REGION = "Waiting requests"  # js/reload/panel.ts PANEL_TEXT.region
 
 
 def waiting_panel(page: Page) -> Locator:
-    """The page-level panel of waiting requests no cell shows (js/orphanpanel.ts)."""
+    """The page-level panel of waiting requests no cell shows (js/reload/panel.ts)."""
     return page.get_by_role("region", name=WAITING_REGION, exact=True)
 
 

@@ -589,7 +589,7 @@ def next_approval(k: KernelHarness, answered: set[str], timeout: float = 30) -> 
 
 
 def approval_response(action: str, edited: dict[str, Any] | None = None, reason: str = "") -> dict[str, Any]:
-    """The ``response`` an approval view sends (js/approval.ts): ``edited``, when given, is the
+    """The ``response`` an approval view sends (js/kinds/approval/view.ts): ``edited``, when given, is the
     person's edited arguments, sent as JSON text.
     """
     details = json.dumps(edited) if edited is not None else None

@@ -1,4 +1,4 @@
-"""js/contract.ts's BaseModel lists exactly the traits every nbask widget syncs (batch included),
+"""js/contract/contract.ts's BaseModel lists exactly the traits every nbask widget syncs (batch included),
 and BatchState the keys the kernel's ``batch`` trait carries.
 """
 

@@ -1,5 +1,5 @@
 """nbask.configure(notify=...) and NBASK_NOTIFY: the setting, and the `notify` trait every
-widget syncs to the front end (js/waiting.ts shows the desktop notification).
+widget syncs to the front end (js/shell/attention.ts shows the desktop notification).
 """
 
 from __future__ import annotations
