@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nbask.host",
             "nbask.markdown",
             "nbask.terminal",
+            "nbask.identity",
         ),
     ),
     ("interaction core", ("nbask.core",)),

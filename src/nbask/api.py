@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from .core.history import HistoryEntry, write_jsonl
-from .core.lifecycle import DEFAULT_TIMEOUT
+from .core.lifecycle import DEFAULT_TIMEOUT, Request
 from .core.manager import manager
+from .identity import checked_approvers
 from .kinds import QuestionRequest
 from .kinds.approval.request import approval_request
 from .kinds.form.request import form_request
@@ -31,6 +32,8 @@ from .models import (
     Risk,
 )
 from .resolvers.run import run_request, run_request_sync
+
+RequestT = TypeVar("RequestT", bound=Request[Any])
 
 # The public calls (``nbask`` re-exports them): those that ask, then those that read what ended.
 __all__ = ["approve", "approve_sync", "ask", "ask_form", "ask_form_sync", "ask_questions", "ask_sync"]
@@ -48,6 +51,7 @@ async def ask(
     queue: bool = False,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> Answer:
     """Ask one question with 2-4 options in the running cell and wait for the answer.
 
@@ -71,7 +75,7 @@ async def ask(
         tool_call_id=tool_call_id,
         source=source,
     )
-    return await run_request(request, queue=queue, inbox=inbox)
+    return await run_request(_only(request, approvers), queue=queue, inbox=inbox)
 
 
 async def ask_questions(
@@ -82,13 +86,14 @@ async def ask_questions(
     queue: bool = False,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> Answer:
     """Ask 1-4 questions at once (the schema of ``Question``) and wait for the answers."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = QuestionRequest(
         question_set=as_question_set(questions), timeout=timeout, tool_call_id=tool_call_id, source=source
     )
-    return await run_request(request, queue=queue, inbox=inbox)
+    return await run_request(_only(request, approvers), queue=queue, inbox=inbox)
 
 
 def ask_sync(
@@ -102,6 +107,7 @@ def ask_sync(
     queue: bool = False,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> Answer:
     """The blocking twin of ``ask`` / ``ask_questions`` for synchronous code.
 
@@ -130,7 +136,7 @@ def ask_sync(
         request = QuestionRequest(
             question_set=as_question_set(question), timeout=timeout, tool_call_id=tool_call_id, source=source
         )
-    return run_request_sync(request, queue=queue, inbox=inbox)
+    return run_request_sync(_only(request, approvers), queue=queue, inbox=inbox)
 
 
 async def approve(
@@ -144,6 +150,7 @@ async def approve(
     risk: Risk | None = None,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> Decision:
     """Ask the person to approve, edit or reject ``action`` (a short title) with ``details``.
 
@@ -159,7 +166,7 @@ async def approve(
     request = approval_request(
         action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk, source=source
     )
-    return await run_request(request, queue=queue, inbox=inbox)
+    return await run_request(_only(request, approvers), queue=queue, inbox=inbox)
 
 
 def approve_sync(
@@ -173,13 +180,14 @@ def approve_sync(
     risk: Risk | None = None,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> Decision:
     """The blocking twin of ``approve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = approval_request(
         action, details, timeout=timeout, tool_call_id=tool_call_id, schema=details_schema, risk=risk, source=source
     )
-    return run_request_sync(request, queue=queue, inbox=inbox)
+    return run_request_sync(_only(request, approvers), queue=queue, inbox=inbox)
 
 
 async def ask_form(
@@ -191,6 +199,7 @@ async def ask_form(
     queue: bool = False,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> FormAnswer:
     """Ask the person to fill in a typed form and wait for the values.
 
@@ -201,7 +210,7 @@ async def ask_form(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id, source=source)
-    return await run_request(request, queue=queue, inbox=inbox)
+    return await run_request(_only(request, approvers), queue=queue, inbox=inbox)
 
 
 def ask_form_sync(
@@ -213,11 +222,21 @@ def ask_form_sync(
     queue: bool = False,
     source: str | None = None,
     inbox: bool = False,
+    approvers: Sequence[str] | None = None,
 ) -> FormAnswer:
     """The blocking twin of ``ask_form``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = form_request(message, schema, timeout=timeout, tool_call_id=tool_call_id, source=source)
-    return run_request_sync(request, queue=queue, inbox=inbox)
+    return run_request_sync(_only(request, approvers), queue=queue, inbox=inbox)
+
+
+def _only(request: RequestT, approvers: Sequence[str] | None) -> RequestT:
+    """``request`` that only ``approvers`` may answer (a verified answer of one of them), where
+    given; ValueError naming ``approvers`` and the rule for anything but a list of usernames.
+    """
+    if approvers is not None:
+        request.approvers = checked_approvers(approvers)
+    return request
 
 
 def history() -> list[HistoryEntry]:

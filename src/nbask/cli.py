@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from .core.lifecycle import Resolution
 from .errors import InboxError, InboxRequestClosed
+from .identity import refusal
 from .inbox_store import InboxItem, InboxStore, open_inbox
 from .inbox_store.store import when
 from .replies import account_name
@@ -129,13 +130,20 @@ def _answer_one(store: InboxStore, item: InboxItem, stdin: TextIO, stdout: TextI
     if request is None:
         _err(f"nbask: {item.short_id} is a {item.kind}, which this version of nbask cannot ask")
         return False
+    # At a terminal, who answers is the account this command runs as: the system vouches for it.
+    user = account_name()
+    why = refusal(item.approvers, user, "verified" if user is not None else "none")
+    if why is not None:
+        _err(f"nbask: {item.short_id} cannot be answered here: {why}")
+        return False
     stdout.write(f"\n[{item.short_id}]{f' from {item.notebook}' if item.notebook else ''}, asked {when(item.asked_at)}")
     outcome = ConsoleResolver(stdin, stdout).resolve_sync(Resolution(request))
     if outcome.status == "dismissed":
         stdout.write(f"{item.short_id} left waiting." + "\n")
         return True
+    outcome = outcome.model_copy(update={"answered_by_user": user, "identity": "verified" if user else "none"})
     try:
-        store.answer(item.id, outcome, by=account_name())
+        store.answer(item.id, outcome, by=user)
     except InboxRequestClosed as error:
         _err(f"nbask: {error}")
         return False

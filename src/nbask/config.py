@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, cast, get_args
 
+from .identity import ApproversDefault, checked_default, parse_env
+
 Policy = Literal["interactive", "recommended", "replay", "dismiss", "error", "later"]
 POLICIES: Final[tuple[str, ...]] = get_args(Policy)
 DEFAULT_POLICY: Final[Policy] = "interactive"
@@ -143,6 +145,13 @@ SETTINGS: Final = (
         meaning="seconds a request waits in the inbox before it expires (a week)",
         read=_read_seconds,
     ),
+    Setting(
+        name="approvers",
+        env="NBASK_APPROVERS",
+        default=None,
+        meaning="who alone may approve: usernames for every approval, or tool-name patterns to usernames",
+        read=parse_env,
+    ),
 )
 _BY_NAME: Final = {setting.name: setting for setting in SETTINGS}
 ENV_POLICY: Final = _BY_NAME["policy"].env
@@ -152,6 +161,7 @@ ENV_NOTIFY: Final = _BY_NAME["notify"].env
 ENV_SHARE_USERNAME: Final = _BY_NAME["share_username"].env
 ENV_INBOX: Final = _BY_NAME["inbox"].env
 ENV_INBOX_EXPIRES: Final = _BY_NAME["inbox_expires"].env
+ENV_APPROVERS: Final = _BY_NAME["approvers"].env
 
 
 @dataclass(frozen=True)
@@ -172,6 +182,8 @@ class Settings:
     inbox: pathlib.Path | str | None = None
     #: How many seconds a request waits in the inbox before it expires.
     inbox_expires: float = DEFAULT_INBOX_EXPIRES
+    #: Who alone may approve, where an approval names no approvers of its own (None: anyone).
+    approvers: ApproversDefault | None = None
 
 
 class _Unset:
@@ -194,6 +206,7 @@ def configure(
     share_username: bool | _Unset | None = _UNSET,
     inbox: str | os.PathLike[str] | _Unset | None = _UNSET,
     inbox_expires: float | _Unset | None = _UNSET,
+    approvers: Any = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
 
@@ -218,6 +231,10 @@ def configure(
     (``$XDG_DATA_HOME/nbask/inbox.sqlite3``). ``NBASK_INBOX`` does the same.
     ``inbox_expires``: how many seconds a request waits in the inbox before it expires (a week by
     default; an expired one ends as a timeout); ``NBASK_INBOX_EXPIRES`` does the same.
+    ``approvers``: who alone may approve an approval that names no approvers of its own: a list
+    of usernames (``["alice", "bob"]``) for every approval, or a mapping from a glob pattern of
+    the tool's name to usernames (``{"shell_*": ["alice"]}``); only their verified answer
+    resolves it. ``NBASK_APPROVERS=alice,bob`` does the same for every approval.
     Arguments left out stay as they are; ``None`` goes back to the environment variable
     (``NBASK_POLICY``, ``NBASK_REPLAY_FILE``), then to the default.
 
@@ -226,7 +243,13 @@ def configure(
     global _configured  # noqa: PLW0603 - the one module-level store of what configure set
     with _lock:
         updates: dict[str, Any] = {}
-        given = (("policy", policy), ("replay_file", replay_file), ("inbox", inbox), ("inbox_expires", inbox_expires))
+        given = (
+            ("policy", policy),
+            ("replay_file", replay_file),
+            ("inbox", inbox),
+            ("inbox_expires", inbox_expires),
+            ("approvers", approvers),
+        )
         for name, value in given:
             if not isinstance(value, _Unset):
                 updates[name] = None if value is None else _read_given(name, value)
@@ -262,6 +285,8 @@ def _read_given(name: str, value: Any) -> Any:
         return pathlib.Path(value).expanduser()
     if name == "inbox":
         return inbox_location(os.fspath(value), name)
+    if name == "approvers":
+        return checked_default(value, name)
     return _read_seconds(str(value), name)
 
 
@@ -309,6 +334,7 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
         share_username=values["share_username"][0],
         inbox=values["inbox"][0],
         inbox_expires=values["inbox_expires"][0],
+        approvers=values["approvers"][0],
     )
 
 

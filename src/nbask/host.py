@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import waiting
+from .identity import Stamp, verify
 
 #: What nbclient adds to the command line of every IPython kernel it starts.
 NBCLIENT_KERNEL_ARGUMENT = "--HistoryManager.hist_file=:memory:"
@@ -114,6 +115,28 @@ def running_cell_line() -> str:
     code = parent.get("content", {}).get("code")
     line = next((text.strip() for text in code.splitlines() if text.strip()), "") if isinstance(code, str) else ""
     return line if len(line) <= CELL_LINE_CHARS else line[: CELL_LINE_CHARS - 1] + "\u2026"
+
+
+def kernel_key() -> bytes:
+    """The key this kernel's messages are signed with (its connection file's), b"" outside a
+    kernel: what a stamp of nbask's server extension is checked with (``nbask.identity``).
+    """
+    kernel = running_kernel()
+    key = getattr(getattr(kernel, "session", None), "key", b"")
+    return key if isinstance(key, bytes) else b""
+
+
+def running_cell_stamp() -> Stamp | None:
+    """Who the Jupyter server says sent the running cell's execute_request (nbask's server
+    extension stamps it); None where no server stamped it (VS Code, Colab, a server without the
+    extension, no running cell): there, who answers cannot be verified.
+    """
+    kernel = running_kernel()
+    try:
+        parent = kernel.get_parent("shell") if kernel is not None else None
+    except (LookupError, AttributeError, TypeError):
+        return None
+    return verify(parent, kernel_key()) if isinstance(parent, dict) else None
 
 
 def running_cell_request() -> dict[str, str]:

@@ -31,13 +31,15 @@ def first_line(text: str, limit: int = 120) -> str:
 
 def by_whom(outcome: Outcome) -> str:
     """Names who decided when it was no person ("by policy", "by replay"), the person's username
-    where the front end named them ("by alice"), "from the inbox by alice" for an answer given
+    where the front end named them ("by alice (verified)", with how that is known), "from the
+    inbox by alice" for an answer given
     later in the inbox, and "late" for an answer after the time limit.
     """
     late = " late" if outcome.late else ""
     user = outcome.answered_by_user
+    named = f" by {escape_markdown(user)}{f' ({outcome.identity})' if outcome.identity else ''}" if user else ""
     if outcome.answered_by == "inbox":
-        return f" from the inbox{f' by {escape_markdown(user)}' if user else ''}"
+        return f" from the inbox{named}"
     if outcome.answered_by != "person":
         return f"{late} by {outcome.answered_by}"
-    return f"{late} by {escape_markdown(user)}" if user else late
+    return f"{late}{named}"

@@ -45,6 +45,7 @@ __all__ = [
     "QuestionSet",
     "Risk",
     "Status",
+    "Verification",
     "is_recommended",
 ]
 
@@ -61,6 +62,9 @@ Status = Literal["answered", "dismissed", "timeout", "cancelled"]
 #: Who decided an outcome: a person (a click, a console prompt), a headless policy, or a recording.
 AnsweredBy = Literal["person", "policy", "replay", "inbox"]
 DecisionKind = Literal["approve", "edit", "reject"]
+#: How who answered is known: stamped by nbask's Jupyter server extension from the server's
+#: authenticated user (or the operating-system account at a terminal), said by the page, or not at all.
+Verification = Literal["verified", "reported", "none"]
 #: How much is at stake in an approval: the widget weighs its buttons and tags it by this.
 Risk = Literal["low", "medium", "high"]
 #: What an edit of an approval's details does (``Approval.edits``).
@@ -257,6 +261,17 @@ def _blank_of(model: type[BaseModel]) -> _Blank:
     return blank
 
 
+class RefusedAnswer(BaseModel):
+    """An answer that was not allowed to resolve its request: who sent it, how that is known, why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user: str | None
+    identity: Verification
+    reason: str
+    at: float
+
+
 class Outcome(BaseModel):
     """What every outcome carries: how it ended, for which request, when, and who decided."""
 
@@ -275,6 +290,10 @@ class Outcome(BaseModel):
     answered_by_user: str | None = _unset_left_out(
         "The username of the person who answered, where the front end names one (shared notebooks)."
     )
+    identity: Verification | None = _unset_left_out(
+        "How answered_by_user is known: 'verified' (Jupyter server or terminal account), 'reported', 'none'."
+    )
+    refused: list[RefusedAnswer] | None = _unset_left_out("Answers that were not allowed to resolve it (approvers).")
     recorded_by: AnsweredBy | None = _unset_left_out(
         "For a replayed outcome, or one from the inbox (answered_by 'replay', 'inbox'): who decided it."
     )
@@ -323,7 +342,9 @@ class Outcome(BaseModel):
     def replayed_from(self, recorded: Outcome) -> Self:
         """A copy of this replayed outcome that carries who decided ``recorded`` in the recording."""
         who = recorded.recorded_by or recorded.answered_by
-        return self.model_copy(update={"recorded_by": who, "answered_by_user": recorded.answered_by_user})
+        return self.model_copy(
+            update={"recorded_by": who, "answered_by_user": recorded.answered_by_user, "identity": recorded.identity}
+        )
 
     @property
     def seconds_waited(self) -> float:

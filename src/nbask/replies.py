@@ -22,7 +22,8 @@ from .contract import (
     MAX_USERNAME_CHARS,
 )
 from .errors import MalformedResponse
-from .models import Approval, Question, QuestionSet
+from .identity import Stamp
+from .models import Approval, Question, QuestionSet, Verification
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,17 @@ def answering_user(header_username: object, raw: dict[str, Any]) -> str | None:
     """
     name = username(header_username) or username(raw.get("user"))
     return account_name() if name is not None and _MADE_UP.fullmatch(name) else name
+
+
+def sender(header_username: object, stamp: Stamp | None, raw: dict[str, Any]) -> tuple[str | None, Verification]:
+    """Who sent ``raw`` and how that is known: the user the Jupyter server stamped the message
+    with ("verified"), else the name the page gave ("reported"), else no one ("none").
+    """
+    if stamp is not None:
+        name = answering_user(stamp.username, {})
+        return name, "verified" if name is not None else "none"
+    name = answering_user(header_username, raw)
+    return name, "reported" if name is not None else "none"
 
 
 def parse_question_response(raw: dict[str, Any], question_set: QuestionSet) -> QuestionResponse:

@@ -25,7 +25,8 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from .. import waiting
 from ..contract import MAX_SOURCE_CHARS, agent_text
-from ..models import AnsweredBy, Outcome
+from ..identity import checked_approvers
+from ..models import AnsweredBy, Outcome, RefusedAnswer, Verification
 
 DEFAULT_TIMEOUT = 600.0
 Ending = Literal["timeout", "cancelled"]
@@ -84,9 +85,12 @@ class Request(ABC, Generic[OutcomeT]):
     #: Who asks ("billing agent"), where several agents ask in one cell: a batch's cards name it
     #: when its requests come from more than one source. One line of plain text; None = unsaid.
     source: str | None = None
+    #: The only people whose verified answer resolves it (``nbask.identity``); None: anyone.
+    approvers: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         check_timeout(self.timeout)
+        self.approvers = checked_approvers(self.approvers)
         if self.tool_call_id is not None and not isinstance(self.tool_call_id, str):
             msg = f"tool_call_id must be a string or None, got {type(self.tool_call_id).__name__}"
             raise TypeError(msg)
@@ -164,6 +168,16 @@ class Resolution(Generic[OutcomeT]):
         self._settled: threading.Event | None = None
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[OutcomeT]]] = []
         self._listeners: list[Callable[[OutcomeT], None]] = []
+        #: Answers that could not resolve it (``approvers``): the outcome keeps them.
+        self._refused: list[RefusedAnswer] = []
+
+    def note_refused(self, user: str | None, identity: Verification, reason: str) -> None:
+        """Keep an answer that was not allowed to resolve the request (who sent it, how that is
+        known, why): the outcome carries it, so the history says who tried.
+        """
+        with self._lock:
+            if self._outcome is None:
+                self._refused.append(RefusedAnswer(user=user, identity=identity, reason=reason, at=time.time()))
 
     @property
     def outcome(self) -> OutcomeT | None:
@@ -197,6 +211,8 @@ class Resolution(Generic[OutcomeT]):
         with self._lock:
             if self._outcome is not None:
                 return False
+            if self._refused:
+                outcome = outcome.model_copy(update={"refused": [*(outcome.refused or ()), *self._refused]})
             self._outcome = outcome
             if self._settled is not None:
                 self._settled.set()

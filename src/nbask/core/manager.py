@@ -22,7 +22,8 @@ from typing import Any
 
 from .. import waiting
 from ..errors import InteractionPending
-from ..models import Outcome
+from ..identity import refusal
+from ..models import Outcome, Verification
 from ..nesting import check_questions_allowed
 from ..replies import account_name
 from .history import CompactRecord, HistoryEntry, compact, expand
@@ -91,9 +92,12 @@ class InteractionManager:
 
         return stop
 
-    def decide_batch(self, batch_id: str, request_ids: list[str], *, approve: bool, user: str | None) -> int:
+    def decide_batch(
+        self, batch_id: str, request_ids: list[str], *, approve: bool, user: str | None, identity: Verification = "none"
+    ) -> int:
         """Decide, as the person, each request of ``request_ids`` still waiting in batch
-        ``batch_id`` whose kind can be decided in one go (approvals); returns how many were.
+        ``batch_id`` whose kind can be decided in one go (approvals) and which ``user`` may
+        answer (``approvers``); returns how many were.
         """
         batch, waiting = self.batch()
         if batch is None or batch.id != batch_id:
@@ -102,11 +106,14 @@ class InteractionManager:
         for resolution in waiting:
             if resolution.request.request_id not in request_ids:
                 continue
+            why = refusal(resolution.request.approvers, user, identity)
+            if why is not None:
+                resolution.note_refused(user, identity, why)
+                continue
             outcome = resolution.request.decided_in_batch(approve=approve)
             if outcome is None:
                 continue
-            if user is not None:
-                outcome = outcome.model_copy(update={"answered_by_user": user})
+            outcome = outcome.model_copy(update={"answered_by_user": user, "identity": identity})
             decided += resolution.settle(outcome)
         return decided
 
@@ -338,7 +345,8 @@ def who(outcome: Outcome) -> dict[str, Any]:
     user = outcome.answered_by_user
     if user is None:
         return {}
-    return {"answered_by_user": user, **({"answered_by_account": True} if user == account_name() else {})}
+    mark = {"identity": outcome.identity} if outcome.identity is not None else {}
+    return {"answered_by_user": user, **mark, **({"answered_by_account": True} if user == account_name() else {})}
 
 
 def several_answered(*more: str | None) -> bool:

@@ -33,6 +33,7 @@ COLUMNS: Final = (
     "answered_by",
     "answered_at",
     "outcome",
+    "approvers",
 )
 #: The statements that read and add a row.
 SELECT: Final = f"SELECT {', '.join(COLUMNS)} FROM {TABLE}"  # noqa: S608 - constant names
@@ -46,6 +47,7 @@ def row_of(item: InboxItem) -> tuple[Any, ...]:
         "asked": json.dumps(item.asked, ensure_ascii=False),
         "identity": identity(item.kind, item.asked),
         "outcome": None if item.outcome is None else json_text(item.outcome),
+        "approvers": None if item.approvers is None else json.dumps(list(item.approvers), ensure_ascii=False),
     }
     return tuple(values[column] for column in COLUMNS)
 
@@ -58,6 +60,8 @@ def item_of(row: Sequence[Any], store: str) -> InboxItem:
     part = "what was asked"
     try:
         values["asked"] = json.loads(values["asked"])
+        part = "who may answer it"
+        values["approvers"] = None if values["approvers"] is None else tuple(json.loads(values["approvers"]))
         part = "its outcome"
         known = kind_named(kind)
         outcome = known.outcome_type.model_validate_json(text) if known is not None and text else None

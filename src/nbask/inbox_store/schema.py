@@ -86,6 +86,11 @@ MIGRATIONS: list[Migration] = [
         "paused runs: a framework's state, kept for the next run of the same code",
         (f"CREATE TABLE {RUNS} (key TEXT PRIMARY KEY, state TEXT NOT NULL, kept_at DOUBLE PRECISION NOT NULL)",),
     ),
+    Migration(
+        3,
+        "approvers: who alone may answer a request (JSON list of usernames; NULL: anyone)",
+        (f"ALTER TABLE {TABLE} ADD COLUMN approvers TEXT",),
+    ),
 ]
 
 

@@ -158,6 +158,7 @@ class SqlInbox(ABC):
                 tool_call_id=request.tool_call_id,
                 batch_id=batch_id,
                 workdir=workdir_of(request),
+                approvers=request.approvers,
                 notebook=where.notebook,
                 cell_id=where.cell_id,
                 run_id=where.run_id,

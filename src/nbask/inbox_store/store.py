@@ -74,6 +74,8 @@ class InboxItem:
     answered_at: float | None = None
     #: The kind's outcome once answered (None for a kind this process does not know).
     outcome: Outcome | None = None
+    #: The only people whose verified answer resolves it (``Request.approvers``); None: anyone.
+    approvers: tuple[str, ...] | None = None
 
     @property
     def short_id(self) -> str:
@@ -104,7 +106,9 @@ class InboxItem:
         kind = kind_named(self.kind)
         if kind is None:
             return None
-        request: Request[Any] = replace(kind.request_of(self.asked), timeout=None, tool_call_id=self.tool_call_id)
+        request: Request[Any] = replace(
+            kind.request_of(self.asked), timeout=None, tool_call_id=self.tool_call_id, approvers=self.approvers
+        )
         return request
 
 

@@ -24,6 +24,7 @@ from .. import config, host
 from ..core.history import Recording
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution
 from ..errors import AnswerLater
+from ..identity import refusal
 from ..inbox_store import InboxItem, InboxStatus, InboxStore, open_inbox
 from ..kinds import RequestKind, kind_of
 from ..models import Outcome
@@ -75,9 +76,11 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
     kind = kind_of(request)
     used = _used_in_this_run()
     item = store.find_answered(request, notebook=notebook, exclude=used)
-    if item is not None and item.entry() is not None:
+    outcome = from_item(kind, request, item) if item is not None and item.entry() is not None else None
+    if outcome is not None and refused_from_inbox(resolution, outcome):
+        outcome = None
+    if item is not None and outcome is not None:
         used.add(item.id)
-        outcome = from_item(kind, request, item)
     else:
         expired = store.matching(kind.name, request.asked(), notebook=notebook, statuses=EXPIRED, exclude=used)
         if not expired or _already_waiting(store, request, notebook) is not None:
@@ -94,6 +97,16 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
     return True
 
 
+def refused_from_inbox(resolution: Resolution[Any], outcome: Outcome) -> bool:
+    """Whether an inbox answer may not resolve ``resolution`` (not one of its approvers, or
+    not verified): kept as a refused answer, and the request keeps waiting.
+    """
+    why = refusal(resolution.request.approvers, outcome.answered_by_user, outcome.identity or "none")
+    if why is not None:
+        resolution.note_refused(outcome.answered_by_user, outcome.identity or "none", why)
+    return why is not None
+
+
 def from_item(kind: RequestKind[Any, Any], request: Request[Any], item: InboxItem) -> Outcome:
     """``request`` answered as ``item`` was, by replay's rules: who answered it and when, and
     that the answer came from the inbox.
@@ -103,7 +116,12 @@ def from_item(kind: RequestKind[Any, Any], request: Request[Any], item: InboxIte
     replayed: Outcome = kind.replayed(request, Recording([entry], source=f"the inbox ({item.short_id})"))
     source = entry.outcome
     user = source.answered_by_user or (item.answered_by if source.answered_by == "person" else None)
-    update = {"answered_by": "inbox", "recorded_by": source.decided_by, "answered_by_user": user}
+    update = {
+        "answered_by": "inbox",
+        "recorded_by": source.decided_by,
+        "answered_by_user": user,
+        "identity": source.identity,
+    }
     # Asked when the inbox first kept it, answered when someone answered there: the wait as it was.
     when = {"asked_at": item.asked_at, "resolved_at": item.answered_at or replayed.resolved_at}
     return replayed.model_copy(update={**update, **when})

@@ -19,7 +19,7 @@ from ..errors import InboxError
 from ..inbox_store import open_inbox
 from ..kinds import kind_of
 from ..models import Outcome
-from .later import from_item
+from .later import from_item, refused_from_inbox
 
 log = logging.getLogger("nbask.inbox_store")
 
@@ -36,7 +36,9 @@ def mirrored(resolution: Resolution[Any]) -> None:
         answered = store.wait_answered(item.id, stop=stop)
         if answered.status == "answered" and not resolution.done:
             request = resolution.request
-            resolution.settle(from_item(kind_of(request), request, answered))
+            outcome = from_item(kind_of(request), request, answered)
+            if not refused_from_inbox(resolution, outcome):
+                resolution.settle(outcome)
 
     def ended(outcome: Outcome) -> None:
         stop.set()

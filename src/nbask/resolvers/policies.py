@@ -22,6 +22,7 @@ from .. import config, host
 from ..core.history import Recording, load
 from ..core.lifecycle import DecidesAtOnce, OutcomeT, Request, Resolution, Resolver
 from ..errors import NoFrontEnd, NoOneCanAnswer
+from ..identity import waiting_for
 from ..kinds import RequestKind, kind_of
 from ..terminal import terminal_streams
 from .cell import show_in_cell
@@ -94,13 +95,23 @@ class PolicyResolver(DecidesAtOnce):
     def decide(self, kind: RequestKind[Any, Any], request: Request[Any]) -> Any:
         raise NotImplementedError
 
+    def unapproved(self, request: Request[Any]) -> Any:
+        """A request only its approvers may answer: a policy is none of them, so it is refused
+        (an approval rejected), the reason in the outcome and the history.
+        """
+        reason = (
+            f"Only {waiting_for(request.approvers or ())} may answer this {request.kind}, and the "
+            f"'{self.name}' policy answers for no one: it was not answered, so do not go ahead as if it were."
+        )
+        return request.refused(reason)
+
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         return self.resolve_sync(resolution)
 
     def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         request = resolution.request
         kind = kind_of(request)
-        resolution.settle(self.decide(kind, request))
+        resolution.settle(self.decide(kind, request) if not request.approvers else self.unapproved(request))
         final = resolution.outcome
         assert final is not None  # noqa: S101 - settled above
         show_in_cell(kind, request, final)

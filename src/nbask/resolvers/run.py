@@ -12,6 +12,7 @@ from .. import config
 from ..core.lifecycle import Request, Resolution
 from ..core.manager import manager
 from ..errors import ReplayMissing
+from ..identity import default_for
 from ..models import Outcome
 from .mirror import mirrored
 from .policies import choose_resolver
@@ -40,7 +41,7 @@ def _resolution(request: Request[OutcomeT], *, inbox: bool) -> Resolution[Outcom
     """``request``'s resolution; with ``inbox``, waiting in the inbox too while a person may
     answer it here (the ``later`` policy keeps requests in the inbox itself).
     """
-    resolution = Resolution(request)
+    resolution = Resolution(with_default_approvers(request))
     if inbox and config.policy_in_force()[0] == "interactive":
         mirrored(resolution)
     return resolution
@@ -51,13 +52,26 @@ async def run_requests(requests: Sequence[Request[Any]]) -> list[Any]:
     every outcome, in order. An interrupt cancels all of them and raises once.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await manager().run_together([Resolution(request) for request in requests], choose_resolver)
+    resolutions = [Resolution(with_default_approvers(request)) for request in requests]
+    return await manager().run_together(resolutions, choose_resolver)
 
 
 def run_requests_sync(requests: Sequence[Request[Any]]) -> list[Any]:
     """The blocking twin of ``run_requests``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return manager().run_together_sync([Resolution(request) for request in requests], choose_resolver)
+    resolutions = [Resolution(with_default_approvers(request)) for request in requests]
+    return manager().run_together_sync(resolutions, choose_resolver)
+
+
+def with_default_approvers(request: Request[OutcomeT]) -> Request[OutcomeT]:
+    """``request``, an approval that names no approvers given those ``configure(approvers=...)``
+    (or ``NBASK_APPROVERS``) sets for it; every other request as it is.
+    """
+    if request.approvers is None and request.kind == "approval":
+        default = config.value_of("approvers")[0]
+        if default:
+            request.approvers = default_for(default, request.headline())
+    return request
 
 
 def refused(request: Request[OutcomeT], error: Exception) -> OutcomeT:

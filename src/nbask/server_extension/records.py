@@ -1,6 +1,5 @@
-"""nbask's Jupyter server extension: a notebook saved through the server keeps what each ended
-request decided as its record (the Markdown summary and the machine-readable record), not only
-a widget view that needs the live kernel.
+"""Saved notebooks keep each ended request's record (the Markdown summary and the
+machine-readable record), not only a widget view that needs the live kernel.
 
 A cell's output of a request is a widget view whose bundle also holds the Markdown summary and,
 in its metadata, the record. JupyterLab and Notebook 7 prefer the widget view, and after the
@@ -9,7 +8,7 @@ to show: "Error displaying widget: model not found", the decision invisible. So 
 is saved, the widget view of every request that has ended for good is left out of the file: a
 reopened notebook, nbconvert and GitHub show the summary. The live page keeps its widget until
 it is reloaded. A request that timed out keeps its view, since a late answer may still come
-while the kernel lives. Enabled on install (``jupyter server extension list`` shows it).
+while the kernel lives.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-__all__ = ["WIDGET_VIEW", "keep_records", "load_jupyter_server_extension"]
+__all__ = ["WIDGET_VIEW", "keep_records"]
 
 log = logging.getLogger("nbask")
 
@@ -55,16 +54,3 @@ def _ended_for_good(output: dict[str, Any]) -> bool:
         return False
     # A timed-out request may still take a late answer while its kernel lives; one that got it has ended.
     return record.get("status") != "timeout" or _LATE_RECORD_KEY in metadata
-
-
-def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "nbask.server_extension"}]
-
-
-def load_jupyter_server_extension(serverapp: Any) -> None:
-    """Register ``keep_records`` with the server's contents manager."""
-    serverapp.contents_manager.register_pre_save_hook(keep_records)
-    serverapp.log.info("nbask: saved notebooks keep each ended request's record")
-
-
-_load_jupyter_server_extension = load_jupyter_server_extension
