@@ -146,6 +146,13 @@ SETTINGS: Final = (
         read=_read_seconds,
     ),
     Setting(
+        name="inbox_mirror",
+        env="NBASK_INBOX_MIRROR",
+        default=False,
+        meaning="whether every request a person is asked also waits in the inbox, as with inbox=True",
+        read=_read_flag,
+    ),
+    Setting(
         name="approvers",
         env="NBASK_APPROVERS",
         default=None,
@@ -161,6 +168,7 @@ ENV_NOTIFY: Final = _BY_NAME["notify"].env
 ENV_SHARE_USERNAME: Final = _BY_NAME["share_username"].env
 ENV_INBOX: Final = _BY_NAME["inbox"].env
 ENV_INBOX_EXPIRES: Final = _BY_NAME["inbox_expires"].env
+ENV_INBOX_MIRROR: Final = _BY_NAME["inbox_mirror"].env
 ENV_APPROVERS: Final = _BY_NAME["approvers"].env
 
 
@@ -182,6 +190,8 @@ class Settings:
     inbox: pathlib.Path | str | None = None
     #: How many seconds a request waits in the inbox before it expires.
     inbox_expires: float = DEFAULT_INBOX_EXPIRES
+    #: Whether every request asked interactively also waits in the inbox (``inbox=True`` for all).
+    inbox_mirror: bool = False
     #: Who alone may approve, where an approval names no approvers of its own (None: anyone).
     approvers: ApproversDefault | None = None
 
@@ -206,6 +216,7 @@ def configure(
     share_username: bool | _Unset | None = _UNSET,
     inbox: str | os.PathLike[str] | _Unset | None = _UNSET,
     inbox_expires: float | _Unset | None = _UNSET,
+    inbox_mirror: bool | _Unset | None = _UNSET,
     approvers: Any = _UNSET,
 ) -> Settings:
     """Set who answers nbask's requests in this process, and return the settings now in force.
@@ -231,6 +242,9 @@ def configure(
     (``$XDG_DATA_HOME/nbask/inbox.sqlite3``). ``NBASK_INBOX`` does the same.
     ``inbox_expires``: how many seconds a request waits in the inbox before it expires (a week by
     default; an expired one ends as a timeout); ``NBASK_INBOX_EXPIRES`` does the same.
+    ``inbox_mirror=True``: every request asked with a person to answer waits in the inbox too, as
+    ``inbox=True`` makes one do, so the server's inbox page lists it; ``NBASK_INBOX_MIRROR=1`` does
+    the same, and nbask's server extension sets it for the kernels its server starts.
     ``approvers``: who alone may approve an approval that names no approvers of its own: a list
     of usernames (``["alice", "bob"]``) for every approval, or a mapping from a glob pattern of
     the tool's name to usernames (``{"shell_*": ["alice"]}``); only their verified answer
@@ -257,7 +271,13 @@ def configure(
             warnings.warn("nbask.configure(enabled=...) is now tools_enabled=...", DeprecationWarning, stacklevel=2)
             if isinstance(tools_enabled, _Unset):
                 tools_enabled = enabled
-        for name, flag in (("tools_enabled", tools_enabled), ("notify", notify), ("share_username", share_username)):
+        flags = (
+            ("tools_enabled", tools_enabled),
+            ("notify", notify),
+            ("share_username", share_username),
+            ("inbox_mirror", inbox_mirror),
+        )
+        for name, flag in flags:
             if isinstance(flag, _Unset):
                 continue
             if flag is not None and not isinstance(flag, bool):
@@ -334,6 +354,7 @@ def _settings_from(configured: dict[str, Any]) -> Settings:
         share_username=values["share_username"][0],
         inbox=values["inbox"][0],
         inbox_expires=values["inbox_expires"][0],
+        inbox_mirror=values["inbox_mirror"][0],
         approvers=values["approvers"][0],
     )
 

@@ -1,10 +1,12 @@
 """A request that waits in its cell and in the inbox at once (``inbox=True``): whoever answers
 first, the person at the notebook or someone at the inbox (``nbask inbox answer``,
-``nbask.inbox()`` elsewhere), decides it, and the other side learns of it. An answer given in
-the inbox ends the cell's wait within the store's wake-up time (SQLite: a quarter second;
+``nbask.inbox()`` elsewhere, the server's inbox page), decides it, and the other side learns of
+it. An answer given in the inbox ends the cell's wait within the store's wake-up time (SQLite: a quarter second;
 PostgreSQL: at once, by NOTIFY), from a thread that sleeps in the store's wait, not a busy loop.
 An answer given in the cell is kept in the inbox; a request that ends unanswered there (a
-timeout, an interrupt, a dismissal) is cancelled in the inbox.
+timeout, an interrupt, a dismissal) is cancelled in the inbox. ``inbox_mirror``
+(``NBASK_INBOX_MIRROR=1``, set by nbask's server extension for its kernels) mirrors every request
+a person is asked, as if each said ``inbox=True``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,17 @@ from ..models import Outcome
 from .later import from_item, refused_from_inbox
 
 log = logging.getLogger("nbask.inbox_store")
+
+
+def mirrored_by_default(resolution: Resolution[Any]) -> None:
+    """Mirror ``resolution`` because ``inbox_mirror`` says every request is (no ``inbox=True`` of
+    its own): an inbox out of reach leaves the request asked in its cell alone, and says why in
+    the log, instead of failing the call that asked.
+    """
+    try:
+        mirrored(resolution)
+    except InboxError as error:
+        log.warning("nbask request %s is not mirrored in the inbox: %s", resolution.request.request_id, error)
 
 
 def mirrored(resolution: Resolution[Any]) -> None:

@@ -14,7 +14,7 @@ from ..core.manager import manager
 from ..errors import ReplayMissing
 from ..identity import default_for
 from ..models import Outcome
-from .mirror import mirrored
+from .mirror import mirrored, mirrored_by_default
 from .policies import choose_resolver
 
 __all__ = ["refused", "run_request", "run_request_sync", "run_requests", "run_requests_sync"]
@@ -38,12 +38,16 @@ def run_request_sync(request: Request[OutcomeT], *, queue: bool = False, inbox: 
 
 
 def _resolution(request: Request[OutcomeT], *, inbox: bool) -> Resolution[OutcomeT]:
-    """``request``'s resolution; with ``inbox``, waiting in the inbox too while a person may
-    answer it here (the ``later`` policy keeps requests in the inbox itself).
+    """``request``'s resolution; with ``inbox`` (or ``inbox_mirror`` in force), waiting in the
+    inbox too while a person may answer it here (the ``later`` policy keeps requests in the inbox
+    itself).
     """
     resolution = Resolution(with_default_approvers(request))
-    if inbox and config.policy_in_force()[0] == "interactive":
-        mirrored(resolution)
+    if config.policy_in_force()[0] == "interactive":
+        if inbox:
+            mirrored(resolution)
+        elif config.value_of("inbox_mirror")[0]:
+            mirrored_by_default(resolution)
     return resolution
 
 
