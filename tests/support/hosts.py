@@ -14,8 +14,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Page, expect
 
+from support.ask_widget import PRINT_RESULT, AskWidget
 from support.lite_page import KERNEL_IDLE, Cell, LitePage
 from support.lite_page import RUN_TIMEOUT_MS as LITE_TIMEOUT_MS
 from support.notebook_page import DONE_PROMPT, NotebookPage
@@ -43,6 +44,13 @@ class Host(Protocol):
     name: str
     #: True when the notebook has a kernel of its own (execution counts start at 1).
     fresh_kernel: bool
+
+    @property
+    def page(self) -> Page:
+        """The browser page the notebook is shown in (keys, scripts, the title)."""
+
+    def output(self, index: int) -> Locator:
+        """Cell `index`'s output area."""
 
     def open(self, cells: Sequence[str]) -> None:
         """Open a notebook of these code cells (none run yet)."""
@@ -107,54 +115,61 @@ class JupyterHost:
         self.nb: NotebookPage | None = None
 
     @property
-    def page(self) -> NotebookPage:
+    def notebook(self) -> NotebookPage:
         assert self.nb is not None, "open() the notebook first"
         return self.nb
+
+    @property
+    def page(self) -> Page:
+        return self.notebook.page
+
+    def output(self, index: int) -> Locator:
+        return self.notebook.output_area(index)
 
     def open(self, cells: Sequence[str]) -> None:
         self.nb = self._open_notebook(list(cells))
 
     def run_cell(self, index: int, wait: bool = True) -> int | None:
-        return self.page.run_cell(index, wait=wait)
+        return self.notebook.run_cell(index, wait=wait)
 
     def wait_running(self, index: int) -> None:
-        self.page.wait_running(index)
+        self.notebook.wait_running(index)
 
     def wait_done(self, index: int) -> int:
-        return self.page.wait_done(index)
+        return self.notebook.wait_done(index)
 
     def wait_idle(self) -> None:
-        self.page.wait_kernel_idle()
+        self.notebook.wait_kernel_idle()
 
     def failed(self, index: int) -> bool:
-        return bool(RAISED.search("\n".join(self.page.cell(index).locator(ERRORS).all_inner_texts())))
+        return bool(RAISED.search("\n".join(self.notebook.cell(index).locator(ERRORS).all_inner_texts())))
 
     def widget(self, index: int, nth: int = 0) -> Locator:
-        root = self.page.widget(index, nth)
+        root = self.notebook.widget(index, nth)
         expect(root).to_be_visible(timeout=LAB_TIMEOUT_MS)
         return root
 
     def widgets(self, index: int) -> Locator:
-        return self.page.output_area(index).locator(".nbask")
+        return self.notebook.output_area(index).locator(".nbask")
 
     def find(self, index: int, role: str, name: str) -> Locator:
         return self.widget(index).get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
 
     def printed(self, index: int) -> str:
-        return self.page.stream_text(index)
+        return self.notebook.stream_text(index)
 
     def wait_output(self, index: int, text: str | re.Pattern[str]) -> None:
-        self.page.wait_output(index, text)
+        self.notebook.wait_output(index, text)
 
     def read_line(self, index: int, prefix: str) -> dict[str, Any]:
-        self.page.wait_output(index, re.compile(re.escape(prefix) + r" \{"))
-        return _parse_line(self.page.stream_text(index), prefix, index)
+        self.notebook.wait_output(index, re.compile(re.escape(prefix) + r" \{"))
+        return _parse_line(self.notebook.stream_text(index), prefix, index)
 
     def interrupt(self) -> None:
-        self.page.interrupt()
+        self.notebook.interrupt()
 
     def reload(self) -> None:
-        self.page.reload()
+        self.notebook.reload()
 
     def expect_host_rules(self, index: int) -> None:
         del index  # no rule of its own
@@ -176,6 +191,13 @@ class VSCodeWidgetHost:
     def host(self) -> VSCodeHost:
         assert self.vscode is not None, "open() the notebook first"
         return self.vscode
+
+    @property
+    def page(self) -> Page:
+        return self.host.page
+
+    def output(self, index: int) -> Locator:
+        return self.host.cell(self.cells[index]).locator(".cell-outputs")
 
     def open(self, cells: Sequence[str]) -> None:
         self.vscode = self._open_host()
@@ -255,6 +277,13 @@ class LiteHost:
         self.sources: list[str] = []
         self.cells: dict[int, Cell] = {}
 
+    @property
+    def page(self) -> Page:
+        return self.lite.page
+
+    def output(self, index: int) -> Locator:
+        return self.cells[index].output
+
     def open(self, cells: Sequence[str]) -> None:
         self.sources = list(cells)
         self.cells = {}
@@ -312,3 +341,15 @@ class LiteHost:
 
     def expect_host_rules(self, index: int) -> None:
         del index  # no rule of its own
+
+
+def open_asking(host: Host, call: str, *after: str) -> AskWidget:
+    """Open a notebook whose cell 1 runs `ans = await <call>` and prints PRINT_RESULT (cell 0
+    imports json and nbask; `after` are the cells that follow); return the pending widget.
+    """
+    host.open(["import json, nbask", f"ans = await {call}\n" + PRINT_RESULT, *after])
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    ask = AskWidget(host.widget(1))
+    ask.expect_pending()
+    return ask
