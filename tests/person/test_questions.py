@@ -1,14 +1,12 @@
-"""Several questions at once: multi select, the "Other" text, the Recommended badge and focus,
-and Submit with a question left empty (confirm row, "[No preference]").
+"""Several questions at once, in every host: multi select, the "Other" text, the Recommended
+badge and focus, and Submit with a question left empty (confirm row, "[No preference]").
+Each test takes `host` (a hosts.Host) from its suite.
 """
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
-from support.ask_widget import open_asking, read_result
-
-pytestmark = pytest.mark.browser
+from support.hosts import Host, open_asking
 
 AUTH = "How should we authenticate?"
 FEATURES = "Which features should ship first?"
@@ -43,8 +41,8 @@ QUESTIONS = [
 ]
 
 
-def test_several_questions_multi_select_other_and_recommended(open_notebook):
-    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
+def test_several_questions_multi_select_other_and_recommended(host: Host):
+    ask = open_asking(host, f"nbask.ask_questions({QUESTIONS!r}, timeout=600)")
 
     for q in (AUTH, FEATURES, NAME):
         expect(ask.question(q)).to_be_visible()
@@ -79,7 +77,7 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
     expect(ask.question(NAME).get_by_role("radio", name="Other", exact=True)).to_be_checked()
 
     ask.submit()
-    result = read_result(nb, 1)
+    result = host.read_line(1, "RESULT")
     assert result["status"] == "answered"
     assert result["answers"] == {
         AUTH: "Session cookie",
@@ -92,11 +90,12 @@ def test_several_questions_multi_select_other_and_recommended(open_notebook):
     )
     # The resolved block reads top to bottom: each question, then its answer.
     ask.expect_reading_order([AUTH, "Session cookie", FEATURES, "Search, Sharing, Audit log", NAME, "QuestionPad"])
-    nb.wait_done(1)
+    host.wait_done(1)
+    assert not host.failed(1)
 
 
-def test_submit_with_an_empty_question_asks_to_confirm(open_notebook):
-    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS[:2]!r}, timeout=600)")
+def test_submit_with_an_empty_question_asks_to_confirm(host: Host):
+    ask = open_asking(host, f"nbask.ask_questions({QUESTIONS[:2]!r}, timeout=600)")
     ask.choose(AUTH, "JWT")
 
     ask.submit()
@@ -111,7 +110,7 @@ def test_submit_with_an_empty_question_asks_to_confirm(open_notebook):
     ask.submit()
     expect(send_anyway).to_be_visible()
     send_anyway.click()
-    result = read_result(nb, 1)
+    result = host.read_line(1, "RESULT")
     assert result["status"] == "answered"
     assert result["answers"] == {AUTH: "JWT (Recommended)", FEATURES: "[No preference]"}
     ask.expect_resolved("answered", {AUTH: "JWT", FEATURES: "[No preference]"})
