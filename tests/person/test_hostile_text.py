@@ -1,14 +1,13 @@
 """LLM-written text is shown as text: markup and scripts literally, never run; long words,
-right-to-left text, emoji and a 10 kB description stay inside the output area.
+right-to-left text, emoji and a 10 kB description stay inside the output area; in every host.
+Each test takes `host` (a hosts.Host) from its suite.
 """
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
-from support.ask_widget import open_asking, read_result
-
-pytestmark = pytest.mark.browser
+from support.ask_widget import AskWidget
+from support.hosts import Host, open_asking
 
 IMG = "<img src=x onerror=window.__pwned=1>"
 SCRIPT = "<script>window.__pwned=1</script>"
@@ -54,17 +53,16 @@ QUESTIONS = [
 FORBIDDEN = "img, script, iframe, object, embed, a, b, i, style, link"
 
 
-def _assert_no_markup_ran(nb, cell):
-    page = nb.page
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    expect(nb.output_area(cell).locator(FORBIDDEN)).to_have_count(0)
+def _assert_no_markup_ran(host: Host, cell: int) -> None:
+    assert host.page.evaluate("typeof window.__pwned") == "undefined"
+    expect(host.output(cell).locator(FORBIDDEN)).to_have_count(0)
 
 
-def _assert_fits(nb, cell, widget):
+def _assert_fits(widget: AskWidget) -> None:
     """The widget and everything in it stay within the cell's output area."""
     overflow = widget.root.evaluate(
         """(root) => {
-          const area = root.closest('.jp-OutputArea-output') || root.parentElement;
+          const area = root.closest('.jp-OutputArea-output, .cell-outputs') || root.parentElement;
           const limit = area.getBoundingClientRect();
           const box = root.getBoundingClientRect();
           const sticking = [...root.querySelectorAll('*')]
@@ -88,8 +86,8 @@ def _assert_fits(nb, cell, widget):
     assert overflow["sticking"] == [], overflow
 
 
-def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
-    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=None)")
+def test_hostile_text_is_rendered_literally_and_fits(host: Host):
+    ask = open_asking(host, f"nbask.ask_questions({QUESTIONS!r}, timeout=None)")
 
     # Each question is a group named by its text, markup and all.
     for question in (Q_MARKUP, RTL_QUESTION, Q_LONG):
@@ -115,36 +113,36 @@ def test_hostile_text_is_rendered_literally_and_fits(open_notebook):
     rtl = ask.question(RTL_QUESTION).get_by_text(RTL_QUESTION, exact=True)
     expect(rtl).to_be_visible()
     assert rtl.evaluate("e => e.matches(':dir(rtl)')"), "right-to-left question text is not laid out RTL"
-    _assert_no_markup_ran(nb, 1)
-    _assert_fits(nb, 1, ask)
+    _assert_no_markup_ran(host, 1)
+    _assert_fits(ask)
 
     ask.choose(Q_MARKUP, SCRIPT)
     ask.choose(RTL_QUESTION, "PostgreSQL")
     ask.option(Q_LONG, "Other", exact=True).check()  # its textbox appears once chosen
     ask.other(Q_LONG).fill(IMG)
     ask.submit()
-    result = read_result(nb, 1)
+    result = host.read_line(1, "RESULT")
     assert result["answers"] == {Q_MARKUP: SCRIPT, RTL_QUESTION: EMOJI, Q_LONG: IMG}
     ask.expect_resolved("answered")
     for text in (Q_MARKUP, SCRIPT, IMG, RTL_QUESTION, "🐘🚀👍🏽"):
         expect(ask.root).to_contain_text(text)
-    _assert_no_markup_ran(nb, 1)
-    _assert_fits(nb, 1, ask)
+    _assert_no_markup_ran(host, 1)
+    _assert_fits(ask)
 
 
-def test_other_text_is_capped_with_a_visible_limit(open_notebook, page):
+def test_other_text_is_capped_with_a_visible_limit(host: Host):
     """A 5,000-character paste into Other keeps the first 4,000 (the contract's limit), the
     limit is shown, and exactly that text reaches the kernel.
     """
     limit = 4000
     question = "Anything else the agent should know?"
-    nb, ask = open_asking(open_notebook, f"nbask.ask({question!r}, ['Nothing', 'Ask me later'])")
+    ask = open_asking(host, f"nbask.ask({question!r}, ['Nothing', 'Ask me later'])")
     ask.option(question, "Other", exact=True).check()  # its textbox appears once chosen
     other = ask.other(question)
     other.focus()
-    page.keyboard.insert_text("x" * (limit + 1000))  # like a paste: one input event
+    host.page.keyboard.insert_text("x" * (limit + 1000))  # like a paste: one input event
     assert len(other.input_value()) == limit
     expect(ask.root).to_contain_text(f"{limit}")
     ask.submit()
-    result = read_result(nb, 1)
+    result = host.read_line(1, "RESULT")
     assert result["answers"] == {question: "x" * limit}
