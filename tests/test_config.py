@@ -57,3 +57,18 @@ def test_a_policy_variable_naming_no_policy_is_an_error_naming_it(monkeypatch):
     monkeypatch.setenv("NBASK_POLICY", "sometimes")
     with pytest.raises(ValueError, match=r"NBASK_POLICY='sometimes' is not an nbask policy"):
         config.settings()
+
+
+def test_approvers_are_read_from_the_environment_and_checked_when_configured(monkeypatch):
+    monkeypatch.setenv("NBASK_APPROVERS", "alice, bob")
+    assert config.value_of("approvers") == (("alice", "bob"), "NBASK_APPROVERS")
+    assert nbask.configure(approvers={"shell_*": ["carol"]}).approvers == (("shell_*", ("carol",)),)
+    assert config.value_of("approvers")[1] == "configure"
+    with pytest.raises(TypeError, match=r"approvers must be a list of usernames, not a single string"):
+        nbask.configure(approvers="alice")
+    with pytest.raises(ValueError, match=r"approvers\['deploy'\] names a username twice"):
+        nbask.configure(approvers={"deploy": ["alice", "alice"]})
+    with pytest.raises(ValueError, match=r"approvers must name at least one username"):
+        nbask.configure(approvers=[])
+    nbask.configure(approvers=None)  # back to the variable
+    assert config.value_of("approvers") == (("alice", "bob"), "NBASK_APPROVERS")

@@ -255,3 +255,33 @@ def test_how_long_a_request_waits_is_a_setting(location: str):
             nbask.configure(inbox_expires=-1)
     finally:
         nbask.configure(policy=None, inbox=None, inbox_expires=None)
+
+
+APPROVE = """
+import json, sys, nbask
+d = nbask.approve_sync(sys.argv[1], "make deploy", approvers=sys.argv[2:])
+print("RESULT " + json.dumps({"decision": d.decision, "user": d.answered_by_user, "identity": d.identity}))
+"""
+
+
+def test_at_a_terminal_the_account_answers_verified_and_only_if_it_is_an_approver(location: str):
+    me = getpass.getuser()
+    assert python(location, "-c", APPROVE, "Deploy", "someone-else").returncode != 0
+    (item,) = open_inbox(location).pending()
+    refused = answering(location, item.short_id)
+    refused.expect_exact(f"{item.short_id} cannot be answered here: {me} is not one of the approvers (someone-else)")
+    refused.expect(pexpect.EOF)
+    assert open_inbox(location).get(item.id).status == "pending"
+
+    assert python(location, "-c", APPROVE, "Restart", me).returncode != 0
+    mine = next(pending for pending in open_inbox(location).pending() if pending.approvers == (me,))
+    child = answering(location, mine.short_id)
+    child.expect_exact("Choose 1-3: ")
+    child.sendline("1")
+    child.expect_exact(f"{mine.short_id} answered")
+    child.expect(pexpect.EOF)
+    assert result(python(location, "-c", APPROVE, "Restart", me)) == {
+        "decision": "approve",
+        "user": me,
+        "identity": "verified",
+    }

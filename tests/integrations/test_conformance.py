@@ -213,6 +213,26 @@ def test_unattended_an_approval_is_never_approved(framework: str, who: Who) -> N
     assert all(e.outcome.decision == "reject" for e in entries if e.kind == "approval")
 
 
+@pytest.mark.parametrize("framework", cases("approvers"))
+def test_configured_approvers_reach_every_call_and_no_policy_answers_for_them(framework: str, who: Who) -> None:
+    adapter = adapter_of(framework)
+    requires(adapter, "has_approvals")
+    nbask.configure(approvers=["alice"])  # every approval, whatever its framework titles it
+    person = who.answers(approve())
+    with deadline():
+        adapter.run_tool_call()
+    assert person.approvals, "nothing was asked"
+    assert all(request.approvers == ("alice",) for request in person.approvals)
+    who.policy("recommended")
+    before = len(nbask.history())
+    with deadline():
+        run = adapter.run_tool_call()
+    assert run.ran == []
+    approvals = [entry for entry in nbask.history()[before:] if entry.kind == "approval"]
+    assert approvals, "nothing was asked unattended"
+    assert all(entry.outcome.reason.startswith("Only alice may answer") for entry in approvals)
+
+
 @pytest.mark.parametrize("framework", cases("unattended-question"))
 def test_unattended_a_question_gets_the_recommended_option(framework: str, who: Who) -> None:
     adapter = adapter_of(framework)

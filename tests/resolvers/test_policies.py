@@ -418,3 +418,41 @@ def test_replay_from_a_hand_written_question_to_answer_file(tmp_path: pathlib.Pa
     path.write_text('["not", "a mapping"]')
     with pytest.raises(ValueError, match="must be a JSON object of question text -> answer"):
         nbask.ask_sync(DB, ["PostgreSQL (Recommended)", "SQLite"])
+
+
+@pytest.mark.parametrize("policy", ["recommended", "dismiss"])
+def test_a_policy_never_answers_for_the_approvers(policy):
+    proc = run_python(
+        """
+        import json, nbask
+        d = nbask.approve_sync("Deploy", "make deploy", approvers=["alice"])
+        a = nbask.ask_sync("Proceed?", ["Yes (Recommended)", "No"], approvers=["alice", "bob"])
+        nbask.configure(approvers={"Deploy*": ["carol"]})
+        default = nbask.approve_sync("Deploy now", "make deploy")
+        print(json.dumps([e.model_dump(mode="json") for e in nbask.history()]))
+        """,
+        NBASK_POLICY=policy,
+    )
+    assert proc.returncode == 0, proc.stderr
+    approval, question, by_default = json.loads(proc.stdout)
+    assert (approval["outcome"]["decision"], approval["answered_by"]) == ("reject", "policy")
+    assert approval["outcome"]["reason"].startswith(f"Only alice may answer this approval, and the '{policy}' policy")
+    assert (question["status"], question["outcome"]["answers"]) == ("dismissed", {})
+    assert question["outcome"]["note"].startswith("Only alice or bob may answer this question")
+    assert by_default["outcome"]["reason"].startswith("Only carol may answer")
+
+
+def test_replay_never_answers_for_the_approvers(tmp_path: pathlib.Path):
+    recording = tmp_path / "answers.jsonl"
+    proc = run_python(
+        f"""
+        import nbask
+        nbask.configure(policy="recommended")
+        nbask.save_history({str(recording)!r})
+        nbask.configure(policy="replay", replay_file={str(recording)!r})
+        d = nbask.approve_sync("Deploy", "make deploy", approvers=["alice"])
+        print(d.decision, "|", d.reason)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("reject | Only alice may answer this approval, and the 'replay' policy")

@@ -75,10 +75,12 @@ def _answered_from_inbox(store: InboxStore, resolution: Resolution[Any], noteboo
     request = resolution.request
     kind = kind_of(request)
     used = _used_in_this_run()
-    item = store.find_answered(request, notebook=notebook, exclude=used)
-    outcome = from_item(kind, request, item) if item is not None and item.entry() is not None else None
-    if outcome is not None and refused_from_inbox(resolution, outcome):
-        outcome = None
+    item, outcome, passed = store.find_answered(request, notebook=notebook, exclude=used), None, set(used)
+    while item is not None and item.entry() is not None and outcome is None:
+        outcome = from_item(kind, request, item)
+        if refused_from_inbox(resolution, outcome):  # not an approver's: the next answer, if any
+            outcome, passed = None, passed | {item.id}
+            item = store.find_answered(request, notebook=notebook, exclude=passed)
     if item is not None and outcome is not None:
         used.add(item.id)
     else:
