@@ -19,7 +19,14 @@ import textwrap
 import venv
 import zipfile
 
-REQUIRED = {"nbask/static/widget.js", "nbask/static/widget.css", "nbask/contract.json", "nbask/py.typed"}
+REQUIRED = {
+    "nbask/static/widget.js",
+    "nbask/static/widget.css",
+    "nbask/static/inbox.js",  # the server's inbox page (nbask.server_extension.inbox_page)
+    "nbask/static/inbox.css",
+    "nbask/contract.json",
+    "nbask/py.typed",
+}
 
 SCRIPT = textwrap.dedent(
     """
