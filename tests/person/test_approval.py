@@ -1,61 +1,53 @@
-"""Approvals in a real browser: edit round-trips to the kernel and prints the Decision (approve and
-reject with a reason are shared scenarios, test_scenarios.py); an edit's diff marks the words that
-changed and the title follows the edit; Escape on an untouched approval dismisses it (shown as
-Dismissed, never Rejected); the view is keyboard-usable and axe-clean; model text stays literal.
-Runs in JupyterLab and in Notebook 7.
+"""Approvals, in every host: edit round-trips to the kernel and prints the Decision (approve and
+reject with a reason are in test_basics.py); an edit's diff marks the words that changed and the
+title follows the edit; Escape on an untouched approval dismisses it (shown as Dismissed, never
+Rejected); the view is keyboard-usable and axe-clean; model text stays literal; a bad edit of a
+gated function is named and never sent. Each test takes `host` (a hosts.Host) from its suite.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
 from support.ask_widget import PRINT_DECISION, ApprovalView, run_axe_serious
-from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage
+from support.hosts import Host
 
-pytestmark = [pytest.mark.browser, pytest.mark.colab]
+pytestmark = pytest.mark.colab
 
 DETAILS = "rm -rf build/\necho 'done'"
 
 
-def open_approval(
-    open_notebook: Callable[..., NotebookPage], action: str = "Run shell command", details: str = DETAILS
-) -> tuple[NotebookPage, ApprovalView]:
-    nb = open_notebook(
+def open_approval(host: Host, action: str = "Run shell command", details: str = DETAILS) -> ApprovalView:
+    host.open(
         [
             "import json, nbask",
             f"d = await nbask.approve({action!r}, {details!r}, timeout=600)\n" + PRINT_DECISION,
             "print('after')",
         ]
     )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    view = ApprovalView(nb.widget(1))
-    expect(view.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    view = ApprovalView(host.widget(1))
     view.expect_status("pending")
     expect(view.button("Approve")).to_be_visible()
-    return nb, view
+    expect(view.root).to_contain_text(action)
+    return view
 
 
-def read_decision(nb: NotebookPage, cell: int = 1) -> dict:
-    nb.wait_output(cell, re.compile(r"DECISION \{"), timeout=RUN_TIMEOUT_MS)
-    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("DECISION ")]
-    assert len(lines) == 1, lines
-    return json.loads(lines[0][len("DECISION ") :])
-
-
-def test_edit_round_trip(open_notebook):
-    nb, view = open_approval(open_notebook)
+def test_edit_round_trip(host: Host):
+    view = open_approval(host)
     view.button("Edit").click()
     details = view.textbox("Details")
     expect(details).to_have_value(DETAILS)
     details.fill("rm -rf build/tmp")
     view.button("Approve").click()
-    decision = read_decision(nb)
+    decision = host.read_line(1, "DECISION")
     assert (decision["decision"], decision["edited"], decision["status"]) == ("edit", "rm -rf build/tmp", "answered")
+    host.wait_done(1)
+    assert not host.failed(1)
     view.expect_status("answered")
     expect(view.root).to_contain_text("Approved with edits")
     expect(view.root).to_contain_text("rm -rf build/tmp")
@@ -64,13 +56,13 @@ def test_edit_round_trip(open_notebook):
 COMMAND = "kubectl apply -f deploy/web.yaml --context prod --namespace web --wait --timeout 300s"
 
 
-def test_an_edit_marks_the_changed_word_and_the_title_follows_it(open_notebook):
-    nb, view = open_approval(open_notebook, action="Deploy web to prod", details=COMMAND)
+def test_an_edit_marks_the_changed_word_and_the_title_follows_it(host: Host):
+    view = open_approval(host, action="Deploy web to prod", details=COMMAND)
     view.button("Edit").click()
     edited = COMMAND.replace("prod", "staging")
     view.textbox("Details").fill(edited)
     view.button("Approve").click()
-    assert read_decision(nb)["edited"] == edited
+    assert host.read_line(1, "DECISION")["edited"] == edited
     view.expect_status("answered")
     changes = view.root.get_by_role("region", name="Changes")
     # The one word that changed is marked on both lines, not only the whole lines.
@@ -84,41 +76,43 @@ def test_an_edit_marks_the_changed_word_and_the_title_follows_it(open_notebook):
     expect(view.root.locator(".nbask-asked-as")).to_have_text("As asked: Deploy web to prod")
 
 
-def test_escape_dismisses_and_enter_never_approves(open_notebook, page):
-    nb, view = open_approval(open_notebook)
+def test_escape_dismisses_and_enter_never_approves(host: Host):
+    view = open_approval(host)
+    page = host.page
     # Whatever the widget focused first, a stray Enter must not approve.
     focused_name = page.evaluate("() => document.activeElement && document.activeElement.textContent")
     assert "Approve" not in (focused_name or "")
     expect(view.button("Reject")).to_be_visible()
     view.textbox("Reason").focus()
     page.keyboard.press("Escape")  # nothing typed: it dismisses at once (js/shell/discard.ts)
-    decision = read_decision(nb)
+    decision = host.read_line(1, "DECISION")
     assert (decision["decision"], decision["status"]) == ("reject", "dismissed")
     view.expect_status("dismissed")
     # Not approved, but the person rejected nothing: the card says Dismissed.
     expect(view.root.locator(".nbask-status-line")).to_have_text("Dismissed")
 
 
-def test_hostile_text_stays_literal(open_notebook, page):
+def test_hostile_text_stays_literal(host: Host):
     title = "<img src=x onerror=window.__pwned=1> Run"
     details = "<script>window.__pwned=2</script>\n**bold** [link](javascript:alert(1))"
-    nb, view = open_approval(open_notebook, action=title, details=details)
+    view = open_approval(host, action=title, details=details)
     expect(view.root).to_contain_text(title)
     expect(view.root).to_contain_text("<script>window.__pwned=2</script>")
     assert view.root.locator("img, script, a").count() == 0
-    assert page.evaluate("() => window.__pwned") is None
+    assert host.page.evaluate("() => window.__pwned") is None
     view.button("Reject").click()
-    assert read_decision(nb)["decision"] == "reject"
+    assert host.read_line(1, "DECISION")["decision"] == "reject"
 
 
-def test_axe_pending_editing_and_resolved(open_notebook, page, axe_source):
-    nb, view = open_approval(open_notebook)
+def test_axe_pending_editing_and_resolved(host: Host, axe_source):
+    view = open_approval(host)
+    page = host.page
     page.add_script_tag(content=axe_source)
     assert run_axe_serious(page, view.root) == []
     view.button("Edit").click()
     assert run_axe_serious(page, view.root) == []
     view.button("Approve").click()
-    read_decision(nb)
+    host.read_line(1, "DECISION")
     view.expect_status("answered")
     assert run_axe_serious(page, view.root) == []
 
@@ -134,12 +128,11 @@ RESIZE = (
 )
 
 
-def test_a_bad_edit_of_a_gated_function_is_named_and_never_sent(open_notebook, page):
-    nb = open_notebook(["import json, nbask", RESIZE])
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    view = ApprovalView(nb.widget(1))
-    expect(view.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
+def test_a_bad_edit_of_a_gated_function_is_named_and_never_sent(host: Host):
+    host.open(["import json, nbask", RESIZE])
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    view = ApprovalView(host.widget(1))
     view.expect_status("pending")
     view.button("Edit").click()
     details = view.textbox("Details")
@@ -156,13 +149,11 @@ def test_a_bad_edit_of_a_gated_function_is_named_and_never_sent(open_notebook, p
     expect(view.root).not_to_have_attribute("data-sending", "true")
     expect(view.root.get_by_role("alert")).to_be_hidden()
     view.expect_status("pending")
-    assert "RESIZED" not in nb.stream_text(1)
+    assert "RESIZED" not in host.printed(1)
     details.fill('{\n  "name": "web",\n  "replicas": 3\n}')
     expect(check).to_be_hidden()
     expect(details).not_to_have_attribute("aria-invalid", "true")
     view.button("Approve").click()
-    nb.wait_output(1, re.compile(r"RESIZED \{"), timeout=RUN_TIMEOUT_MS)
-    line = next(line for line in nb.stream_text(1).splitlines() if line.startswith("RESIZED "))
-    assert json.loads(line[len("RESIZED ") :]) == {"returned": "web has 3 replicas", "calls": [["web", 3]]}
+    assert host.read_line(1, "RESIZED") == {"returned": "web has 3 replicas", "calls": [["web", 3]]}
     view.expect_status("answered")
     expect(view.root).to_contain_text("Approved with edits")
