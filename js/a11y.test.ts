@@ -39,7 +39,7 @@ describe("axe", () => {
   });
 
   it("finds nothing serious in two views of a pending widget", async () => {
-    const model = pendingModel([DB, FEATURES], { deadline_ms: Date.now() + 600_000 });
+    const model = pendingModel([DB, FEATURES], { _deadline_ms: Date.now() + 600_000 });
     view(model);
     view(model);
     expect(await seriousViolations()).toEqual([]);
@@ -61,13 +61,13 @@ describe("axe", () => {
   });
 
   it("finds nothing serious while sending", async () => {
-    view(new FakeModel({ questions: [DB], response: { action: "dismiss", answers: [], view_id: "v", sent_at_ms: 1 } }));
+    view(new FakeModel({ _questions: [DB], _response: { action: "dismiss", answers: [], view_id: "v", sent_at_ms: 1 } }));
     expect(await seriousViolations()).toEqual([]);
   });
 
   it.each(["answered", "dismissed", "timeout", "cancelled"] as const)("finds nothing serious in the %s block", async (status) => {
     const result = { answers: { [DB.question]: "SQLite" }, note: "A note." };
-    view(new FakeModel({ questions: [DB, FEATURES], status, result }));
+    view(new FakeModel({ _questions: [DB, FEATURES], _status: status, _result: result }));
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -22,7 +22,7 @@ describe("kind registry", () => {
   it("shows an error and no question for an unknown kind", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const model = pendingModel();
-    model.set("kind", "survey");
+    model.set("_kind", "survey");
     const { root } = view(model);
     const alert = root.querySelector('[role="alert"]');
     expect(alert?.textContent).toBe(unknownKindText("survey"));
@@ -34,7 +34,7 @@ describe("kind registry", () => {
 
   it("fails loudly on a missing kind too", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const model = new FakeModel({ kind: "" as never });
+    const model = new FakeModel({ _kind: "" as never });
     const { root } = view(model);
     expect(root.querySelector('[role="alert"]')?.textContent).toBe(unknownKindText(""));
     expect(root.querySelector("fieldset")).toBeNull();

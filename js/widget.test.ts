@@ -157,7 +157,7 @@ describe("pending form", () => {
 
   it("survives malformed questions without throwing", () => {
     const questions = [{ question: 42, options: null }, null, { question: "Q", header: null, options: [{ label: "A" }, "junk"] }];
-    const { root } = view(new FakeModel({ questions: questions as unknown as Question[] }));
+    const { root } = view(new FakeModel({ _questions: questions as unknown as Question[] }));
     expect(getAllByRole(root, "group")).toHaveLength(3);
     getByRole(root, "radio", { name: "A" });
     expect(readQuestions("nonsense")).toEqual([]);
@@ -182,7 +182,7 @@ describe("hostile text", () => {
   it("shows hostile answers and notes literally in the resolved block", () => {
     const [a, b] = payloads as [string, string];
     const hostile: Question = { ...DB, question: a };
-    const { root } = view(new FakeModel({ questions: [hostile], status: "answered", result: { answers: { [a]: b }, note: b } }));
+    const { root } = view(new FakeModel({ _questions: [hostile], _status: "answered", _result: { answers: { [a]: b }, note: b } }));
     expect(root.querySelector("img, script")).toBeNull();
     expect(within(root).getByText(b, { selector: ".nbask-resolved-answer" })).toBeTruthy();
     expect(root.querySelector(".nbask-own-note")?.textContent).toBe(`Note: ${b}`);
@@ -214,7 +214,7 @@ describe("resolved block", () => {
   ] as const;
 
   it.each(cases)("status %s shows %s and no form controls", (status, text) => {
-    const { root } = view(new FakeModel({ questions: [DB, FEATURES], status }));
+    const { root } = view(new FakeModel({ _questions: [DB, FEATURES], _status: status }));
     expect(root.dataset.status).toBe(status);
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe(text);
     // Only a timed-out request offers a control: "Answer anyway" (js/shell/lateanswer.test.ts).
@@ -226,7 +226,7 @@ describe("resolved block", () => {
 
   it("lists each question with its header and its answer from the result", () => {
     const result = { answers: { [DB.question]: "SQLite", [FEATURES.question]: "Auth, Export, Audit log" }, note: "" };
-    const { root } = view(new FakeModel({ questions: [DB, FEATURES], status: "answered", result }));
+    const { root } = view(new FakeModel({ _questions: [DB, FEATURES], _status: "answered", _result: result }));
     const terms = [...root.querySelectorAll("dt")].map((dt) => dt.textContent);
     expect(terms).toEqual(["DB" + DB.question, "Features" + FEATURES.question]);
     const answers = [...root.querySelectorAll("dd")].map((dd) => dd.textContent);
@@ -236,7 +236,7 @@ describe("resolved block", () => {
 
   it("shows [No preference] for an answered question missing from the result, and the note", () => {
     const result = { answers: { [DB.question]: "SQLite" }, note: "1 question(s) left without an answer." };
-    const { root } = view(new FakeModel({ questions: [DB, FEATURES], status: "answered", result }));
+    const { root } = view(new FakeModel({ _questions: [DB, FEATURES], _status: "answered", _result: result }));
     expect([...root.querySelectorAll("dd")].map((dd) => dd.textContent)).toEqual(["SQLite", "[No preference]"]);
     // nbask's remark for the agent, in the person's words.
     expect(root.querySelector(".nbask-note")?.textContent).toBe("You left this question without an answer.");
@@ -244,7 +244,7 @@ describe("resolved block", () => {
 
   it("shows the note of a timeout (e.g. a late answer) without inventing answers", () => {
     const note = "An answer arrived after the question had ended and was ignored.";
-    const { root } = view(new FakeModel({ questions: [DB], status: "timeout", result: { answers: {}, note } }));
+    const { root } = view(new FakeModel({ _questions: [DB], _status: "timeout", _result: { answers: {}, note } }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Timed out");
     expect(root.querySelectorAll("dd")).toHaveLength(0);
     expect(within(root).getByText(DB.question)).toBeTruthy();
@@ -255,11 +255,11 @@ describe("resolved block", () => {
     const model = pendingModel();
     const { root } = view(model);
     expect(root.querySelectorAll("input").length).toBeGreaterThan(0);
-    model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" }, note: "" }, deadline_ms: 0 });
+    model.kernelUpdate({ _status: "answered", _result: { answers: { [DB.question]: "SQLite" }, note: "" }, _deadline_ms: 0 });
     expect(root.dataset.status).toBe("answered");
     expect(root.querySelectorAll("input, button")).toHaveLength(0);
     expect(root.querySelector("dd")?.textContent).toBe("SQLite");
-    model.kernelUpdate({ result: { answers: { [DB.question]: "SQLite" }, note: "later note" } });
+    model.kernelUpdate({ _result: { answers: { [DB.question]: "SQLite" }, note: "later note" } });
     expect(root.querySelector(".nbask-note")?.textContent).toBe("Note: later note");
   });
 });
@@ -296,7 +296,7 @@ function accessibleName(element: Element): string {
 describe("header chip", () => {
   it("shows a dialect-shortened header with the whole text as its tooltip", () => {
     const question: Question = { ...DB, header: "Mục tiêu…", header_tooltip: "Mục tiêu chính" };
-    const { root } = view(new FakeModel({ questions: [question] }));
+    const { root } = view(new FakeModel({ _questions: [question] }));
     const chip = root.querySelector<HTMLElement>(".nbask-chip");
     expect(chip?.textContent).toBe("Mục tiêu…");
     expect(chip?.title).toBe("Mục tiêu chính");

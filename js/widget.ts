@@ -10,6 +10,7 @@ import { alertBox } from "./shell/alert";
 import { ApprovalView } from "./kinds/approval/view";
 import { BatchHeading } from "./batch/heading";
 import type { Kind, Model } from "./contract/contract";
+import { readable } from "./contract/oldnames";
 import { followRun } from "./reload/cellrun";
 import { asText, el } from "./parts/dom";
 import { FormView } from "./kinds/form/view";
@@ -48,8 +49,9 @@ function unknownKind(kind: string, host: HTMLElement): () => void {
   return () => root.remove();
 }
 
-function render({ model, el: host }: Pick<RenderProps<Model>, "model" | "el">): () => void {
-  const kind = asText(model.get("kind"));
+function render({ model: given, el: host }: Pick<RenderProps<Model>, "model" | "el">): () => void {
+  const model = readable(given);
+  const kind = asText(model.get("_kind"));
   if (!isKind(kind)) return unknownKind(kind, host);
   const view = VIEWS[kind](model, host);
   // A batch's heading (shown on its lead card only) sits above the card's own content.
@@ -70,7 +72,8 @@ function render({ model, el: host }: Pick<RenderProps<Model>, "model" | "el">): 
 
 /** Once per model: a request still waiting with no view on the page (its cell's output was not
  *  saved before a reload) is shown in a page-level panel instead (js/reload/orphans.ts). */
-function initialize({ model }: InitializeProps<Model>): () => void {
+function initialize({ model: given }: InitializeProps<Model>): () => void {
+  const model = readable(given);
   return watchOrphan(model, (host) => render({ model, el: host }));
 }
 

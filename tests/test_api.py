@@ -36,7 +36,7 @@ def nbask_widget(k: KernelHarness, question: str) -> CommInfo:
     """The comm_open of the nbask widget showing ``question``."""
 
     def shows(comm: CommInfo) -> bool:
-        return any(q.get("question") == question for q in comm.state.get("questions", []))
+        return any(q.get("question") == question for q in comm.state.get("_questions", []))
 
     return k.wait_for_comm_open(predicate=shows, timeout=20)
 
@@ -50,7 +50,7 @@ def submit(
         "view_id": "test-view",
         "sent_at_ms": 0,
     }
-    k.update_widget(comm.comm_id, {"response": response}, username=username)
+    k.update_widget(comm.comm_id, {"_response": response}, username=username)
 
 
 printed = printed_json
@@ -63,8 +63,8 @@ def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
         "tool_call_id='call_7')\nshow(ans)"
     )
     comm = nbask_widget(k, question)
-    assert comm.state["status"] == "pending"
-    assert comm.state["questions"][0]["header"] == "DB"
+    assert comm.state["_status"] == "pending"
+    assert comm.state["_questions"][0]["header"] == "DB"
     assert comm.state["_esm"].strip(), "the front-end module is shipped in the widget state"
     submit(k, comm, (["SQLite"], None))
     result = k.result(cell, 20)
@@ -74,7 +74,7 @@ def test_ask_resumes_the_same_cell_with_the_answer(k: KernelHarness) -> None:
         "note": "",
         "tool_call_id": "call_7",
     }
-    assert any(u.get("status") == "answered" for u in k.widget_states(comm.comm_id))
+    assert any(u.get("_status") == "answered" for u in k.widget_states(comm.comm_id))
     # The saved output carries a Markdown summary where widgets don't render.
     bundles = [m["content"]["data"] for m in result.iopub if m["msg_type"] == "update_display_data"]
     assert bundles
@@ -90,7 +90,7 @@ def test_the_widget_names_its_cell_by_the_first_line_of_its_code(k: KernelHarnes
         question = f"Which region? ({len(first_line)})"
         cell = k.execute(f"\n\n{first_line}\nans = await nbask.ask({question!r}, ['eu', 'us'])\nshow(ans)")
         comm = nbask_widget(k, question)
-        assert comm.state["cell"] == expected
+        assert comm.state["_cell"] == expected
         submit(k, comm, (["eu"], None))
         assert printed(k.result(cell, 20))["answers"] == {question: "eu"}
 
@@ -114,7 +114,7 @@ def test_multi_select_with_other_and_a_skipped_question(k: KernelHarness) -> Non
 def test_dismiss_gives_empty_answers_and_a_note(k: KernelHarness) -> None:
     cell = k.execute("ans = await nbask.ask('Proceed with the migration?', ['Yes', 'No'])\nshow(ans)")
     comm = nbask_widget(k, "Proceed with the migration?")
-    k.update_widget(comm.comm_id, {"response": {"action": "dismiss", "answers": [], "view_id": "v", "sent_at_ms": 0}})
+    k.update_widget(comm.comm_id, {"_response": {"action": "dismiss", "answers": [], "view_id": "v", "sent_at_ms": 0}})
     out = printed(k.result(cell, 20))
     assert out["status"] == "dismissed"
     assert out["answers"] == {}
@@ -125,19 +125,19 @@ def test_timeout_then_a_late_answer_is_kept_apart_from_what_the_call_returned(k:
     cell = k.execute("ans = await nbask.ask('Deploy now?', ['Yes', 'No'], timeout=0.5)\nshow(ans)")
     comm = nbask_widget(k, "Deploy now?")
     out = printed(k.result(cell, 20))
-    assert any(u.get("deadline_ms", 0) > 0 for u in k.widget_states(comm.comm_id)), "the countdown got its deadline"
+    assert any(u.get("_deadline_ms", 0) > 0 for u in k.widget_states(comm.comm_id)), "the countdown got its deadline"
     assert out["status"] == "timeout"
     assert "0.5 seconds" in out["note"]
     k.run_ok("print('the cell moved on')")
     submit(k, comm, (["Yes"], None), username="alice")
     k.run_ok("print('idle again')")  # the late message is handled by the now idle kernel
     updates = k.widget_states(comm.comm_id)
-    assert any(u.get("status") == "timeout" for u in updates)
-    late = [u["result"] for u in updates if u.get("result", {}).get("late")]
+    assert any(u.get("_status") == "timeout" for u in updates)
+    late = [u["_result"] for u in updates if u.get("_result", {}).get("late")]
     assert late
     assert late[-1]["answers"] == {"Deploy now?": "Yes"}
     assert late[-1]["answered_by_user"] == "alice", "the comm message header's username is who answered"
-    assert all(u.get("status") != "answered" for u in updates), "the widget's status stays what the call returned"
+    assert all(u.get("_status") != "answered" for u in updates), "the widget's status stays what the call returned"
     code = (
         "import json\n"
         "print(json.dumps([ans.status, [(e.status, e.outcome.late) for e in nbask.history()],"
@@ -157,7 +157,7 @@ def test_a_late_answer_arrives_while_another_question_waits(k: KernelHarness) ->
     waiting = nbask_widget(k, "Which zone?")
     # The kernel is busy with the waiting cell: the waiting engine hands the late reply over.
     submit(k, early, (["No"], None))
-    k.wait_for_state(early.comm_id, lambda state: bool(state.get("result", {}).get("late")))
+    k.wait_for_state(early.comm_id, lambda state: bool(state.get("_result", {}).get("late")))
     submit(k, waiting, (["b"], None))
     out = printed(k.result(second, 20))
     assert (out["status"], out["answers"]) == ("answered", {"Which zone?": "b"})
@@ -200,7 +200,7 @@ def test_interrupt_cancels_and_the_next_ask_works(k: KernelHarness) -> None:
     assert result.ename == "KeyboardInterrupt"
     # One line for the person, not a traceback through nbask's waiting machinery.
     assert [m["content"]["traceback"] for m in result.iopub if m["msg_type"] == "error"] == [[INTERRUPTED_LINE]]
-    assert any(u.get("status") == "cancelled" for u in k.widget_states(comm.comm_id))
+    assert any(u.get("_status") == "cancelled" for u in k.widget_states(comm.comm_id))
     follow = k.execute("ans = await nbask.ask('After the interrupt?', ['A', 'B'])\nshow(ans)")
     submit(k, nbask_widget(k, "After the interrupt?"), (["A"], None))
     assert printed(k.result(follow, 20))["answers"] == {"After the interrupt?": "A"}
@@ -236,7 +236,7 @@ def test_malformed_submit_is_refused_and_the_question_stays_answerable(k: Kernel
     cell = k.execute("ans = await nbask.ask('Which region?', ['eu-west', 'us-east'])\nshow(ans)")
     comm = nbask_widget(k, "Which region?")
     submit(k, comm, (["ap-south"], None))
-    k.wait_for_state(comm.comm_id, lambda state: state.get("response") == {})
+    k.wait_for_state(comm.comm_id, lambda state: state.get("_response") == {})
     assert not k.has_reply(cell), "the cell still waits"
     submit(k, comm, (["us-east"], None))
     assert printed(k.result(cell, 20))["answers"] == {"Which region?": "us-east"}
@@ -253,18 +253,18 @@ def test_made_up_names_are_recorded_as_the_kernels_account_and_named_once_anothe
     one = nbask_widget(k, "Who answers first?")
     submit(k, one, (["A"], None), username="Anonymous Io")
     k.result(first, 20)
-    assert all(not state.get("show_names") for state in k.widget_states(one.comm_id))
+    assert all(not state.get("_show_names") for state in k.widget_states(one.comm_id))
     second = k.execute("b = await nbask.ask('Who answers second?', ['A', 'B'])\nshow(b)")
     two = nbask_widget(k, "Who answers second?")
     submit(k, two, (["B"], None), username="Anonymous Ananke")
     k.result(second, 20)
-    same = k.wait_for_state(two.comm_id, lambda state: "result" in state and "answered_by_user" in state["result"])
-    assert (same["result"]["answered_by_user"], same["result"]["answered_by_account"]) == (account, True)
-    assert not any(state.get("show_names") for state in k.widget_states(two.comm_id))
+    same = k.wait_for_state(two.comm_id, lambda state: "_result" in state and "answered_by_user" in state["_result"])
+    assert (same["_result"]["answered_by_user"], same["_result"]["answered_by_account"]) == (account, True)
+    assert not any(state.get("_show_names") for state in k.widget_states(two.comm_id))
     third = k.execute("c = await nbask.ask('Who answers third?', ['A', 'B'])\nshow(c)")
     three = nbask_widget(k, "Who answers third?")
     submit(k, three, (["B"], None), username="alice")
     k.result(third, 20)
-    shown = k.wait_for_state(three.comm_id, lambda state: "show_names" in state and "result" in state)
-    assert shown["show_names"] is True
-    assert shown["result"]["answered_by_user"] == "alice"
+    shown = k.wait_for_state(three.comm_id, lambda state: "_show_names" in state and "_result" in state)
+    assert shown["_show_names"] is True
+    assert shown["_result"]["answered_by_user"] == "alice"

@@ -29,13 +29,13 @@ k = kernel_fixture(SETUP, every_kernel=True)
 
 def approval_widget(k: KernelHarness, title: str) -> CommInfo:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.state.get("title") == title, timeout=20
+        predicate=lambda comm: comm.state.get("_kind") == "approval" and comm.state.get("_title") == title, timeout=20
     )
 
 
 def respond(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = None, reason: str = "") -> None:
     response = {"action": action, "edited_details": edited, "reason": reason, "view_id": "test-view", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
 
 
 printed = printed_json
@@ -53,8 +53,8 @@ def test_approve_edit_reject_round_trip(k: KernelHarness, action, edited, reason
     title = f"Run shell command ({action}{'+edit' if edited else ''})"
     cell = k.execute(f"d = await nbask.approve({title!r}, 'rm -rf build/', tool_call_id='call_9')\nshow(d)")
     comm = approval_widget(k, title)
-    assert comm.state["details"] == "rm -rf build/"
-    assert comm.state["status"] == "pending"
+    assert comm.state["_details"] == "rm -rf build/"
+    assert comm.state["_status"] == "pending"
     respond(k, comm, action, edited, reason)
     out = printed(k.result(cell, 20))
     assert out["status"] == "answered"
@@ -98,12 +98,12 @@ def test_requires_approval_gates_sync_and_async_tools(k: KernelHarness) -> None:
         "    print('rejected:', e.reason)\n"
     )
     first = approval_widget(k, "Delete rows")
-    assert json.loads(first.state["details"]) == {"table": "users", "limit": 10}
+    assert json.loads(first.state["_details"]) == {"table": "users", "limit": 10}
     respond(k, first, "approve", edited=json.dumps({"table": "staging", "limit": 1}))
     second = approval_widget(k, "Fetch URL")
     respond(k, second, "approve")
     third = k.wait_for_comm_open(
-        predicate=lambda c: c.state.get("title") == "Delete rows" and c.comm_id != first.comm_id, timeout=20
+        predicate=lambda c: c.state.get("_title") == "Delete rows" and c.comm_id != first.comm_id, timeout=20
     )
     respond(k, third, "reject", reason="wrong table")
     result = k.result(cell, 30)
@@ -118,11 +118,11 @@ def test_approval_then_question_in_one_cell(k: KernelHarness) -> None:
         "print(d.decision, a.answers['Which metric?'])\n"
     )
     respond(k, approval_widget(k, "Train model"), "approve")
-    question = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "question", timeout=20)
+    question = k.wait_for_comm_open(predicate=lambda c: c.state.get("_kind") == "question", timeout=20)
     k.update_widget(
         question.comm_id,
         {
-            "response": {
+            "_response": {
                 "action": "submit",
                 "answers": [{"selected": ["F1"], "other": None}],
                 "view_id": "v",
@@ -141,16 +141,16 @@ def test_a_bad_edit_of_a_gated_function_is_refused_and_stays_open(k: KernelHarne
         "print(resize('web', 2))\n"
     )
     comm = approval_widget(k, "Call resize")
-    schema = comm.state["details_schema"]
+    schema = comm.state["_details_schema"]
     assert (schema["required"], schema["additionalProperties"]) == (["name", "replicas"], False)
-    assert comm.state["error"] == ""
+    assert comm.state["_error"] == ""
     respond(k, comm, "approve", edited=json.dumps({"name": "web", "replicas": "three"}))
-    refused = k.wait_for_state(comm.comm_id, lambda state: "error" in state)
-    assert refused["error"] == (
+    refused = k.wait_for_state(comm.comm_id, lambda state: "_error" in state)
+    assert refused["_error"] == (
         'The edit was not accepted: argument "replicas" must be an integer, not a string. '
         "Fix the Details, then approve again."
     )
-    assert refused["response"] == {}, "sent with the error: every view leaves 'Sending…'"
+    assert refused["_response"] == {}, "sent with the error: every view leaves 'Sending…'"
     assert not k.has_reply(cell), "the approval stays open"
     respond(k, comm, "approve", edited=json.dumps({"name": "web", "replicas": 3}))
     result = k.result(cell, 20)

@@ -120,7 +120,7 @@ def form_widget(k: KernelHarness, message: str = MESSAGE, *, after: tuple[str, .
 
     def shows(comm: CommInfo) -> bool:
         state = comm.state
-        return state.get("kind") == "form" and state.get("message") == message and comm.comm_id not in after
+        return state.get("_kind") == "form" and state.get("_message") == message and comm.comm_id not in after
 
     return k.wait_for_comm_open(predicate=shows, timeout=30)
 
@@ -128,11 +128,11 @@ def form_widget(k: KernelHarness, message: str = MESSAGE, *, after: tuple[str, .
 def reply(k: KernelHarness, comm: CommInfo, action: str, values: dict[str, Any] | None = None) -> None:
     """What the front end sends on Submit / Dismiss: the widget's ``response`` trait."""
     response = {"action": action, "values": values or {}, "view_id": "test-view", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
 
 
 def statuses(k: KernelHarness, comm: CommInfo) -> list[str]:
-    return [state["status"] for state in k.widget_states(comm.comm_id) if "status" in state]
+    return [state["_status"] for state in k.widget_states(comm.comm_id) if "status" in state]
 
 
 def received(result: CellResult) -> dict[str, Any]:
@@ -151,10 +151,10 @@ def test_form_shows_every_field_refuses_an_invalid_reply_then_sends_typed_values
     cell = k.execute(SDK_CELL.format(mode="auto", tool="configure_deployment"))
     comm = form_widget(k)
     state = comm.state
-    assert (state["status"], state["url"], state["error"]) == ("pending", "", "")
-    shown = {field["name"]: field for field in state["fields"]}
+    assert (state["_status"], state["_url"], state["_error"]) == ("pending", "", "")
+    shown = {field["name"]: field for field in state["_fields"]}
     assert list(shown) == list(FIELDS)
-    assert {field["type"] for field in state["fields"]} == {
+    assert {field["type"] for field in state["_fields"]} == {
         "string",
         "integer",
         "number",
@@ -162,7 +162,7 @@ def test_form_shows_every_field_refuses_an_invalid_reply_then_sends_typed_values
         "choice",
         "multi_choice",
     }
-    assert {field["format"] for field in state["fields"]} == {"", "email", "uri", "date", "date-time"}
+    assert {field["format"] for field in state["_fields"]} == {"", "email", "uri", "date", "date-time"}
     for name, expected in FIELDS.items():
         field = shown[name]
         want = {"required": False, "default": None, "format": "", "options": [], **expected}
@@ -172,7 +172,7 @@ def test_form_shows_every_field_refuses_an_invalid_reply_then_sends_typed_values
 
     # An integer above its maximum: refused by the kernel, the form stays open with the reason.
     reply(k, comm, "submit", {**VALUES, "replicas": 11})
-    error = k.wait_for_state(comm.comm_id, lambda state: bool(state.get("error")))["error"]
+    error = k.wait_for_state(comm.comm_id, lambda state: bool(state.get("_error")))["_error"]
     assert "'replicas'" in error
     assert "at most 10" in error
     assert statuses(k, comm) == []  # still pending
@@ -217,7 +217,7 @@ def test_a_kernel_interrupt_cancels_and_the_cell_carries_on(k: KernelHarness, mo
 def test_url_mode_open_accepts_and_decline_declines(k: KernelHarness, mode: str, action: str, expected: str):
     cell = k.execute(SDK_CELL.format(mode=mode, tool="open_login"))
     comm = form_widget(k, LOGIN_MESSAGE)
-    assert (comm.state["url"], comm.state["fields"]) == (LOGIN_URL, [])
+    assert (comm.state["_url"], comm.state["_fields"]) == (LOGIN_URL, [])
     reply(k, comm, action)
     assert received(k.result(cell, 30)) == {
         "action": expected,
@@ -247,7 +247,7 @@ def test_input_required_rounds_are_answered_through_the_widget(k: KernelHarness)
     reply(k, window, "submit", answers["How long may the deployment window stay open?"])
     reply(k, environment, "submit", answers["Which environment?"])
     confirm = form_widget(k, "Deploy to production now?")
-    assert [field["name"] for field in confirm.state["fields"]] == ["confirm", "reason"]
+    assert [field["name"] for field in confirm.state["_fields"]] == ["confirm", "reason"]
     reply(k, confirm, "submit", {"confirm": True, "reason": "ship it"})
     assert received(k.result(cell, 30)) == {
         "calls": 3,

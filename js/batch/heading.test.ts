@@ -15,11 +15,11 @@ function batch(patch: Partial<BatchState> = {}): BatchState {
 
 function approval(extra: Partial<BatchState> | null = {}): FakeModel {
   return new FakeModel({
-    kind: "approval",
-    request_id: "r1",
-    title: "Drop table t0",
-    details: "DROP TABLE t0",
-    batch: extra === null ? {} : batch(extra),
+    _kind: "approval",
+    _request_id: "r1",
+    _title: "Drop table t0",
+    _details: "DROP TABLE t0",
+    _batch: extra === null ? {} : batch(extra),
   });
 }
 
@@ -37,36 +37,36 @@ describe("the count", () => {
     expect(getByRole(root, "group", { name: "3 requests waiting" })).toBe(node);
     const count = within(root).getByText("3 requests waiting");
     expect(count.getAttribute("aria-live")).toBe("polite");
-    model.kernelUpdate({ batch: batch({ waiting: 1, approvals: ["r1"] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 1, approvals: ["r1"] }) });
     expect(count.textContent).toBe("1 request waiting");
-    model.kernelUpdate({ batch: batch({ waiting: 2 }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 2 }) });
     expect(count.textContent).toBe("2 requests waiting");
   });
 
   it("is hidden when the request waits alone, on every card but the lead, and once none wait", () => {
     expect(heading(view(approval(null)).root)).toBeNull();
     expect(heading(view(approval({ lead: false })).root)).toBeNull();
-    expect(heading(view(new FakeModel({ questions: [DB] })).root)).toBeNull(); // an older kernel: no trait
+    expect(heading(view(new FakeModel({ _questions: [DB] })).root)).toBeNull(); // an older kernel: no trait
     const model = approval();
     const { root } = view(model);
-    model.kernelUpdate({ batch: batch({ waiting: 0, approvals: [] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 0, approvals: [] }) });
     expect(heading(root)).toBeNull();
   });
 
   it("moves to the next card still waiting, never staying on an answered one, and focus follows it", () => {
     for (const order of ["old lead first", "new lead first"]) {
       const first = approval();
-      const second = new FakeModel({ kind: "approval", request_id: "r2", title: "Drop table t1", details: "DROP TABLE t1", batch: batch({ lead: false, waiting: 0, approvals: [] }) });
+      const second = new FakeModel({ _kind: "approval", _request_id: "r2", _title: "Drop table t1", _details: "DROP TABLE t1", _batch: batch({ lead: false, waiting: 0, approvals: [] }) });
       const a = view(first).root;
       const b = view(second).root;
       expect(heading(b)).toBeNull();
       within(a).getByText("3 requests waiting").focus();
       // As the kernel sends it: the batch's change, then the card's own outcome.
       const oldLead = (): void => {
-        first.kernelUpdate({ batch: batch({ lead: false, waiting: 0, approvals: [] }) });
-        first.kernelUpdate({ status: "answered", result: { decision: "approve" } });
+        first.kernelUpdate({ _batch: batch({ lead: false, waiting: 0, approvals: [] }) });
+        first.kernelUpdate({ _status: "answered", _result: { decision: "approve" } });
       };
-      const newLead = (): void => second.kernelUpdate({ batch: batch({ waiting: 2, approvals: ["r2", "r3"] }) });
+      const newLead = (): void => second.kernelUpdate({ _batch: batch({ waiting: 2, approvals: ["r2", "r3"] }) });
       if (order === "old lead first") {
         oldLead();
         newLead();
@@ -97,7 +97,7 @@ describe("the count", () => {
   });
 
   it("shows on a question's lead card too, without an all button when no approvals wait", () => {
-    const model = pendingModel([DB], { batch: batch({ approvals: [] }) });
+    const model = pendingModel([DB], { _batch: batch({ approvals: [] }) });
     const { root } = view(model);
     expect(heading(root)?.querySelector(".nbask-batch-count")?.textContent).toBe("3 requests waiting");
     expect(queryByRole(root, "button", { name: /all/ })).toBeNull();
@@ -110,10 +110,10 @@ describe("Approve all and Reject all", () => {
     const { root } = view(model);
     expect(queryByRole(root, "button", { name: /^Approve all/ })).toBeNull();
     expect(queryByRole(root, "button", { name: /^Reject all/ })).toBeNull();
-    model.kernelUpdate({ batch: batch({ approvals: ["r1", "r2"] }) });
+    model.kernelUpdate({ _batch: batch({ approvals: ["r1", "r2"] }) });
     expect(getByRole(root, "button", { name: "Approve all (2)" })).toBeTruthy();
     expect(getByRole(root, "button", { name: "Reject all (2)" })).toBeTruthy();
-    model.kernelUpdate({ batch: batch() });
+    model.kernelUpdate({ _batch: batch() });
     expect(getByRole(root, "button", { name: "Approve all (3)" })).toBeTruthy();
   });
 
@@ -176,7 +176,7 @@ describe("Approve all and Reject all", () => {
     const { root } = view(model);
     await user.click(getByRole(root, "button", { name: "Approve all (3)" }));
     // A fourth approval joins while the person reads: the confirmation still names three.
-    model.kernelUpdate({ batch: batch({ waiting: 4, approvals: ["r1", "r2", "r3", "r4"] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 4, approvals: ["r1", "r2", "r3", "r4"] }) });
     expect(within(root).getByText(BATCH_TEXT.confirmApprove(3))).toBeTruthy();
     await user.click(getByRole(root, "button", { name: "Approve 3" }));
     expect(model.send).toHaveBeenCalledTimes(1);
@@ -186,7 +186,7 @@ describe("Approve all and Reject all", () => {
     expect(within(root).getByText("Sending…").getAttribute("role")).toBe("status");
     expect(queryByRole(root, "button", { name: /all/ })).toBeNull();
     expect(root.contains(document.activeElement)).toBe(true);
-    model.kernelUpdate({ batch: batch({ waiting: 1, approvals: ["r4"] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 1, approvals: ["r4"] }) });
     expect(within(root).getByText("Sending…").hidden).toBe(true);
     expect(heading(root)?.textContent).toContain("1 request waiting");
     // One approval left: no "all" button for it.
@@ -199,7 +199,7 @@ describe("Approve all and Reject all", () => {
     const { root } = view(model);
     await user.click(getByRole(root, "button", { name: "Approve all (3)" }));
     // r2 was approved on its own card: the confirmation now names two.
-    model.kernelUpdate({ batch: batch({ waiting: 2, approvals: ["r1", "r3"] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 2, approvals: ["r1", "r3"] }) });
     expect(within(root).getByText(BATCH_TEXT.confirmApprove(2))).toBeTruthy();
     await user.click(getByRole(root, "button", { name: "Approve 2" }));
     expect(model.send).toHaveBeenCalledWith({ batch: "approve_all", batch_id: "b1", request_ids: ["r1", "r3"] });
@@ -210,7 +210,7 @@ describe("Approve all and Reject all", () => {
     const model = approval();
     const { root } = view(model);
     await user.click(getByRole(root, "button", { name: "Reject all (3)" }));
-    model.kernelUpdate({ batch: batch({ waiting: 1, approvals: ["r3"] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 1, approvals: ["r3"] }) });
     expect(queryByRole(root, "button", { name: "Keep reviewing" })).toBeNull();
     expect(document.activeElement?.textContent).toBe("1 request waiting");
     expect(model.send).not.toHaveBeenCalled();
@@ -224,7 +224,7 @@ describe("Approve all and Reject all", () => {
     await user.click(getByRole(root, "button", { name: "Approve 2" }));
     expect(within(root).getByText("Sending…").hidden).toBe(false);
     // Both were decided elsewhere as two questions joined: the kernel had nothing left to decide.
-    model.kernelUpdate({ batch: batch({ waiting: 3, approvals: [] }) });
+    model.kernelUpdate({ _batch: batch({ waiting: 3, approvals: [] }) });
     expect(within(root).getByText("Sending…").hidden).toBe(true);
   });
 
@@ -239,7 +239,7 @@ describe("Approve all and Reject all", () => {
 
   it("keys typed on the heading never reach the card below", async () => {
     const user = userEvent.setup();
-    const model = pendingModel([DB], { batch: batch({ approvals: ["a1", "a2"] }) });
+    const model = pendingModel([DB], { _batch: batch({ approvals: ["a1", "a2"] }) });
     const { root } = view(model);
     getByRole(root, "button", { name: "Approve all (2)" }).focus();
     await user.keyboard("1");

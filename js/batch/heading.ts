@@ -36,7 +36,7 @@ export const BATCH_TEXT = {
   sending: "Sending…",
 } as const;
 
-/** The model's `batch`, read defensively (an older kernel sends none, any kernel may send
+/** The model's `_batch`, read defensively (an older kernel sends none, any kernel may send
  *  anything): null unless it names a batch. */
 export function readBatch(raw: unknown): BatchState | null {
   if (!isObject(raw) || typeof raw.id !== "string" || raw.id === "") return null;
@@ -123,22 +123,22 @@ export class BatchHeading {
     this.sendingNote.hidden = true;
     this.element.append(row, this.confirmRow, this.sendingNote);
     this.element.addEventListener("keydown", this.onKeydown);
-    this.model.on("change:batch", this.update);
+    this.model.on("change:_batch", this.update);
     this.update();
   }
 
   destroy(): void {
-    this.model.off("change:batch", this.update);
+    this.model.off("change:_batch", this.update);
     this.element.removeEventListener("keydown", this.onKeydown);
     this.element.remove();
   }
 
   private batch(): BatchState | null {
-    const batch = readBatch(this.model.get("batch"));
+    const batch = readBatch(this.model.get("_batch"));
     return batch !== null && batch.lead && batch.waiting > 0 ? batch : null;
   }
 
-  /** Brings the heading in line with the model's `batch`. */
+  /** Brings the heading in line with the model's `_batch`. */
   private readonly update = (): void => {
     const batch = this.batch();
     const sent = this.sentAt;

@@ -11,7 +11,7 @@ afterEach(unmountAll);
 const SEVERAL: BatchState = { id: "b1", lead: false, waiting: 0, approvals: [], sources: 2 };
 
 function card(source: string, batch: BatchState | Record<string, never>): HTMLElement {
-  return view(new FakeModel({ kind: "approval", request_id: "r1", title: "Drop table t0", details: "DROP TABLE t0", source, batch })).root;
+  return view(new FakeModel({ _kind: "approval", _request_id: "r1", _title: "Drop table t0", _details: "DROP TABLE t0", _source: source, _batch: batch })).root;
 }
 
 function line(root: HTMLElement): HTMLElement | null {
@@ -30,14 +30,14 @@ describe("the source of a request", () => {
   });
 
   it("shows as plain text at the top of the card, pending and answered", () => {
-    const model = new FakeModel({ kind: "approval", request_id: "r1", title: "Drop table t0", details: "DROP TABLE t0", source: "<b>billing</b> agent", batch: SEVERAL });
+    const model = new FakeModel({ _kind: "approval", _request_id: "r1", _title: "Drop table t0", _details: "DROP TABLE t0", _source: "<b>billing</b> agent", _batch: SEVERAL });
     const { root } = view(model);
     const shown = line(root);
     expect(shown?.hidden).toBe(false);
     expect(shown?.textContent).toBe("From <b>billing</b> agent");
     expect(shown?.querySelector("b")).toBeNull();
     expect(root.firstElementChild).toBe(shown);
-    model.kernelUpdate({ status: "answered", result: { decision: "approve" } });
+    model.kernelUpdate({ _status: "answered", _result: { decision: "approve" } });
     expect(line(root)?.hidden).toBe(false);
     expect(line(root)?.textContent).toBe("From <b>billing</b> agent");
   });

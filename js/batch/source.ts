@@ -19,7 +19,7 @@ export function shownSource(source: unknown, batch: unknown): string {
 }
 
 /** The line at the top of the card (under the batch's heading, if it carries it), hidden while it
- *  names no one; it follows the model's `source` and `batch` itself, so a batch change never
+ *  names no one; it follows the model's `_source` and `_batch` itself, so a batch change never
  *  redraws the card. */
 export class SourceLine {
   readonly element: HTMLElement;
@@ -30,16 +30,16 @@ export class SourceLine {
     this.element = el("p", "nbask-source");
     this.label = el("span", "nbask-source-label", SOURCE_TEXT.from);
     this.name = textEl("span", "nbask-source-name", "");
-    for (const name of ["change:source", "change:batch"]) model.on(name, this.update);
+    for (const name of ["change:_source", "change:_batch"]) model.on(name, this.update);
     this.update();
   }
 
   destroy(): void {
-    for (const name of ["change:source", "change:batch"]) this.model.off(name, this.update);
+    for (const name of ["change:_source", "change:_batch"]) this.model.off(name, this.update);
   }
 
   private readonly update = (): void => {
-    const source = shownSource(this.model.get("source"), this.model.get("batch"));
+    const source = shownSource(this.model.get("_source"), this.model.get("_batch"));
     if (this.name.textContent !== source) this.name.textContent = source;
     // Empty while hidden: a card of no batch holds no trace of it, not even in its text.
     if (source === "") this.element.replaceChildren();

@@ -3,7 +3,9 @@
 //
 // The interfaces mirror the synced traitlets of src/nbask/widget/base.py (every kind) and of each
 // kind's widget (question, approval, form): change them together.
-// The kernel writes every field except `response`. Statuses, fixed texts and limits come from
+// Every synced name starts with "_": the wire is private to nbask, not the widget's Python API
+// (js/contract/oldnames.ts reads state saved under the earlier names). The kernel writes every
+// field except `_response` and `_draft`. Statuses, fixed texts and limits come from
 // src/nbask/contract.json, which the Python side reads too.
 import contract from "../../src/nbask/contract.json";
 
@@ -15,54 +17,54 @@ export type Risk = "low" | "medium" | "high";
 
 /** What every widget kind syncs. */
 export interface BaseModel {
-  kind: Kind;
-  request_id: string;
-  status: Status;
+  _kind: Kind;
+  _request_id: string;
+  _status: Status;
   /** Epoch milliseconds when the kernel stops waiting; 0 = no time limit. */
-  deadline_ms: number;
+  _deadline_ms: number;
   /** Epoch milliseconds from which the countdown shows; 0 = all along (a limit the caller set).
    *  nbask's own default limit is shown only in its last minutes. Optional: an older kernel
    *  does not sync it. */
-  countdown_from_ms?: number;
+  _countdown_from_ms?: number;
   /** Written by the front end only (model.set + save_changes); `{}` until it answers. */
-  response: object;
+  _response: object;
   /** Written by the kernel once resolved: what the resolved block shows. */
-  result: object;
+  _result: object;
   /** The person's unsent answer (a SavedDraft), written by the front end only (js/shell/draftsync.ts)
    *  so a reload or a second view shows it; `{}` when there is none. The kernel keeps it as
    *  state only, never as an answer, and empties it once the request resolves. Optional: an
    *  older kernel does not sync it. */
-  draft?: object;
+  _draft?: object;
   /** nbask.configure(notify=True): a desktop notification when a question starts waiting
    *  unseen (js/shell/attention.ts). Optional: an older kernel does not send it. */
-  notify?: boolean;
+  _notify?: boolean;
   /** The BroadcastChannel the response is also posted on, where the comm cannot bring it to a
    *  running cell (JupyterLite's Pyodide kernel, js/shell/sidechannel.ts); "" = the comm alone.
    *  Optional: an older kernel does not send it. */
-  reply_channel?: string;
+  _reply_channel?: string;
   /** Whether the resolved block names a made-up identity (a token login's "Anonymous Io"):
    *  the kernel sets it once more than one identity has answered there (js/parts/wording.ts).
    *  Optional: an older kernel does not send it. */
-  show_names?: boolean;
+  _show_names?: boolean;
   /** The batch this request waits in, when several are shown together (src/nbask/widget/batch.py);
    *  `{}` when it waits alone. Only the lead's heading reads it (js/batch/heading.ts). Optional:
    *  an older kernel does not sync it. */
-  batch?: BatchState | Record<string, never>;
+  _batch?: BatchState | Record<string, never>;
   /** Who asks ("billing agent"; "" when unsaid), plain text: the card names it only in a batch
    *  whose requests come from more than one source (js/batch/source.ts). Optional: an older kernel
    *  does not sync it. */
-  source?: string;
+  _source?: string;
   /** The first line of the running cell's code ("" when unknown, at most 80 characters): how the
    *  Waiting requests panel (js/reload/panel.ts) names where a request comes from. Plain text.
    *  Optional: an older kernel does not sync it. */
-  cell?: string;
+  _cell?: string;
   /** The running cell's execute request, `{msg_id, session}` (`{}` when unknown): a page that did
    *  not send it (reloaded while the cell ran) shows the run's later output in the view
    *  (js/reload/cellrun.ts). Optional: an older kernel does not sync it. */
-  cell_run?: { msg_id?: string; session?: string };
+  _cell_run?: { msg_id?: string; session?: string };
 }
 
-/** A batch as its widgets see it: the `batch` trait when several requests wait together. */
+/** A batch as its widgets see it: the `_batch` trait when several requests wait together. */
 export interface BatchState {
   id: string;
   /** Whether this widget's request is the first of the batch still waiting: its card shows the
@@ -112,29 +114,29 @@ export interface Question {
 
 /** QuestionWidget's model. */
 export interface QuestionModel extends BaseModel {
-  questions: Question[];
+  _questions: Question[];
 }
 
 /** ApprovalWidget's model. */
 export interface ApprovalModel extends BaseModel {
   /** The proposed action, e.g. "Run shell command". */
-  title: string;
+  _title: string;
   /** What exactly would run, shown as monospace text. */
-  details: string;
+  _details: string;
   /** The JSON Schema an edit of the details (the tool's arguments as JSON) must fit; null when
    *  the details are not such arguments. Edits are checked against it (js/kinds/approval/argcheck.ts). */
-  details_schema: Record<string, unknown> | null;
-  /** The kernel's refusal of the last reply ("" = none), cleared `response` with it. */
-  error: string;
+  _details_schema: Record<string, unknown> | null;
+  /** The kernel's refusal of the last reply ("" = none), cleared `_response` with it. */
+  _error: string;
   /** What is at stake ("" = not said: the default look). "high" draws Approve in the danger
    *  colour; every risk shows a tag in the header (RISK_TEXT). Optional: an older kernel does
    *  not send it. */
-  risk?: Risk | "";
+  _risk?: Risk | "";
   /** What an edit of the details does: "run" (the edited action runs); "sent_back" (the caller
    *  sends the edit back to the model: the resolved card says "Edited, sent back to the
    *  model"); "off" (the caller takes only yes or no: no Edit is offered). Optional: an older
    *  kernel does not send it ("run"). */
-  edits?: "run" | "sent_back" | "off";
+  _edits?: "run" | "sent_back" | "off";
 }
 
 /** The types a form field may have (contract.json `field_types`). */
@@ -183,14 +185,14 @@ export interface FormField {
 /** FormWidget's model: a typed form (fields) or, in URL mode, a page to open (url). */
 export interface FormModel extends BaseModel {
   /** What the agent asks: plain text, may be long and multiline. */
-  message: string;
+  _message: string;
   /** The fields, in order; [] in URL mode. */
-  fields: FormField[];
+  _fields: FormField[];
   /** "" in form mode; non-empty means URL mode. */
-  url: string;
+  _url: string;
   /** The kernel's refusal of the last reply ("" = none). The kernel sets it and clears
-   *  `response` together, so the form unlocks and shows why. */
-  error: string;
+   *  `_response` together, so the form unlocks and shows why. */
+  _error: string;
 }
 
 /** Every field any kind syncs; what render() receives. */
@@ -245,7 +247,7 @@ export interface FormResponse extends Sender {
   sent_at_ms: number;
 }
 
-/** The model's `draft`: one view's unsent state for one request. */
+/** The model's `_draft`: one view's unsent state for one request. */
 export interface SavedDraft {
   request_id: string;
   /** Fingerprint of what the form shows (js/shell/draftsync.ts): restored only into the same form. */

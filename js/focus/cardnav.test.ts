@@ -17,12 +17,12 @@ function batch(lead: boolean): BatchState {
 }
 
 function approval(id: string, title: string, lead: boolean): FakeModel {
-  return new FakeModel({ kind: "approval", request_id: id, title, details: title.toUpperCase(), batch: batch(lead) });
+  return new FakeModel({ _kind: "approval", _request_id: id, _title: title, _details: title.toUpperCase(), _batch: batch(lead) });
 }
 
 /** Three cards in reading order: an approval (the lead, with the heading), a question, an approval. */
 function threeCards(): HTMLElement[] {
-  const models = [approval("r1", "Drop table t1", true), pendingModel([DB], { request_id: "r2", batch: batch(false) }), approval("r3", "Drop table t3", false)];
+  const models = [approval("r1", "Drop table t1", true), pendingModel([DB], { _request_id: "r2", _batch: batch(false) }), approval("r3", "Drop table t3", false)];
   return models.map((model) => {
     (document.activeElement as HTMLElement | null)?.blur();
     return view(model).root;
@@ -68,14 +68,14 @@ describe("Up and Down between cards", () => {
     getByRole(roots[0] as HTMLElement, "button", { name: "Approve all (2)" }).focus();
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(getByRole(roots[0] as HTMLElement, "button", { name: "Reject" }));
-    models[1]?.kernelUpdate({ status: "answered", result: { decision: "approve" } });
+    models[1]?.kernelUpdate({ _status: "answered", _result: { decision: "approve" } });
     await user.keyboard("{ArrowDown}");
     expect(document.activeElement).toBe(getByRole(roots[2] as HTMLElement, "button", { name: "Reject" }));
   });
 
   it("do nothing for a request waiting alone", async () => {
     const user = userEvent.setup();
-    const { root } = view(new FakeModel({ kind: "approval", request_id: "r9", title: "Deploy", details: "make deploy" }));
+    const { root } = view(new FakeModel({ _kind: "approval", _request_id: "r9", _title: "Deploy", _details: "make deploy" }));
     const reject = getByRole(root, "button", { name: "Reject" });
     reject.focus();
     const event = keydown(reject, "ArrowDown");

@@ -49,7 +49,7 @@ function showIn(cell: HTMLElement, model: FakeModel): Mounted {
 
 function approval(id: string, waiting: number): FakeModel {
   const batch = { id: "b1", lead: id === "r0", waiting, approvals: ["r0", "r1", "r2"] };
-  return new FakeModel({ kind: "approval", request_id: id, title: `Drop table ${id}`, details: id, batch });
+  return new FakeModel({ _kind: "approval", _request_id: id, _title: `Drop table ${id}`, _details: id, _batch: batch });
 }
 
 describe("focus once the person answers", () => {

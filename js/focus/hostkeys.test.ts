@@ -161,17 +161,17 @@ describe("focus once a request ends", () => {
 
   it.each([
     ["its time limit passes", (model: FakeModel) => {
-      model.kernelUpdate({ deadline_ms: Date.now() - 1 });
+      model.kernelUpdate({ _deadline_ms: Date.now() - 1 });
       timedOut(model);
     }],
     ["the kernel times it out", timedOut],
-    ["the kernel is interrupted", (model: FakeModel) => model.kernelUpdate({ status: "cancelled", result: {} })],
+    ["the kernel is interrupted", (model: FakeModel) => model.kernelUpdate({ _status: "cancelled", _result: {} })],
     ["another view answers it", (model: FakeModel) => {
       const other = view(model);
       getByRole(other.root, "radio", { name: /SQLite/ }).click();
       getByRole(other.root, "button", { name: "Submit" }).click();
       expect(sent(model).action).toBe("submit");
-      model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" } } });
+      model.kernelUpdate({ _status: "answered", _result: { answers: { [DB.question]: "SQLite" } } });
     }],
   ])("goes back to the cell the person was in when it ends without them: %s", async (_, end) => {
     const { model, root, cells } = await inNotebook("cell1");
@@ -182,7 +182,7 @@ describe("focus once a request ends", () => {
 
   it("stays where it is when it is outside the widget as the request ends", async () => {
     const { model, root, editor } = await inNotebook("editor1");
-    model.kernelUpdate({ deadline_ms: Date.now() - 1 });
+    model.kernelUpdate({ _deadline_ms: Date.now() - 1 });
     timedOut(model);
     expect(root.dataset.status).toBe("timeout");
     expect(document.activeElement).toBe(editor);
@@ -195,7 +195,7 @@ describe("focus once a request ends", () => {
     // What a browser does as a focused control is removed or disabled: focus falls to the body.
     focused.blur();
     expect(document.activeElement).toBe(document.body);
-    model.kernelUpdate({ status: "cancelled", result: {} });
+    model.kernelUpdate({ _status: "cancelled", _result: {} });
     expect(document.activeElement).toBe(cells[1]);
   });
 
@@ -228,7 +228,7 @@ describe("focus once a request ends", () => {
     await user.keyboard("{Escape}{Escape}");
     expect(sent(model).action).toBe("dismiss");
     expect(root.contains(document.activeElement)).toBe(true);
-    model.kernelUpdate({ status: "dismissed" });
+    model.kernelUpdate({ _status: "dismissed" });
     expect(document.activeElement).toBe(root.querySelector(".nbask-resolved"));
   });
 
@@ -236,7 +236,7 @@ describe("focus once a request ends", () => {
     const model = pendingModel([DB]);
     const { root } = view(model);
     expect(root.contains(document.activeElement)).toBe(true);
-    model.kernelUpdate({ deadline_ms: Date.now() - 1 });
+    model.kernelUpdate({ _deadline_ms: Date.now() - 1 });
     expect(root.contains(document.activeElement)).toBe(true);
     timedOut(model);
     expect(document.activeElement).toBe(root.querySelector(".nbask-resolved"));

@@ -55,8 +55,8 @@ describe("first focus", () => {
     const elsewhere = document.createElement("button");
     document.body.append(elsewhere);
     elsewhere.focus();
-    model.kernelUpdate({ deadline_ms: Date.now() + 60_000 });
-    model.kernelUpdate({ response: {} });
+    model.kernelUpdate({ _deadline_ms: Date.now() + 60_000 });
+    model.kernelUpdate({ _response: {} });
     expect(document.activeElement).toBe(elsewhere);
     expect(root.contains(document.activeElement)).toBe(false);
   });
@@ -107,9 +107,9 @@ describe("first focus", () => {
   });
 
   it("is not taken by a widget that is already resolved or sending", () => {
-    view(new FakeModel({ questions: [DB], status: "answered" }));
+    view(new FakeModel({ _questions: [DB], _status: "answered" }));
     expect(document.activeElement).toBe(document.body);
-    view(new FakeModel({ questions: [DB], response: { action: "dismiss", answers: [], view_id: "v", sent_at_ms: 1 } }));
+    view(new FakeModel({ _questions: [DB], _response: { action: "dismiss", answers: [], view_id: "v", sent_at_ms: 1 } }));
     expect(document.activeElement).toBe(document.body);
   });
 });
@@ -469,7 +469,7 @@ describe("shortcut isolation", () => {
   it("still stops keys after the widget is resolved", () => {
     const model = pendingModel([PLAIN]);
     const { root, host } = view(model);
-    model.kernelUpdate({ status: "dismissed" });
+    model.kernelUpdate({ _status: "dismissed" });
     const seen = vi.fn();
     host.addEventListener("keydown", seen);
     keydown(root, "j");

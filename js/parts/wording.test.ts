@@ -38,7 +38,7 @@ function texts(root: HTMLElement, selector: string): string[] {
 }
 
 function approval(status: Status, result: Record<string, unknown>): HTMLElement {
-  const model = new FakeModel({ kind: "approval", title: "Drop table", details: "DROP TABLE t", status, result });
+  const model = new FakeModel({ _kind: "approval", _title: "Drop table", _details: "DROP TABLE t", _status: status, _result: result });
   return view(model).root;
 }
 
@@ -77,37 +77,37 @@ describe("the wording table", () => {
 
 describe("resolved question blocks", () => {
   it("says a dismissed question in the person's words, one question in the singular", () => {
-    const { root } = view(new FakeModel({ questions: [DB], status: "dismissed", result: { note: agent("question_dismissed") } }));
+    const { root } = view(new FakeModel({ _questions: [DB], _status: "dismissed", _result: { note: agent("question_dismissed") } }));
     expect(texts(root, ".nbask-note")).toEqual(["You dismissed this question without answering."]);
     expect(root.querySelector(".nbask-status-line")?.getAttribute("data-mark")).toBe("⊘");
   });
 
   it("says a dismissed card of two questions in the plural, also where the form was never shown", async () => {
     // Shown already dismissed (a reload, a saved notebook, a second view).
-    const shown = view(new FakeModel({ questions: [DB, FEATURES], status: "dismissed", result: { note: agent("question_dismissed") } }));
+    const shown = view(new FakeModel({ _questions: [DB, FEATURES], _status: "dismissed", _result: { note: agent("question_dismissed") } }));
     expect(texts(shown.root, ".nbask-note")).toEqual(["You dismissed these 2 questions without answering."]);
     // Dismissed here, from the pending form.
     const user = userEvent.setup();
     const model = pendingModel([DB, FEATURES]);
     const { root } = view(model);
     await user.click(getByRole(root, "button", { name: "Dismiss" }));
-    model.kernelUpdate({ status: "dismissed", result: { note: agent("question_dismissed") }, response: {} });
+    model.kernelUpdate({ _status: "dismissed", _result: { note: agent("question_dismissed") }, _response: {} });
     expect(texts(root, ".nbask-note")).toEqual(["You dismissed these 2 questions without answering."]);
   });
 
   it("says a timeout with its seconds, and an interrupt, each with its own mark", () => {
     const timeout = agent("timeout").replace("{seconds}", "20");
-    const timed = view(new FakeModel({ questions: [DB], status: "timeout", result: { note: timeout } })).root;
+    const timed = view(new FakeModel({ _questions: [DB], _status: "timeout", _result: { note: timeout } })).root;
     expect(texts(timed, ".nbask-note")).toEqual(["No answer in 20 s — the agent went on without one."]);
     expect(timed.querySelector(".nbask-status-line")?.getAttribute("data-mark")).toBe("⏱");
-    const cancelled = view(new FakeModel({ questions: [DB], status: "cancelled", result: { note: agent("cancelled") } })).root;
+    const cancelled = view(new FakeModel({ _questions: [DB], _status: "cancelled", _result: { note: agent("cancelled") } })).root;
     expect(texts(cancelled, ".nbask-note")[0]).toMatch(/^The cell was interrupted before you answered/);
     expect(cancelled.querySelector(".nbask-status-line")?.getAttribute("data-mark")).toBe("■");
   });
 
   it("says a late answer in the person's words", () => {
     const result = { answers: { [DB.question]: "SQLite" }, late: true, note: agent("answered_late") };
-    const { root } = view(new FakeModel({ questions: [DB], status: "timeout", result }));
+    const { root } = view(new FakeModel({ _questions: [DB], _status: "timeout", _result: result }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered late");
     expect(texts(root, ".nbask-note")[0]).toMatch(/^You answered after the time limit/);
     // where the answer went, said plainly, and no tick: the cell did not use it
@@ -121,7 +121,7 @@ describe("resolved question blocks", () => {
       options: [{ label: "PostgreSQL (Recommended)", description: "", preview: "CREATE DATABASE app;" }, must(DB.options[1])],
     };
     const result = { answers: { [DB.question]: "PostgreSQL (Recommended)" }, note: "Ship Friday" };
-    const { root } = view(new FakeModel({ questions: [withPreview], status: "answered", result }));
+    const { root } = view(new FakeModel({ _questions: [withPreview], _status: "answered", _result: result }));
     expect(root.querySelector(".nbask-resolved-answer")?.textContent).toBe("PostgreSQL");
     expect(root.querySelector(".nbask-resolved-preview")?.textContent).toBe("CREATE DATABASE app;");
     expect(texts(root, ".nbask-note")).toEqual(["Note: Ship Friday"]);
@@ -129,12 +129,12 @@ describe("resolved question blocks", () => {
 
   it("names who answered only when that name means someone", () => {
     const result = { answers: { [DB.question]: "SQLite" }, answered_by_user: "Anonymous Ananke" };
-    const model = new FakeModel({ questions: [DB], status: "answered", result });
+    const model = new FakeModel({ _questions: [DB], _status: "answered", _result: result });
     const { root } = view(model);
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered");
-    model.kernelUpdate({ show_names: true });
+    model.kernelUpdate({ _show_names: true });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered by Anonymous Ananke");
-    const real = view(new FakeModel({ questions: [DB], status: "answered", result: { ...result, answered_by_user: "alice" } }));
+    const real = view(new FakeModel({ _questions: [DB], _status: "answered", _result: { ...result, answered_by_user: "alice" } }));
     expect(real.root.querySelector(".nbask-status-line")?.textContent).toBe("Answered by alice");
   });
 });
@@ -166,7 +166,7 @@ describe("the countdown's warning", () => {
     vi.useFakeTimers();
     const now = Date.UTC(2025, 0, 1, 12, 0, 0);
     vi.setSystemTime(now);
-    const { root } = view(pendingModel([DB], { deadline_ms: now + 62_000 }));
+    const { root } = view(pendingModel([DB], { _deadline_ms: now + 62_000 }));
     const timer = must(root.querySelector<HTMLElement>(".nbask-timer"));
     const notice = must(root.querySelector<HTMLElement>(".nbask-time-warning"));
     expect(notice.getAttribute("aria-live")).toBe("polite");
@@ -193,7 +193,7 @@ describe("key hints", () => {
 
   it("say of an approval what Escape does: it closes it, as dismissed", async () => {
     const user = userEvent.setup();
-    const model = new FakeModel({ kind: "approval", title: "Run shell command", details: "make build" });
+    const model = new FakeModel({ _kind: "approval", _title: "Run shell command", _details: "make build" });
     const root = view(model).root;
     expect(root.querySelector(".nbask-keys")?.textContent).toBe("Keys: Esc close");
     await user.keyboard("{Escape}");

@@ -77,7 +77,7 @@ export function outputText(msg: IopubMessage): string {
 /** Follows the model's cell run from this page when this page did not start it: a block at the
  *  end of `root` once the request has ended. Returns the cleanup. */
 export function followRun(model: RunModel, root: HTMLElement): () => void {
-  const run = model.get("cell_run");
+  const run = model.get("_cell_run");
   const kernel = kernelOf(model);
   if (!isObject(run) || typeof run.msg_id !== "string" || kernel === null || run.session === kernel.clientId) {
     return () => undefined;
@@ -88,7 +88,7 @@ export function followRun(model: RunModel, root: HTMLElement): () => void {
   let block: HTMLElement | null = null;
 
   const show = (): void => {
-    if (model.get("status") === "pending") return;
+    if (model.get("_status") === "pending") return;
     if (block === null) {
       block = el("section", "nbask-run");
       block.setAttribute("aria-label", RUN_TEXT.label);
@@ -114,11 +114,11 @@ export function followRun(model: RunModel, root: HTMLElement): () => void {
     show();
   };
   kernel.iopubMessage.connect(onMessage);
-  model.on("change:status", show);
+  model.on("change:_status", show);
   show();
   return () => {
     kernel.iopubMessage.disconnect(onMessage);
-    model.off("change:status", show);
+    model.off("change:_status", show);
     block?.remove();
   };
 }

@@ -64,7 +64,7 @@ describe("a request with no view on the page", () => {
   });
 
   it("says which cell asked by the first line of its code, as text", () => {
-    const model = pendingModel([DB], { cell: "result = <b>agent</b>.run(task)" });
+    const model = pendingModel([DB], { _cell: "result = <b>agent</b>.run(task)" });
     initialize(model);
     vi.advanceTimersByTime(ORPHAN_DELAY_MS);
     const card = shownPanel().querySelector<HTMLElement>(".nbask-orphan-card");
@@ -92,14 +92,14 @@ describe("a request with no view on the page", () => {
 
   it("nor for a request that no longer waits", () => {
     const model = pendingModel();
-    model.kernelUpdate({ status: "answered", result: { answers: {} } });
+    model.kernelUpdate({ _status: "answered", _result: { answers: {} } });
     initialize(model);
     vi.advanceTimersByTime(ORPHAN_DELAY_MS);
     expect(panel()).toBeNull();
   });
 
   it("counts a view of another request as no view of this one", () => {
-    const other = new FakeModel({ questions: [DB], request_id: "req-other" });
+    const other = new FakeModel({ _questions: [DB], _request_id: "req-other" });
     view(other);
     const model = pendingModel([DB]);
     initialize(model);
@@ -112,7 +112,7 @@ describe("a request with no view on the page", () => {
     initialize(model);
     vi.advanceTimersByTime(ORPHAN_DELAY_MS);
     const listening = model.listenerCount();
-    model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" } } });
+    model.kernelUpdate({ _status: "answered", _result: { answers: { [DB.question]: "SQLite" } } });
 
     const region = shownPanel();
     expect(region.querySelector(".nbask")?.getAttribute("data-status")).toBe("answered");
@@ -137,12 +137,12 @@ describe("a request with no view on the page", () => {
   });
 
   it("shares one panel with other such requests, each its own card, in order", () => {
-    const first = new FakeModel({ questions: [DB], request_id: "req-a" });
+    const first = new FakeModel({ _questions: [DB], _request_id: "req-a" });
     const second = new FakeModel({
-      kind: "approval",
-      title: "Run shell command",
-      details: "rm -rf build",
-      request_id: "req-b",
+      _kind: "approval",
+      _title: "Run shell command",
+      _details: "rm -rf build",
+      _request_id: "req-b",
     });
     initialize(first);
     vi.advanceTimersByTime(500);
@@ -156,7 +156,7 @@ describe("a request with no view on the page", () => {
     expect(cards.map((card) => card.dataset.request)).toEqual(["req-a", "req-b"]);
     expect(cards[1]?.querySelector(".nbask")?.getAttribute("data-kind")).toBe("approval");
 
-    first.kernelUpdate({ status: "dismissed", result: {} });
+    first.kernelUpdate({ _status: "dismissed", _result: {} });
     getByRole(region, "heading", { name: "A request is still waiting" });
     expect(closeButton(region)).toBeNull(); // the approval still waits
     expect(region.querySelectorAll(".nbask-orphan-card")).toHaveLength(2);
@@ -213,8 +213,8 @@ describe("a request with no view on the page", () => {
   });
 
   it("says which were cleared and which not saved when the panel holds both", () => {
-    const unsaved = new FakeModel({ questions: [DB], request_id: "req-a" });
-    const cleared = new FakeModel({ questions: [DB], request_id: "req-b" });
+    const unsaved = new FakeModel({ _questions: [DB], _request_id: "req-a" });
+    const cleared = new FakeModel({ _questions: [DB], _request_id: "req-b" });
     initialize(unsaved);
     initialize(cleared);
     const shown = view(cleared);
@@ -245,9 +245,9 @@ describe("a request with no view on the page", () => {
     const ended = pendingModel([DB]);
     initialize(ended);
     const shownEnded = view(ended);
-    ended.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" } } });
+    ended.kernelUpdate({ _status: "answered", _result: { answers: { [DB.question]: "SQLite" } } });
     shownEnded.cleanup();
-    const gone = new FakeModel({ questions: [DB], request_id: "req-gone" });
+    const gone = new FakeModel({ _questions: [DB], _request_id: "req-gone" });
     const stop = initialize(gone);
     const shownGone = view(gone);
     stop();

@@ -55,7 +55,7 @@ function shared(): Shared {
 }
 
 function requestOf(model: Pick<RequestModel, "get">): string {
-  return asText(model.get("request_id"));
+  return asText(model.get("_request_id"));
 }
 
 /** Records a view of `model` rendered on the page; the returned function forgets it. */
@@ -112,10 +112,10 @@ export function watchOrphan(
 
   const onStatus = (): void => {
     if (shown === null) return;
-    const pending = model.get("status") === "pending";
+    const pending = model.get("_status") === "pending";
     setPending(shown.card, pending);
     // Its cell shows the file's outputs (an earlier run's, or none): it shows how this one ended too.
-    if (!pending && unmark === null) unmark = markCell(asText(model.get("cell")).trim(), mount);
+    if (!pending && unmark === null) unmark = markCell(asText(model.get("_cell")).trim(), mount);
   };
   const onViewShown = (request: string): void => {
     if (shown !== null && request === shown.request) hide();
@@ -124,7 +124,7 @@ export function watchOrphan(
    *  the moment has passed since (also when it went within its first moment). */
   const onViewGone = (request: string): void => {
     if (shown !== null || request === "" || request !== requestOf(model)) return;
-    if (model.get("status") !== "pending" || isShown(request)) return;
+    if (model.get("_status") !== "pending" || isShown(request)) return;
     clearTimeout(timer);
     timer = setTimeout(() => check(true), delayMs);
   };
@@ -133,7 +133,7 @@ export function watchOrphan(
     const { card, panel, unmount } = shown;
     shown = null;
     shared().watchers.delete(onViewShown);
-    model.off("change:status", onStatus);
+    model.off("change:_status", onStatus);
     panel.removeEventListener(CLOSE_EVENT, hide);
     unmount();
     removeCard(card);
@@ -142,11 +142,11 @@ export function watchOrphan(
   const check = (cleared = false): void => {
     timer = undefined;
     const request = requestOf(model);
-    if (model.get("status") !== "pending" || request === "" || isShown(request)) return;
-    const { panel, card } = addCard(request, asText(model.get("cell")).trim(), cleared);
+    if (model.get("_status") !== "pending" || request === "" || isShown(request)) return;
+    const { panel, card } = addCard(request, asText(model.get("_cell")).trim(), cleared);
     shown = { card, panel, request, unmount: () => undefined };
     shared().watchers.add(onViewShown);
-    model.on("change:status", onStatus);
+    model.on("change:_status", onStatus);
     panel.addEventListener(CLOSE_EVENT, hide);
     shown.unmount = mount(card);
     onStatus();

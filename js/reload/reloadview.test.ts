@@ -15,7 +15,7 @@ type Slot = (sender: unknown, msg: unknown) => void;
 function fakeRun(session: string) {
   const slots = new Set<Slot>();
   const listeners = new Set<() => void>();
-  const state: Record<string, unknown> = { status: "pending", cell_run: { msg_id: "exec-1", session: "page-a" } };
+  const state: Record<string, unknown> = { _status: "pending", _cell_run: { msg_id: "exec-1", session: "page-a" } };
   const model = {
     get: (key: string) => state[key],
     on: (_event: string, callback: () => void) => void listeners.add(callback),
@@ -34,7 +34,7 @@ function fakeRun(session: string) {
     for (const slot of slots) slot(null, { header: { msg_type: type }, parent_header: { msg_id: parent }, content });
   };
   const setStatus = (status: string): void => {
-    state.status = status;
+    state._status = status;
     for (const listener of listeners) listener();
   };
   return { model: model as unknown as Parameters<typeof followRun>[0], publish, setStatus, slots };

@@ -76,7 +76,7 @@ describe("title marker", () => {
     const model = pendingModel([DB]);
     view(model);
     expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
-    model.kernelUpdate({ status: "answered" });
+    model.kernelUpdate({ _status: "answered" });
     expect(document.title).toBe(ORIGINAL);
   });
 
@@ -86,16 +86,16 @@ describe("title marker", () => {
     view(first);
     view(second);
     expect(document.title).toBe(`● 2 requests waiting — ${ORIGINAL}`);
-    first.kernelUpdate({ status: "answered" });
+    first.kernelUpdate({ _status: "answered" });
     expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
-    second.kernelUpdate({ status: "dismissed" });
+    second.kernelUpdate({ _status: "dismissed" });
     expect(document.title).toBe(ORIGINAL);
   });
 
   it("goes while a response is on its way", () => {
     const model = pendingModel([DB]);
     view(model);
-    model.set("response", { action: "dismiss" });
+    model.set("_response", { action: "dismiss" });
     expect(document.title).toBe(ORIGINAL);
   });
 
@@ -107,7 +107,7 @@ describe("title marker", () => {
     expect(document.title).toBe(WAITING_TITLE_PREFIX + "Other.ipynb - JupyterLab");
     await flush();
     expect(document.title).toBe(WAITING_TITLE_PREFIX + "Other.ipynb - JupyterLab");
-    model.kernelUpdate({ status: "answered" });
+    model.kernelUpdate({ _status: "answered" });
     expect(document.title).toBe("Other.ipynb - JupyterLab");
   });
 
@@ -150,8 +150,8 @@ describe("badge", () => {
 
   it("is one badge counting every waiting request, and goes when they are answered", async () => {
     const first = pendingModel([DB]);
-    const second = pendingModel([FEATURES], { request_id: "req-2" });
-    const third = pendingModel([DB], { request_id: "req-3" });
+    const second = pendingModel([FEATURES], { _request_id: "req-2" });
+    const third = pendingModel([DB], { _request_id: "req-3" });
     const a = view(first);
     const b = view(second);
     view(third);
@@ -161,10 +161,10 @@ describe("badge", () => {
     // Every request waiting on the page, in view or not; the title marker says the same.
     expect(badge()?.textContent).toBe("3 requests waiting");
     expect(document.title).toBe(`● 3 requests waiting — ${ORIGINAL}`);
-    first.kernelUpdate({ status: "answered" });
+    first.kernelUpdate({ _status: "answered" });
     expect(badge()?.textContent).toBe("2 requests waiting");
     expect(document.title).toBe(`● 2 requests waiting — ${ORIGINAL}`);
-    third.kernelUpdate({ status: "answered" });
+    third.kernelUpdate({ _status: "answered" });
     expect(badge()?.textContent).toBe("Question waiting");
     expect(document.title).toBe(WAITING_TITLE_PREFIX + ORIGINAL);
     await flush();
@@ -254,7 +254,7 @@ describe("notification", () => {
   it("asks for permission only when notify is on and the question waits out of view", async () => {
     visibility = "visible";
     const { shown, requestPermission } = stubNotification("default");
-    const { root } = view(pendingModel([DB], { notify: true }));
+    const { root } = view(pendingModel([DB], { _notify: true }));
     expect(requestPermission).not.toHaveBeenCalled();
     reportView(root, false);
     expect(requestPermission).toHaveBeenCalledTimes(1);
@@ -267,7 +267,7 @@ describe("notification", () => {
 
   it("is shown at once on a hidden page, before any report of the widget's place", async () => {
     const { shown, requestPermission } = stubNotification("default");
-    view(pendingModel([DB], { notify: true }));
+    view(pendingModel([DB], { _notify: true }));
     expect(requestPermission).toHaveBeenCalledTimes(1);
     await flush();
     expect(shown).toEqual([{ title: "Question waiting", body: DB.question }]);
@@ -276,7 +276,7 @@ describe("notification", () => {
   it("is not shown for a question in view on a visible page", () => {
     visibility = "visible";
     const { shown, requestPermission } = stubNotification("granted");
-    const { root } = view(pendingModel([DB], { notify: true }));
+    const { root } = view(pendingModel([DB], { _notify: true }));
     reportView(root, true);
     expect(requestPermission).not.toHaveBeenCalled();
     expect(shown).toEqual([]);
@@ -284,7 +284,7 @@ describe("notification", () => {
 
   it("uses an approval's title, and shows at once when already permitted", () => {
     const { shown, requestPermission } = stubNotification("granted");
-    const { root } = view(pendingModel([], { kind: "approval", title: "Run shell command", details: "ls", notify: true }));
+    const { root } = view(pendingModel([], { _kind: "approval", _title: "Run shell command", _details: "ls", _notify: true }));
     reportView(root, false);
     expect(requestPermission).not.toHaveBeenCalled();
     expect(shown).toEqual([{ title: "Question waiting", body: "Run shell command" }]);

@@ -29,7 +29,7 @@ function timer(root: HTMLElement): HTMLElement {
 
 describe("countdown", () => {
   it("counts down every second in m:ss", () => {
-    const { root } = view(pendingModel([DB], { deadline_ms: NOW + 600_000 }));
+    const { root } = view(pendingModel([DB], { _deadline_ms: NOW + 600_000 }));
     expect(timer(root).hidden).toBe(false);
     expect(timer(root).textContent).toBe("Time left 10:00");
     vi.advanceTimersByTime(2000);
@@ -39,21 +39,21 @@ describe("countdown", () => {
   });
 
   it("uses h:mm:ss above an hour", () => {
-    const { root } = view(pendingModel([DB], { deadline_ms: NOW + 2 * 3600_000 + 5_000 }));
+    const { root } = view(pendingModel([DB], { _deadline_ms: NOW + 2 * 3600_000 + 5_000 }));
     expect(timer(root).textContent).toBe("Time left 2:00:05");
   });
 
   it("runs exactly one interval, also across re-renders", () => {
-    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    const model = pendingModel([DB], { _deadline_ms: NOW + 60_000 });
     view(model);
     expect(activeTimers()).toBe(1);
-    model.kernelUpdate({ deadline_ms: NOW + 120_000 });
-    model.kernelUpdate({ result: {} });
+    model.kernelUpdate({ _deadline_ms: NOW + 120_000 });
+    model.kernelUpdate({ _result: {} });
     expect(activeTimers()).toBe(1);
   });
 
   it("shows Time is up at the deadline, disables the controls and stops ticking", () => {
-    const model = pendingModel([DB], { deadline_ms: NOW + 3_000 });
+    const model = pendingModel([DB], { _deadline_ms: NOW + 3_000 });
     const { root } = view(model);
     vi.advanceTimersByTime(2_000);
     expect(timer(root).textContent).toBe("Time left 0:01");
@@ -68,7 +68,7 @@ describe("countdown", () => {
     // Keys do nothing now; the kernel will answer with status "timeout".
     root.querySelector("input")?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     expect(responseWrites(model)).toEqual([]);
-    model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 3 seconds." } });
+    model.kernelUpdate({ _status: "timeout", _deadline_ms: 0, _result: { answers: {}, note: "No answer within 3 seconds." } });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Timed out");
     expect(queryByRole(root, "timer", { hidden: true })).toBeNull();
   });
@@ -80,7 +80,7 @@ describe("countdown", () => {
     expect(activeTimers()).toBe(0);
     getByRole<HTMLInputElement>(root, "radio", { name: "SQLite" }).click();
     vi.advanceTimersByTime(SAVE_DELAY_MS); // the draft is saved once the person pauses
-    model.kernelUpdate({ deadline_ms: NOW + 90_000 });
+    model.kernelUpdate({ _deadline_ms: NOW + 90_000 });
     expect(timer(root).hidden).toBe(false);
     expect(timer(root).textContent).toBe("Time left 1:30");
     expect(getByRole<HTMLInputElement>(root, "radio", { name: "SQLite" }).checked).toBe(true);
@@ -88,7 +88,7 @@ describe("countdown", () => {
   });
 
   it("shows a limit nobody set only in its last minutes, then counts down", () => {
-    const model = pendingModel([DB], { deadline_ms: NOW + 600_000, countdown_from_ms: NOW + 480_000 });
+    const model = pendingModel([DB], { _deadline_ms: NOW + 600_000, _countdown_from_ms: NOW + 480_000 });
     const { root } = view(model);
     expect(timer(root).hidden).toBe(true);
     expect(timer(root).textContent).toBe("");
@@ -105,15 +105,15 @@ describe("countdown", () => {
   });
 
   it("stops when the widget is resolved", () => {
-    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    const model = pendingModel([DB], { _deadline_ms: NOW + 60_000 });
     view(model);
     expect(activeTimers()).toBe(1);
-    model.kernelUpdate({ status: "answered", deadline_ms: 0 });
+    model.kernelUpdate({ _status: "answered", _deadline_ms: 0 });
     expect(activeTimers()).toBe(0);
   });
 
   it("is cleared by the cleanup function", () => {
-    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    const model = pendingModel([DB], { _deadline_ms: NOW + 60_000 });
     const m = mount(model);
     expect(activeTimers()).toBe(1);
     m.cleanup();
@@ -122,7 +122,7 @@ describe("countdown", () => {
   });
 
   it("keeps counting while a response is on its way", () => {
-    const model = pendingModel([DB], { deadline_ms: NOW + 60_000 });
+    const model = pendingModel([DB], { _deadline_ms: NOW + 60_000 });
     const { root } = view(model);
     getByRole<HTMLInputElement>(root, "radio", { name: "SQLite" }).click();
     getByRole<HTMLButtonElement>(root, "button", { name: "Submit" }).click();

@@ -24,7 +24,7 @@ function leavePage(): void {
 }
 
 function savedDraft(model: FakeModel): SavedDraft | null {
-  return parseSaved(model.get("draft"));
+  return parseSaved(model.get("_draft"));
 }
 
 function radio(root: HTMLElement, question: string, name: string): HTMLInputElement {
@@ -83,7 +83,7 @@ describe("DraftSync", () => {
     drafts.save(target, { text: "ab" });
     expect(model.set).not.toHaveBeenCalled();
     vi.advanceTimersByTime(SAVE_DELAY_MS);
-    expect(model.set.mock.calls).toEqual([["draft", { ...target, view_id: "view-a", data: { text: "ab" } }]]);
+    expect(model.set.mock.calls).toEqual([["_draft", { ...target, view_id: "view-a", data: { text: "ab" } }]]);
     expect(model.save_changes).toHaveBeenCalledTimes(1);
     drafts.save(target, { text: "ab" });
     vi.advanceTimersByTime(SAVE_DELAY_MS);
@@ -132,19 +132,19 @@ describe("DraftSync", () => {
     const model = pendingModel([DB]);
     const onRemote = vi.fn();
     const drafts = sync(model, onRemote);
-    model.kernelUpdate({ draft: { ...target, view_id: "view-a", data: {} } });
+    model.kernelUpdate({ _draft: { ...target, view_id: "view-a", data: {} } });
     expect(onRemote).not.toHaveBeenCalled();
     const other = { ...target, view_id: "view-b", data: { text: "theirs" } };
-    model.kernelUpdate({ draft: other });
+    model.kernelUpdate({ _draft: other });
     expect(onRemote).toHaveBeenCalledWith(other);
     drafts.save(target, { text: "mine" });
-    model.kernelUpdate({ draft: { ...other, data: { text: "older" } } });
+    model.kernelUpdate({ _draft: { ...other, data: { text: "older" } } });
     expect(onRemote).toHaveBeenCalledTimes(1);
     drafts.destroy();
   });
 
   it("reads only a draft of the same request and form", () => {
-    const model = pendingModel([DB], { draft: { ...target, view_id: "x", data: { a: 1 } } });
+    const model = pendingModel([DB], { _draft: { ...target, view_id: "x", data: { a: 1 } } });
     const drafts = sync(model);
     expect(drafts.read(target)?.data).toEqual({ a: 1 });
     expect(drafts.read({ ...target, request_id: "req-2" })).toBeNull();
@@ -206,8 +206,8 @@ describe("a question's draft across a reload and a second view", () => {
 
   it("a draft of another request is not shown", () => {
     const model = pendingModel([DB], {
-      request_id: "req-2",
-      draft: { request_id: "req-1", key: "x", view_id: "old", data: { drafts: [{ checked: [false, true] }] } },
+      _request_id: "req-2",
+      _draft: { request_id: "req-1", key: "x", view_id: "old", data: { drafts: [{ checked: [false, true] }] } },
     });
     expect(radio(view(model).root, DB.question, "SQLite").checked).toBe(false);
   });
@@ -244,10 +244,10 @@ describe("a question's draft across a reload and a second view", () => {
     const model = pendingModel([DB]);
     const { root } = view(model);
     radio(root, DB.question, "SQLite").click();
-    model.kernelUpdate({ status: "answered", result: { answers: {} }, draft: {} });
+    model.kernelUpdate({ _status: "answered", _result: { answers: {} }, _draft: {} });
     vi.advanceTimersByTime(SAVE_DELAY_MS * 2);
     leavePage();
-    expect(model.set.mock.calls.filter((c) => c[0] === "draft")).toEqual([]);
+    expect(model.set.mock.calls.filter((c) => c[0] === "_draft")).toEqual([]);
     await Promise.resolve();
   });
 });
@@ -300,7 +300,7 @@ describe("a timed-out question's draft (Answer anyway)", () => {
 describe("approval and form drafts", () => {
   it("an approval's edited details and reason survive a reload", async () => {
     const user = userEvent.setup();
-    const model = new FakeModel({ kind: "approval", title: "Run shell command", details: "rm -rf build" });
+    const model = new FakeModel({ _kind: "approval", _title: "Run shell command", _details: "rm -rf build" });
     const first = view(model);
     await user.click(getByRole(first.root, "button", { name: "Edit" }));
     const details = getByRole<HTMLTextAreaElement>(first.root, "textbox", { name: "Details" });
@@ -324,7 +324,7 @@ describe("approval and form drafts", () => {
       field({ name: "team", title: "Team", type: "string", default: "core" }),
       field({ name: "agree", title: "Agree", type: "boolean" }),
     ];
-    const model = new FakeModel({ kind: "form", message: "Who?", fields });
+    const model = new FakeModel({ _kind: "form", _message: "Who?", _fields: fields });
     const first = view(model);
     await user.type(getByRole(first.root, "textbox", { name: "Your name" }), "Ada");
     await user.click(getByRole(first.root, "checkbox", { name: "Agree" }));
@@ -390,7 +390,7 @@ describe("Escape and Dismiss with a draft", () => {
 
   it("an approval with a reason asks before Escape dismisses it, and never sends Reject", async () => {
     const user = userEvent.setup();
-    const model = new FakeModel({ kind: "approval", title: "Deploy", details: "" });
+    const model = new FakeModel({ _kind: "approval", _title: "Deploy", _details: "" });
     const { root } = view(model);
     await user.type(getByRole(root, "textbox", { name: "Reason" }), "not on a Friday");
     await user.keyboard("{Escape}");

@@ -1,4 +1,4 @@
-// The person's unsent draft in the widget model (`draft`), so a reloaded page, a second view of
+// The person's unsent draft in the widget model (`_draft`), so a reloaded page, a second view of
 // the same output or a notebook re-opened while the cell waits shows what they had chosen and
 // typed. Each view keeps its draft in its own state and writes it here; the kernel only stores
 // it (it is never an answer) and empties it once the request resolves.
@@ -25,7 +25,7 @@ export function fingerprint(text: string): string {
   return hash.toString(16).padStart(8, "0");
 }
 
-/** The model's `draft`, read defensively; null when it is empty or not one. */
+/** The model's `_draft`, read defensively; null when it is empty or not one. */
 export function parseSaved(raw: unknown): SavedDraft | null {
   if (!isObject(raw)) return null;
   const { request_id, key, view_id, data } = raw;
@@ -57,7 +57,7 @@ export class DraftSync {
     private readonly viewId: string,
     private readonly onRemote: (draft: SavedDraft) => void,
   ) {
-    this.model.on("change:draft", this.onChange);
+    this.model.on("change:_draft", this.onChange);
     window.addEventListener("pagehide", this.leave);
     window.addEventListener("beforeunload", this.leave);
     document.addEventListener("visibilitychange", this.onVisibility);
@@ -65,7 +65,7 @@ export class DraftSync {
 
   destroy(): void {
     this.flush();
-    this.model.off("change:draft", this.onChange);
+    this.model.off("change:_draft", this.onChange);
     window.removeEventListener("pagehide", this.leave);
     window.removeEventListener("beforeunload", this.leave);
     document.removeEventListener("visibilitychange", this.onVisibility);
@@ -73,7 +73,7 @@ export class DraftSync {
 
   /** The model's draft for `target`, or null (none, another request's, or another form's). */
   read(target: DraftTarget): SavedDraft | null {
-    const saved = parseSaved(this.model.get("draft"));
+    const saved = parseSaved(this.model.get("_draft"));
     if (saved === null || saved.request_id !== target.request_id || saved.key !== target.key) return null;
     return saved;
   }
@@ -101,8 +101,8 @@ export class DraftSync {
   clear(): void {
     this.cancel();
     this.lastWritten = "";
-    if (parseSaved(this.model.get("draft")) === null) return; // nothing kept: nothing to write
-    this.model.set("draft", {});
+    if (parseSaved(this.model.get("_draft")) === null) return; // nothing kept: nothing to write
+    this.model.set("_draft", {});
     this.model.save_changes();
   }
 
@@ -123,7 +123,7 @@ export class DraftSync {
     }
     if (text === this.lastWritten) return;
     this.lastWritten = text;
-    this.model.set("draft", draft);
+    this.model.set("_draft", draft);
     this.model.save_changes();
   };
 
@@ -141,7 +141,7 @@ export class DraftSync {
   };
 
   private readonly onChange = (): void => {
-    const saved = parseSaved(this.model.get("draft"));
+    const saved = parseSaved(this.model.get("_draft"));
     // Our own write coming back, or an empty draft (the request resolved): nothing to show.
     if (saved === null || saved.view_id === this.viewId) return;
     this.lastWritten = "";

@@ -49,8 +49,8 @@ describe("Answer anyway", () => {
     const second = view(model).root;
     timedOut(model);
     model.kernelUpdate({
-      response: {},
-      result: { answers: { [DB.question]: "SQLite" }, note: "Answered after the time limit.", late: true },
+      _response: {},
+      _result: { answers: { [DB.question]: "SQLite" }, note: "Answered after the time limit.", late: true },
     });
     for (const root of [first, second]) {
       expect(root.dataset.status).toBe("timeout");
@@ -85,20 +85,20 @@ describe("Answer anyway", () => {
     await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
     await user.click(getByRole(root, "radio", { name: "SQLite" }));
     await user.click(getByRole(root, "button", { name: "Submit" }));
-    model.kernelUpdate({ response: {} });
+    model.kernelUpdate({ _response: {} });
     expect(getByRole(root, "button", { name: "Submit" })).toHaveProperty("disabled", false);
   });
 
   it("is offered on a timed-out approval, whose late decision reads 'Approved late'", async () => {
     const user = userEvent.setup();
-    const model = new FakeModel({ kind: "approval", title: "Drop table", details: "users" });
+    const model = new FakeModel({ _kind: "approval", _title: "Drop table", _details: "users" });
     const { root } = view(model);
-    model.kernelUpdate({ status: "timeout", result: { decision: "reject", reason: "No answer.", edited: null } });
+    model.kernelUpdate({ _status: "timeout", _result: { decision: "reject", reason: "No answer.", edited: null } });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Rejected · Timed out");
     await user.click(getByRole(root, "button", { name: LATE_TEXT.answer_anyway }));
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(model.lastResponse()).toMatchObject({ action: "approve" });
-    model.kernelUpdate({ response: {}, result: { decision: "approve", reason: "", edited: null, late: true } });
+    model.kernelUpdate({ _response: {}, _result: { decision: "approve", reason: "", edited: null, late: true } });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Approved late");
   });
 
@@ -113,23 +113,23 @@ describe("Answer anyway", () => {
   it("is not offered for a cancelled request nor for a page to open", () => {
     const cancelled = pendingModel([DB]);
     const one = view(cancelled).root;
-    cancelled.kernelUpdate({ status: "cancelled", result: { answers: {}, note: "Interrupted." } });
+    cancelled.kernelUpdate({ _status: "cancelled", _result: { answers: {}, note: "Interrupted." } });
     expect(queryByRole(one, "button", { name: LATE_TEXT.answer_anyway })).toBeNull();
-    const page = new FakeModel({ kind: "form", message: "Log in", url: "https://example.com/login" });
+    const page = new FakeModel({ _kind: "form", _message: "Log in", _url: "https://example.com/login" });
     const two = view(page).root;
-    page.kernelUpdate({ status: "timeout", result: { values: {}, note: "No answer." } });
+    page.kernelUpdate({ _status: "timeout", _result: { values: {}, note: "No answer." } });
     expect(queryByRole(two, "button", { name: LATE_TEXT.answer_anyway })).toBeNull();
   });
 });
 
 describe("who answered", () => {
   it("names the person in the status line, as text", () => {
-    const model = new FakeModel({ kind: "approval", title: "Drop table" });
+    const model = new FakeModel({ _kind: "approval", _title: "Drop table" });
     const { root } = view(model);
     const name = '<img src=x onerror="alert(1)">';
     model.kernelUpdate({
-      status: "answered",
-      result: { decision: "approve", reason: "", edited: null, answered_by_user: name },
+      _status: "answered",
+      _result: { decision: "approve", reason: "", edited: null, answered_by_user: name },
     });
     const line = root.querySelector(".nbask-status-line");
     expect(line?.textContent).toBe(`Approved by ${name}`);
@@ -139,15 +139,15 @@ describe("who answered", () => {
   it("says answered late by whom, and nothing about who when the kernel knows no one", () => {
     const model = pendingModel([DB]);
     const { root } = view(model);
-    model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" }, note: "" } });
+    model.kernelUpdate({ _status: "answered", _result: { answers: { [DB.question]: "SQLite" }, note: "" } });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered");
     model.kernelUpdate({
-      status: "timeout",
-      result: { answers: { [DB.question]: "SQLite" }, late: true, answered_by_user: "alice" },
+      _status: "timeout",
+      _result: { answers: { [DB.question]: "SQLite" }, late: true, answered_by_user: "alice" },
     });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered late by alice");
     // the kernel's own account, recorded for a token login: not named while it is the only one
-    model.kernelUpdate({ result: { answers: {}, late: true, answered_by_user: "dana", answered_by_account: true } });
+    model.kernelUpdate({ _result: { answers: {}, late: true, answered_by_user: "dana", answered_by_account: true } });
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered late");
   });
 
@@ -177,7 +177,7 @@ describe("who answered", () => {
     await vi.waitFor(() => expect(knownUsername()).toBe("alice"));
     const user = userEvent.setup();
     const batch = { id: "b1", lead: true, waiting: 2, approvals: ["r1", "r2"] };
-    const model = new FakeModel({ kind: "approval", request_id: "r1", title: "Drop t0", details: "x", batch });
+    const model = new FakeModel({ _kind: "approval", _request_id: "r1", _title: "Drop t0", _details: "x", _batch: batch });
     const { root } = view(model);
     await user.click(getByRole(root, "button", { name: "Approve all (2)" }));
     await user.click(getByRole(root, "button", { name: "Approve 2" }));

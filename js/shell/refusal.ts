@@ -1,4 +1,4 @@
-// The kernel's refusal of a reply (a view's `error` trait) in the view's alert: shown until the
+// The kernel's refusal of a reply (a view's `_error` trait) in the view's alert: shown until the
 // person edits or sends again; a new refusal, or the same one again after another try, comes
 // back. Shared by the approval and form views.
 

@@ -87,15 +87,14 @@ export abstract class InteractionView<M extends BaseModel> {
     for (const [type, listener] of this.listeners) this.root.addEventListener(type, listener);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
-    this.events = ["status", "request_id", "result", "response", "deadline_ms", "countdown_from_ms", "notify", "show_names", ...fields].map(
-      (f) => `change:${f}`,
-    );
+    const shared = ["_status", "_request_id", "_result", "_response", "_deadline_ms", "_countdown_from_ms", "_notify", "_show_names"];
+    this.events = [...shared, ...fields].map((f) => `change:${f}`);
     this.waiting = {
       root: this.root,
       request: model,
       focusTarget: () => this.autofocusTarget(),
       text: () => this.waitingText(),
-      notify: () => this.model.get("notify") === true,
+      notify: () => this.model.get("_notify") === true,
     };
     for (const name of this.events) this.model.on(name, this.update);
     learnUsername();
@@ -151,30 +150,30 @@ export abstract class InteractionView<M extends BaseModel> {
   // -- reading the model ----------------------------------------------------------------------
 
   protected status(): string {
-    return asText(this.model.get("status")) || "pending";
+    return asText(this.model.get("_status")) || "pending";
   }
 
   private deadline(): number {
     // Read defensively: the type says number, but the model holds whatever the kernel sent.
-    const raw: unknown = this.model.get("deadline_ms");
+    const raw: unknown = this.model.get("_deadline_ms");
     const value = Number(raw);
     return Number.isFinite(value) && value > 0 ? value : 0;
   }
 
   /** The kernel took an answer given after the time limit (the result says so). */
   protected isAnsweredLate(): boolean {
-    const result: unknown = this.model.get("result");
+    const result: unknown = this.model.get("_result");
     return isObject(result) && result.late === true;
   }
 
   /** The username the kernel recorded as who answered, or "" when none. */
   private answeredBy(): string {
-    const result: unknown = this.model.get("result");
+    const result: unknown = this.model.get("_result");
     return isObject(result) ? asText(result.answered_by_user).trim() : "";
   }
 
   protected isSending(): boolean {
-    const response: unknown = this.model.get("response");
+    const response: unknown = this.model.get("_response");
     return isObject(response) && typeof response.action === "string" && response.action !== "";
   }
 
@@ -218,7 +217,7 @@ export abstract class InteractionView<M extends BaseModel> {
       this.resetDraft();
       this.draftSync.cancel();
       this.discard.close();
-      this.draftTarget = { request_id: asText(this.model.get("request_id")), key: fingerprint(key) };
+      this.draftTarget = { request_id: asText(this.model.get("_request_id")), key: fingerprint(key) };
       // What the person had chosen and typed in this form before a reload, or in another view.
       const saved = this.draftSync.read(this.draftTarget);
       if (saved !== null) this.applyDraft(saved.data);
@@ -264,7 +263,7 @@ export abstract class InteractionView<M extends BaseModel> {
     const controls = form.querySelectorAll<HTMLInputElement | HTMLButtonElement | HTMLTextAreaElement>("input, button, textarea");
     this.focusReturn.lock(locked, () => controls.forEach((control) => (control.disabled = locked)));
     for (const note of form.querySelectorAll<HTMLElement>(".nbask-sending")) note.hidden = !sending;
-    this.countdown.show(this.deadline(), Number(this.model.get("countdown_from_ms")) || 0);
+    this.countdown.show(this.deadline(), Number(this.model.get("_countdown_from_ms")) || 0);
     if (this.deadline() > 0 && !expired) this.countdown.start(() => this.applyPendingState());
     else this.countdown.stop();
     this.refreshForm(locked);
@@ -313,9 +312,9 @@ export abstract class InteractionView<M extends BaseModel> {
     // Late: no tick, as the cell went on without this answer (the block's note says where it went).
     if (this.isAnsweredLate()) [shown, mark] = [text === undefined ? LATE_TEXT.answered_late : `${shown} late`, "timeout"];
     const user = this.answeredBy();
-    const result: unknown = this.model.get("result");
+    const result: unknown = this.model.get("_result");
     const isAccount = isObject(result) && result.answered_by_account === true;
-    if (showsName(user, this.model.get("show_names") === true, isAccount)) shown += ` by ${user}`;
+    if (showsName(user, this.model.get("_show_names") === true, isAccount)) shown += ` by ${user}`;
     return statusLineElement(status, shown, mark);
   }
 
@@ -361,9 +360,9 @@ export abstract class InteractionView<M extends BaseModel> {
     }
     const user = knownUsername();
     const sent = user === null ? response : { ...response, user };
-    this.model.set("response", sent);
+    this.model.set("_response", sent);
     this.model.save_changes();
-    this.replies.post(this.model.get("reply_channel"), sent);
+    this.replies.post(this.model.get("_reply_channel"), sent);
     // For hosts that do not echo it; the form locks, and focus goes back to the notebook.
     this.update();
   }

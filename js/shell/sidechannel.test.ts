@@ -24,7 +24,7 @@ async function heardOn(name: string, act: () => Promise<void>): Promise<unknown[
 describe("reply channel", () => {
   it("posts the exact response on the channel the kernel named, as well as on the comm", async () => {
     const user = userEvent.setup();
-    const model = pendingModel([DB], { reply_channel: "nbask-reply-req-1" });
+    const model = pendingModel([DB], { _reply_channel: "nbask-reply-req-1" });
     const { root } = view(model);
     const heard = await heardOn("nbask-reply-req-1", async () => {
       await user.click(getByRole(root, "radio", { name: "SQLite" }));
@@ -35,7 +35,7 @@ describe("reply channel", () => {
 
   it("posts nothing when the kernel named no channel", async () => {
     const user = userEvent.setup();
-    const model = pendingModel([DB], { reply_channel: "" });
+    const model = pendingModel([DB], { _reply_channel: "" });
     const { root } = view(model);
     const heard = await heardOn("nbask-reply-req-1", async () => {
       await user.click(getByRole(root, "radio", { name: "SQLite" }));

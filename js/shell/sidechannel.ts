@@ -1,9 +1,9 @@
 // The reply's second route, for JupyterLite's Pyodide kernel. JupyterLite's page sends every
 // message to a kernel under one lock per kernel, released only when the running cell ends, so
 // the comm would bring the answer to the very cell that waits for it only after that cell had
-// given up. There the kernel names a BroadcastChannel (`reply_channel`, one per request), which
+// given up. There the kernel names a BroadcastChannel (`_reply_channel`, one per request), which
 // reaches its worker at once (same origin); the response goes there as well as to the comm.
-// Other hosts leave `reply_channel` empty and the comm is the only route.
+// Other hosts leave `_reply_channel` empty and the comm is the only route.
 
 /** Posts a view's responses on the channel the kernel named; one per view. */
 export class ReplyChannel {

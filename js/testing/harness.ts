@@ -28,20 +28,20 @@ export class FakeModel {
 
   constructor(initial: Partial<Model> = {}) {
     this.data = {
-      kind: "question",
-      questions: [],
-      title: "",
-      details: "",
-      details_schema: null,
-      message: "",
-      fields: [],
-      url: "",
-      error: "",
-      request_id: "req-1",
-      status: "pending",
-      deadline_ms: 0,
-      response: {},
-      result: {},
+      _kind: "question",
+      _questions: [],
+      _title: "",
+      _details: "",
+      _details_schema: null,
+      _message: "",
+      _fields: [],
+      _url: "",
+      _error: "",
+      _request_id: "req-1",
+      _status: "pending",
+      _deadline_ms: 0,
+      _response: {},
+      _result: {},
       ...structuredClone(initial),
     };
   }
@@ -81,7 +81,7 @@ export class FakeModel {
 
   /** The response the front end wrote, if any. */
   lastResponse(): unknown {
-    return this.data.response;
+    return this.data._response;
   }
 
   private emit(name: string): void {
@@ -170,11 +170,11 @@ export function field(patch: Partial<FormField> & Pick<FormField, "name" | "type
 
 /** What the kernel sends when a request's time limit passes with no answer. */
 export function timedOut(model: FakeModel): void {
-  model.kernelUpdate({ status: "timeout", deadline_ms: 0, result: { answers: {}, note: "No answer within 5 seconds." } });
+  model.kernelUpdate({ _status: "timeout", _deadline_ms: 0, _result: { answers: {}, note: "No answer within 5 seconds." } });
 }
 
 export function pendingModel(questions: Question[] = [DB, FEATURES], extra: Partial<Model> = {}): FakeModel {
-  return new FakeModel({ questions, ...extra });
+  return new FakeModel({ _questions: questions, ...extra });
 }
 
 /** A user-event session and one view of a pending model asking these questions. */
@@ -204,7 +204,7 @@ export function otherText(root: HTMLElement, question: string): HTMLTextAreaElem
 export function sent(model: FakeModel): Response {
   // Draft saves (js/shell/draftsync.ts) are other writes; exactly one is the response.
   const writes = model.set.mock.calls.map((call, i) => ({ key: call[0], value: call[1], order: model.set.mock.invocationCallOrder[i] ?? 0 }));
-  const responses = writes.filter((w) => w.key === "response");
+  const responses = writes.filter((w) => w.key === "_response");
   expect(responses).toHaveLength(1);
   expect(model.save_changes).toHaveBeenCalledTimes(writes.length);
   const response = responses[0];
@@ -215,7 +215,7 @@ export function sent(model: FakeModel): Response {
 
 /** The writes of `response` only (draft saves left out). */
 export function responseWrites(model: FakeModel): unknown[] {
-  return model.set.mock.calls.filter((call) => call[0] === "response").map((call) => call[1]);
+  return model.set.mock.calls.filter((call) => call[0] === "_response").map((call) => call[1]);
 }
 
 /** Dispatches a keydown like a browser would, and returns the event to inspect afterwards. */

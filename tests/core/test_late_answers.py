@@ -42,7 +42,7 @@ def reply(label: str, action: str = "submit", **extra: Any) -> dict[str, Any]:
 
 def timed_out(**traits: Any) -> QuestionWidget:
     widget = QuestionWidget(questions=QUESTIONS, **traits)
-    widget.end("timeout", "No answer within 1 seconds.")
+    widget._end("timeout", "No answer within 1 seconds.")
     return widget
 
 
@@ -50,14 +50,14 @@ def as_comm_message(response: dict[str, Any], user: str) -> dict[str, Any]:
     """A comm_msg as the kernel receives it from a front end whose header names its user."""
     return {
         "header": {"msg_type": "comm_msg", "username": user},
-        "content": {"data": {"method": "update", "state": {"response": response}}},
+        "content": {"data": {"method": "update", "state": {"_response": response}}},
         "buffers": [],
     }
 
 
 def test_a_late_answer_is_in_the_history_and_late_answers_with_both_times():
     widget = timed_out()
-    widget.response = reply("us-east")
+    widget._response = reply("us-east")
     (late,) = nbask.late_answers()
     assert late.kind == "question"
     assert late.status == "answered"
@@ -66,41 +66,41 @@ def test_a_late_answer_is_in_the_history_and_late_answers_with_both_times():
     assert widget.answer is not None
     assert outcome.timed_out_at == widget.answer.resolved_at
     assert outcome.resolved_at >= outcome.timed_out_at
-    assert outcome.request_id == widget.request_id
+    assert outcome.request_id == widget._request_id
     assert [entry.outcome.late for entry in nbask.history()] == [True]  # the timeout joins when the manager ran it
 
 
 def test_one_late_answer_per_request_and_a_late_dismiss_says_nothing():
     widget = timed_out()
-    widget.response = reply("", action="dismiss")
+    widget._response = reply("", action="dismiss")
     assert widget.late_answer is None
-    assert widget.response == {}, "the view leaves 'Sending…'"
-    widget.response = reply("eu-west")
-    widget.response = reply("us-east")
+    assert widget._response == {}, "the view leaves 'Sending…'"
+    widget._response = reply("eu-west")
+    widget._response = reply("us-east")
     assert [entry.outcome.answers for entry in nbask.late_answers()] == [{"Which region?": "eu-west"}]
-    assert widget.result["late"] is True
-    assert widget.result["answers"] == {"Which region?": "eu-west"}
+    assert widget._result["late"] is True
+    assert widget._result["answers"] == {"Which region?": "eu-west"}
 
 
 def test_a_malformed_late_answer_is_refused_and_the_form_stays_open():
     widget = timed_out()
-    widget.response = reply("Mars")
+    widget._response = reply("Mars")
     assert widget.late_answer is None
-    assert widget.response == {}
+    assert widget._response == {}
     assert nbask.late_answers() == []
 
 
 def test_an_answer_after_a_cancel_is_not_a_late_answer():
     widget = QuestionWidget(questions=QUESTIONS)
-    widget.end("cancelled", "Interrupted.")
-    widget.response = reply("us-east")
+    widget._end("cancelled", "Interrupted.")
+    widget._response = reply("us-east")
     assert widget.late_answer is None
     assert nbask.late_answers() == []
 
 
 def test_the_summary_says_answered_late_and_by_whom():
     widget = timed_out()
-    widget.response = reply("us-east", user="alice")
+    widget._response = reply("us-east", user="alice")
     summary = widget.summary_markdown()
     assert summary.startswith("**nbask** (timeout)")
     assert "**nbask** (answered late by alice)" in summary
@@ -109,7 +109,7 @@ def test_the_summary_says_answered_late_and_by_whom():
 
 def test_replay_never_takes_a_late_answer_as_the_call_s_answer(tmp_path):
     widget = timed_out()
-    widget.response = reply("us-east")
+    widget._response = reply("us-east")
     assert widget.answer is not None
     assert widget.late_answer is not None
     request = widget.request
@@ -126,7 +126,7 @@ def test_replay_never_takes_a_late_answer_as_the_call_s_answer(tmp_path):
 
 def test_a_saved_notebook_keeps_the_late_answer_beside_the_record_replay_reads():
     widget = timed_out()
-    widget.response = reply("us-east")
+    widget._response = reply("us-east")
     assert widget.answer is not None
     assert widget.late_answer is not None
     metadata = {
@@ -149,8 +149,8 @@ def test_the_published_display_carries_both_records():
             self.updates.append(metadata)
 
     widget = timed_out()
-    widget.display_handle = handle = Handle()
-    widget.response = reply("us-east")
+    widget._display_handle = handle = Handle()
+    widget._response = reply("us-east")
     (metadata,) = handle.updates
     assert metadata[RECORD_KEY]["status"] == "timeout"
     assert metadata[LATE_RECORD_KEY]["outcome"]["answers"] == {"Which region?": "us-east"}
@@ -164,7 +164,7 @@ def test_the_message_header_names_who_answered():
     widget._handle_msg(as_comm_message(reply("eu-west"), "bob"))
     assert widget.answer is not None
     assert widget.answer.answered_by_user == "bob"
-    assert widget.result["answered_by_user"] == "bob"
+    assert widget._result["answered_by_user"] == "bob"
 
 
 def test_the_header_wins_over_the_identity_the_front_end_read_and_generic_names_count_for_no_one():
@@ -190,17 +190,17 @@ def test_a_token_logins_made_up_identity_is_recorded_as_the_kernels_account(made
     widget._handle_msg(as_comm_message(reply("eu-west", user=made_up), ""))
     assert widget.answer is not None
     assert widget.answer.answered_by_user == account
-    assert widget.result["answered_by_user"] == account
-    assert widget.result["answered_by_account"] is True
+    assert widget._result["answered_by_user"] == account
+    assert widget._result["answered_by_account"] is True
     assert f"by {account}" in widget.summary_markdown()
 
 
 def test_no_username_records_none_and_keeps_the_result_as_before():
     widget = QuestionWidget(questions=QUESTIONS)
-    widget.response = reply("eu-west")
+    widget._response = reply("eu-west")
     assert widget.answer is not None
     assert widget.answer.answered_by_user is None
-    assert "answered_by_user" not in widget.result
+    assert "answered_by_user" not in widget._result
     assert "answered_by_user" not in widget.answer.model_dump()
 
 

@@ -44,15 +44,15 @@ k = kernel_fixture(SETUP, every_kernel=True)
 def widget_asking(k: KernelHarness, text: str) -> CommInfo:
     def shows(comm: CommInfo) -> bool:
         state = comm.state
-        asked = [q.get("question") for q in state.get("questions", [])]
-        return text in asked or text in (state.get("title"), state.get("message"))
+        asked = [q.get("question") for q in state.get("_questions", [])]
+        return text in asked or text in (state.get("_title"), state.get("_message"))
 
     return k.wait_for_comm_open(predicate=shows, timeout=20)
 
 
 def choose(k: KernelHarness, comm: CommInfo, label: str) -> None:
     response = {"action": "submit", "answers": [{"selected": [label], "other": None}], "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
 
 
 def batch_line(k: KernelHarness, cell: str) -> list[list]:
@@ -65,21 +65,21 @@ def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness
     comms = [widget_asking(k, f"Order {i}?") for i in range(3)]
     for comm in comms:  # all three shown before any is answered
         k.wait_until_waiting(comm)
-    lead = k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 3)
-    assert lead["batch"]["lead"] is True
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: s.get("_batch", {}).get("waiting") == 3)
+    assert lead["_batch"]["lead"] is True
     choose(k, comms[2], "B")
     choose(k, comms[0], "A")
     # The lead's own request ended: the heading goes to the first card still waiting.
-    k.wait_for_state(comms[1].comm_id, lambda s: s.get("batch", {}).get("waiting") == 1)
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("_batch", {}).get("waiting") == 1)
     choose(k, comms[1], "B")
     answers = batch_line(k, cell)
     # Only the lead's heading counts: an answer syncs the lead's batch trait (and the next lead's),
     # never the other cards' (twenty cards would otherwise each get an update before the
     # answered caller runs).
     other = {"id": answers[0][2], "lead": False, "waiting": 0, "approvals": [], "high_risk": [], "sources": 1}
-    synced = [state["batch"] for state in k.widget_states(comms[2].comm_id) if "batch" in state]
+    synced = [state["_batch"] for state in k.widget_states(comms[2].comm_id) if "batch" in state]
     assert synced == [other]
-    synced = [state["batch"] for state in k.widget_states(comms[1].comm_id) if "batch" in state]
+    synced = [state["_batch"] for state in k.widget_states(comms[1].comm_id) if "batch" in state]
     assert [(s["lead"], s["waiting"]) for s in synced] == [(False, 0), (True, 1), (False, 0)]
     assert [a[:2] for a in answers] == [
         ["answered", {"Order 0?": "A"}],
@@ -96,9 +96,9 @@ def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness
 def test_one_times_out_while_the_others_wait(k: KernelHarness) -> None:
     cell = k.execute("await three('Timeout', (60, 1, 60))")
     comms = [widget_asking(k, f"Timeout {i}?") for i in range(3)]
-    k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "timeout")
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("_status") == "timeout")
     for other in (comms[0], comms[2]):  # still waiting
-        assert all(state.get("status", "pending") == "pending" for state in k.widget_states(other.comm_id))
+        assert all(state.get("_status", "pending") == "pending" for state in k.widget_states(other.comm_id))
     choose(k, comms[0], "A")
     choose(k, comms[2], "A")
     assert [a[0] for a in batch_line(k, cell)] == ["answered", "timeout", "answered"]
@@ -115,7 +115,7 @@ def interrupt_three_waiting(k: KernelHarness, code: str, tag: str) -> CellResult
     k.interrupt()
     result = k.result(cell, 20)
     for comm in comms:
-        k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "cancelled")
+        k.wait_for_state(comm.comm_id, lambda s: s.get("_status") == "cancelled")
     after = k.execute("print(nbask.core.manager.manager().pending is None)")
     assert k.result(after, 20).stdout.strip() == "True"
     return result
@@ -143,17 +143,17 @@ def test_a_blocking_batch_of_approvals_is_approved_all_at_once(k: KernelHarness)
     comms = [widget_asking(k, f"Drop table t{i}") for i in range(3)]
     for comm in comms:
         k.wait_until_waiting(comm)
-    lead = k.wait_for_state(comms[0].comm_id, lambda s: len(s.get("batch", {}).get("approvals", [])) == 3)
-    batch = lead["batch"]
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: len(s.get("_batch", {}).get("approvals", [])) == 3)
+    batch = lead["_batch"]
     # The person confirmed two of them (say the third arrived after the confirmation opened).
     confirmed = batch["approvals"][:2]
     content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": confirmed, "user": "alice"}
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
-    decided = k.wait_for_state(comms[1].comm_id, lambda s: s.get("status") == "answered")
-    assert decided["result"]["answered_by_user"] == "alice"  # a bulk decision names who made it
+    decided = k.wait_for_state(comms[1].comm_id, lambda s: s.get("_status") == "answered")
+    assert decided["_result"]["answered_by_user"] == "alice"  # a bulk decision names who made it
     # The heading moved to the first card still waiting, the third.
-    k.wait_for_state(comms[2].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][2]])
-    k.update_widget(comms[2].comm_id, {"response": approval_response("reject", reason="no")})
+    k.wait_for_state(comms[2].comm_id, lambda s: s.get("_batch", {}).get("approvals") == [batch["approvals"][2]])
+    k.update_widget(comms[2].comm_id, {"_response": approval_response("reject", reason="no")})
     assert batch_line(k, cell) == [["approve", "person"], ["approve", "person"], ["reject", "person"]]
 
 
@@ -167,15 +167,15 @@ def test_approve_all_never_approves_a_high_risk_one_even_when_sent_its_id(k: Ker
     comms = [widget_asking(k, f"Drop table r{i}") for i in range(3)]
     for comm in comms:
         k.wait_until_waiting(comm)
-    lead = k.wait_for_state(comms[0].comm_id, lambda s: len(s.get("batch", {}).get("approvals", [])) == 3)
-    batch = lead["batch"]
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: len(s.get("_batch", {}).get("approvals", [])) == 3)
+    batch = lead["_batch"]
     assert batch["high_risk"] == [{"id": batch["approvals"][1], "action": "Drop table r1"}]
     # Even a message naming every approval (an old page, a crafted one) leaves the high-risk one waiting.
     content = {"batch": "approve_all", "batch_id": batch["id"], "request_ids": batch["approvals"]}
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
-    k.wait_for_state(comms[2].comm_id, lambda s: s.get("status") == "answered")
-    k.wait_for_state(comms[1].comm_id, lambda s: s.get("batch", {}).get("approvals") == [batch["approvals"][1]])
-    k.update_widget(comms[1].comm_id, {"response": approval_response("reject", reason="not that one")})
+    k.wait_for_state(comms[2].comm_id, lambda s: s.get("_status") == "answered")
+    k.wait_for_state(comms[1].comm_id, lambda s: s.get("_batch", {}).get("approvals") == [batch["approvals"][1]])
+    k.update_widget(comms[1].comm_id, {"_response": approval_response("reject", reason="not that one")})
     assert batch_line(k, cell) == [["approve", "person"], ["reject", "person"], ["approve", "person"]]
 
 
@@ -204,7 +204,7 @@ def test_a_thread_asks_beside_the_cells_own_question(k: KernelHarness) -> None:
 
 def still_pending(k: KernelHarness, comm: CommInfo) -> bool:
     """Whether the kernel never pushed widget ``comm`` any status but pending."""
-    return all(state.get("status", "pending") == "pending" for state in k.widget_states(comm.comm_id))
+    return all(state.get("_status", "pending") == "pending" for state in k.widget_states(comm.comm_id))
 
 
 @pytest.mark.parametrize(("action", "decision"), [("approve_all", "approve"), ("reject_all", "reject")])
@@ -215,21 +215,21 @@ def test_an_all_button_decides_the_approvals_of_a_mixed_batch_only(k: KernelHarn
     comms = [widget_asking(k, text) for text in texts]
     for comm in comms:
         k.wait_until_waiting(comm)
-    ids = [comm.state["request_id"] for comm in comms]
-    lead = k.wait_for_state(comms[0].comm_id, lambda s: s.get("batch", {}).get("waiting") == 4)
-    batch = lead["batch"]
+    ids = [comm.state["_request_id"] for comm in comms]
+    lead = k.wait_for_state(comms[0].comm_id, lambda s: s.get("_batch", {}).get("waiting") == 4)
+    batch = lead["_batch"]
     assert batch["approvals"] == ids[:2]  # what the heading offers: the approvals alone
     # A front end that names every waiting request, the question's and the form's too: only
     # the approvals are decided.
     content = {"batch": action, "batch_id": batch["id"], "request_ids": ids}
     k.send_comm_msg(comms[0].comm_id, {"method": "custom", "content": content})
     for comm in comms[:2]:
-        k.wait_for_state(comm.comm_id, lambda s: s.get("status") == "answered")
-    k.wait_for_state(comms[2].comm_id, lambda s: s.get("batch", {}).get("waiting") == 2)  # now the lead
+        k.wait_for_state(comm.comm_id, lambda s: s.get("_status") == "answered")
+    k.wait_for_state(comms[2].comm_id, lambda s: s.get("_batch", {}).get("waiting") == 2)  # now the lead
     assert still_pending(k, comms[2])
     assert still_pending(k, comms[3])
     # Both still answerable, in any order.
-    k.update_widget(comms[3].comm_id, {"response": {"action": "submit", "values": {"replicas": 3}}})
+    k.update_widget(comms[3].comm_id, {"_response": {"action": "submit", "values": {"replicas": 3}}})
     choose(k, comms[2], "B")
     *outcomes, answers, values = batch_line(k, cell)
     assert [o[:3] for o in outcomes] == [
@@ -271,8 +271,8 @@ def test_a_request_joining_later_times_out_from_when_it_joined(k: KernelHarness)
     )
     first = widget_asking(k, "Joined first?")
     later = widget_asking(k, "Joined later?")
-    deadline = k.wait_for_state(later.comm_id, lambda s: s.get("deadline_ms", 0) > 0)["deadline_ms"] / 1000
-    k.wait_for_state(later.comm_id, lambda s: s.get("status") == "timeout")
+    deadline = k.wait_for_state(later.comm_id, lambda s: s.get("_deadline_ms", 0) > 0)["_deadline_ms"] / 1000
+    k.wait_for_state(later.comm_id, lambda s: s.get("_status") == "timeout")
     k.wait_for_iopub(lambda m: m["msg_type"] == "stream" and m["content"]["text"].startswith("LATER "))
     assert "LATER false" in "".join(m["content"]["text"] for m in k.iopub_for(cell) if m["msg_type"] == "stream")
     assert still_pending(k, first)

@@ -225,36 +225,36 @@ def test_bad_values_are_refused_naming_the_field_and_the_rule(values, message):
 def reply(widget: FormWidget, values: dict | None) -> None:
     # Exactly what js/kinds/form/view.ts sends (type FormResponse), as a synced trait update.
     action = "dismiss" if values is None else "submit"
-    widget.response = {"action": action, "values": values or {}, "view_id": "v1", "sent_at_ms": 0}
+    widget._response = {"action": action, "values": values or {}, "view_id": "v1", "sent_at_ms": 0}
 
 
 def test_the_widget_refuses_an_invalid_reply_and_stays_open_then_takes_a_valid_one():
     widget = FormWidget(resolution=Resolution(form_request("Deploy?", EVERY_TYPE)))
-    assert widget.kind == "form"
-    assert widget.message == "Deploy?"
-    assert [field["name"] for field in widget.fields][:2] == ["name", "email"]
-    assert widget.url == ""
+    assert widget._kind == "form"
+    assert widget._message == "Deploy?"
+    assert [field["name"] for field in widget._fields][:2] == ["name", "email"]
+    assert widget._url == ""
     reply(widget, {"name": "api", "replicas": 99, "region": "eu"})
-    assert widget.status == "pending"
-    assert widget.response == {}
-    assert "'replicas'" in widget.error
-    assert "at most 10" in widget.error
+    assert widget._status == "pending"
+    assert widget._response == {}
+    assert "'replicas'" in widget._error
+    assert "at most 10" in widget._error
     reply(widget, {"name": "api", "replicas": 2, "region": "eu", "canary": False})
-    assert widget.status == "answered"
+    assert widget._status == "answered"
     assert widget.answer is not None
     assert widget.answer.action == "accept"
     assert widget.answer.values == {"name": "api", "replicas": 2, "region": "eu", "canary": False}
-    assert widget.result == {"values": widget.answer.values, "note": ""}
+    assert widget._result == {"values": widget.answer.values, "note": ""}
 
 
 def test_dismiss_declines_and_url_mode_opens_only_on_submit():
     widget = FormWidget(resolution=Resolution(form_request("Deploy?", EVERY_TYPE)))
     reply(widget, None)
-    assert (widget.status, widget.answer.action) == ("dismissed", "decline")
+    assert (widget._status, widget.answer.action) == ("dismissed", "decline")
     page = FormWidget(resolution=Resolution(url_request("Sign in to continue", "https://auth.example.test/x?y=1")))
-    assert (page.url, page.fields) == ("https://auth.example.test/x?y=1", [])
+    assert (page._url, page._fields) == ("https://auth.example.test/x?y=1", [])
     reply(page, {})
-    assert (page.status, page.answer.action, page.answer.values) == ("answered", "accept", {})
+    assert (page._status, page.answer.action, page.answer.values) == ("answered", "accept", {})
 
 
 def test_a_form_answer_survives_the_history_with_its_types():

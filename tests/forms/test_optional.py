@@ -94,10 +94,10 @@ def test_an_optional_value_is_still_checked_as_its_type():
 
 def test_the_widget_takes_a_reply_without_the_optional_field():
     widget = FormWidget(resolution=Resolution(form_request("Approve?", schema_of(Decision))))
-    assert [(f["name"], f["required"]) for f in widget.fields] == [("approved", True), ("note", False)]
+    assert [(f["name"], f["required"]) for f in widget._fields] == [("approved", True), ("note", False)]
     # What js/kinds/form/fields.ts collectValues sends for an empty optional text box: the key left out.
-    widget.response = {"action": "submit", "values": {"approved": True}, "view_id": "v1", "sent_at_ms": 0}
-    assert widget.status == "answered"
+    widget._response = {"action": "submit", "values": {"approved": True}, "view_id": "v1", "sent_at_ms": 0}
+    assert widget._status == "answered"
     assert widget.answer is not None
     assert widget.answer.values == {"approved": True}
 

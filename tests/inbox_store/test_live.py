@@ -45,7 +45,7 @@ def test_an_answer_given_in_the_inbox_ends_the_cells_wait_within_two_seconds(
         f"nbask.configure(inbox={str(location)!r})\n"
         f"show({call}('Drop table events', 'DROP TABLE events', inbox=True, timeout=120))"
     )
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("title") == "Drop table events", timeout=20)
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_title") == "Drop table events", timeout=20)
     item = waiting_item(location)
     request = item.asked_again()
     answered_at = time.monotonic()
@@ -53,8 +53,8 @@ def test_an_answer_given_in_the_inbox_ends_the_cells_wait_within_two_seconds(
     result = k.result(cell, 30)
     assert time.monotonic() - answered_at < 2.0
     assert printed_json(result) == {"status": "answered", "decision": "approve", "by": "inbox", "user": "ana"}
-    shown = k.wait_for_state(comm.comm_id, lambda state: state.get("status") == "answered")
-    assert shown["result"]["decision"] == "approve"
+    shown = k.wait_for_state(comm.comm_id, lambda state: state.get("_status") == "answered")
+    assert shown["_result"]["decision"] == "approve"
     k.run_ok("nbask.configure(inbox=None)")
 
 
@@ -66,10 +66,10 @@ def test_an_answer_given_in_the_cell_is_kept_in_the_inbox_and_a_timeout_cancels_
         f"nbask.configure(inbox={str(location)!r})\n"
         "show(await nbask.approve('Drop table logs', 'DROP TABLE logs', inbox=True, timeout=120))"
     )
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("title") == "Drop table logs", timeout=20)
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_title") == "Drop table logs", timeout=20)
     item = waiting_item(location)
     reply = {"action": "reject", "edited_details": None, "reason": "keep it", "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": reply})
+    k.update_widget(comm.comm_id, {"_response": reply})
     assert printed_json(k.result(cell, 30))["decision"] == "reject"
     kept = open_inbox(str(location)).get(item.id)
     assert (kept.status, kept.outcome.decision, kept.outcome.reason) == ("answered", "reject", "keep it")  # type: ignore[union-attr]

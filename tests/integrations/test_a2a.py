@@ -340,12 +340,12 @@ k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 def next_form(k: KernelHarness, message: str) -> CommInfo:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "form" and comm.state.get("message") == message, timeout=30
+        predicate=lambda comm: comm.state.get("_kind") == "form" and comm.state.get("_message") == message, timeout=30
     )
 
 
 def submitted(values: dict[str, Any]) -> dict[str, Any]:
-    return {"response": {"action": "submit", "values": values, "view_id": "t", "sent_at_ms": 0}}
+    return {"_response": {"action": "submit", "values": values, "view_id": "t", "sent_at_ms": 0}}
 
 
 @pytest.mark.kernel
@@ -358,7 +358,7 @@ def test_in_a_kernel_each_input_required_is_answered_through_the_widget(k: Kerne
     k.wait_until_waiting(question)
     k.update_widget(question.comm_id, submitted({"answer": "two"}))
     details = next_form(k, "Which date?")
-    assert [(f["name"], f["type"]) for f in details.state["fields"]] == [
+    assert [(f["name"], f["type"]) for f in details.state["_fields"]] == [
         ("date", "string"),
         ("guests", "integer"),
         ("terrace", "boolean"),

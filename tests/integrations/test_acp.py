@@ -398,7 +398,7 @@ k = kernel_fixture(SETUP)
 
 def question_widget(k: KernelHarness) -> Any:
     return k.wait_for_comm_open(
-        predicate=lambda comm: any(q.get("question") == QUESTION for q in comm.state.get("questions", [])),
+        predicate=lambda comm: any(q.get("question") == QUESTION for q in comm.state.get("_questions", [])),
         timeout=30,
     )
 
@@ -413,11 +413,11 @@ def test_in_a_kernel_the_person_picks_the_agents_option_through_the_widget(k: Ke
         "print(json.dumps({'stop': reply.stop_reason, 'sent': [p.option_id for p in reply.permissions]}))"
     )
     widget = question_widget(k)
-    (shown,) = widget.state["questions"]
+    (shown,) = widget.state["_questions"]
     assert [o["label"] for o in shown["options"]] == LABELS
     k.wait_until_waiting(widget)
     answer = {"action": "submit", "answers": [{"selected": ["Never allow edits"], "other": None}]}
-    k.update_widget(widget.comm_id, {"response": {**answer, "view_id": "t", "sent_at_ms": 0}})
+    k.update_widget(widget.comm_id, {"_response": {**answer, "view_id": "t", "sent_at_ms": 0}})
     result = k.result(cell, 60)
     assert printed_json(result) == {"stop": "end_turn", "sent": ["reject-always"]}
     assert "I will fix the failing test." in result.stdout

@@ -563,10 +563,10 @@ def test_in_a_kernel_both_approvals_wait_together_and_are_answered_through_the_w
     second = next_approval(k, {first.comm_id})
     for widget in (first, second):  # both waiting before either is answered
         k.wait_until_waiting(widget)
-    by_table = {json.loads(w.state["details"])["name"]: w for w in (first, second)}
-    assert {w.state["title"] for w in by_table.values()} == {"Call drop_table"}
-    k.update_widget(by_table["tmp_scratch"].comm_id, {"response": approval_response("approve", {"name": "tmp_old"})})
-    k.update_widget(by_table["events_2023"].comm_id, {"response": approval_response("reject", reason="keep it")})
+    by_table = {json.loads(w.state["_details"])["name"]: w for w in (first, second)}
+    assert {w.state["_title"] for w in by_table.values()} == {"Call drop_table"}
+    k.update_widget(by_table["tmp_scratch"].comm_id, {"_response": approval_response("approve", {"name": "tmp_old"})})
+    k.update_widget(by_table["events_2023"].comm_id, {"_response": approval_response("reject", reason="keep it")})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["drop_table", "tmp_old"]]  # what the tool received: the edit
     assert out["read"] == [[["drop_table", rejected("drop_table", "keep it")], ["drop_table", "dropped tmp_old"]]]
@@ -587,8 +587,8 @@ def test_in_a_kernel_an_edit_under_ag2s_own_middleware_reaches_the_tool(k: Kerne
     )
     widget = next_approval(k, set())
     k.wait_until_waiting(widget)
-    assert json.loads(widget.state["details"]) == {"name": "events_2023"}
-    k.update_widget(widget.comm_id, {"response": approval_response("approve", {"name": "events_2022"})})
+    assert json.loads(widget.state["_details"]) == {"name": "events_2023"}
+    k.update_widget(widget.comm_id, {"_response": approval_response("approve", {"name": "events_2022"})})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["drop_table", "events_2022"]]  # the edit, never the original
     assert out["read"] == [[["drop_table", "dropped events_2022"]]]
@@ -602,11 +602,11 @@ def test_in_a_kernel_context_input_is_answered_through_the_form(k: KernelHarness
     turn = "agent(call('rename', table='events_2023'))"
     run = f"await nbask_ag2.run({turn}, 'Go.')" if style == "run" else f"nbask_ag2.run_sync({turn}, 'Go.')"
     cell = k.execute(f"ran.clear(); report({run})")
-    form = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("kind") == "form", timeout=30)
-    assert form.state["message"] == "New name for events_2023?"
+    form = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("_kind") == "form", timeout=30)
+    assert form.state["_message"] == "New name for events_2023?"
     k.wait_until_waiting(form)
     reply = {"action": "submit", "values": {"reply": "events_archive"}, "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(form.comm_id, {"response": reply})
+    k.update_widget(form.comm_id, {"_response": reply})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["rename", "events_2023", "events_archive"]]
     assert out["read"] == [[["rename", "renamed events_2023 to events_archive"]]]

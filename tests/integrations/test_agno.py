@@ -672,10 +672,10 @@ def test_in_a_kernel_both_approvals_wait_together_and_are_answered_through_the_w
     second = next_approval(k, {first.comm_id})
     for widget in (first, second):  # both waiting before either is answered
         k.wait_until_waiting(widget)
-    by_table = {json.loads(w.state["details"])["name"]: w for w in (first, second)}
-    assert {w.state["title"] for w in by_table.values()} == {"Call drop_table"}
-    k.update_widget(by_table["tmp_scratch"].comm_id, {"response": approval_response("approve", {"name": "tmp_old"})})
-    k.update_widget(by_table["events_2023"].comm_id, {"response": approval_response("reject", reason="keep it")})
+    by_table = {json.loads(w.state["_details"])["name"]: w for w in (first, second)}
+    assert {w.state["_title"] for w in by_table.values()} == {"Call drop_table"}
+    k.update_widget(by_table["tmp_scratch"].comm_id, {"_response": approval_response("approve", {"name": "tmp_old"})})
+    k.update_widget(by_table["events_2023"].comm_id, {"_response": approval_response("reject", reason="keep it")})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["drop_table", "tmp_old"]]  # what the tool received: the edit
     assert out["seen"] == [

@@ -388,7 +388,7 @@ k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 def next_widget(k: KernelHarness, kind: str, seen: set[str]) -> CommInfo:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == kind and comm.comm_id not in seen, timeout=30
+        predicate=lambda comm: comm.state.get("_kind") == kind and comm.comm_id not in seen, timeout=30
     )
 
 
@@ -415,8 +415,8 @@ def test_in_a_kernel_the_reply_and_the_code_approval_go_through_the_widget(k: Ke
     k.iopub_log.clear()
     cell = k.execute(TEAM_CELL)
     code = next_widget(k, "approval", set())
-    assert (code.state["title"], code.state["details"]) == ("Run python code", CODE)
-    k.update_widget(code.comm_id, {"response": approval_reply(decision, reason="not now")})
+    assert (code.state["_title"], code.state["_details"]) == ("Run python code", CODE)
+    k.update_widget(code.comm_id, {"_response": approval_reply(decision, reason="not now")})
     form = next_widget(k, "form", set())
     # the person reads what became of the code, not the words written for the model
     said = (
@@ -424,8 +424,8 @@ def test_in_a_kernel_the_reply_and_the_code_approval_go_through_the_widget(k: Ke
         if decision == "approve"
         else "Run python code did not run: you rejected it. Your reason: not now"
     )
-    assert form.state["message"] == said if decision == "reject" else form.state["message"].startswith(said)
-    k.update_widget(form.comm_id, {"response": form_reply(reply="Paris")})
+    assert form.state["_message"] == said if decision == "reject" else form.state["_message"].startswith(said)
+    k.update_widget(form.comm_id, {"_response": form_reply(reply="Paris")})
     out = printed(k.result(cell, 60))
     assert out["read"][-1] == "Paris"
     assert out["ran"] == ([["python", CODE + "\n"]] if decision == "approve" else [])
@@ -447,8 +447,8 @@ def test_in_a_kernel_a_handoff_is_answered_and_the_team_resumed(k: KernelHarness
         "print(json.dumps({'read': m.texts(), 'last': r.messages[-1].content}))"
     )
     form = next_widget(k, "form", set())
-    assert form.state["message"] == "Which city do you mean?"
-    k.update_widget(form.comm_id, {"response": form_reply(reply="Paris")})
+    assert form.state["_message"] == "Which city do you mean?"
+    k.update_widget(form.comm_id, {"_response": form_reply(reply="Paris")})
     out = printed(k.result(cell, 60))
     assert out["read"][-1] == "Paris"
     assert out["last"] == "Sunny. TERMINATE"

@@ -325,9 +325,9 @@ def test_kernel_the_command_is_approved_edited_or_rejected_in_the_widget(
     k: KernelHarness, response: dict[str, Any], expected: dict[str, Any]
 ):
     cell = turn(k, 'ToolCall("Bash", BASH)')
-    approval = widget(k, lambda state: state.get("kind") == "approval" and state.get("title") == "Call Bash")
-    assert approval.state["details"] == "rm -rf build/"
-    k.update_widget(approval.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+    approval = widget(k, lambda state: state.get("_kind") == "approval" and state.get("_title") == "Call Bash")
+    assert approval.state["_details"] == "rm -rf build/"
+    k.update_widget(approval.comm_id, {"_response": {**response, "view_id": "t", "sent_at_ms": 0}})
     out = printed(k, cell)
     assert out["responses"] == [expected]
     assert out["ran"] == ([["Bash", expected["updatedInput"]]] if expected["behavior"] == "allow" else [])
@@ -336,12 +336,12 @@ def test_kernel_the_command_is_approved_edited_or_rejected_in_the_widget(
 @pytest.mark.kernel
 def test_kernel_the_question_is_answered_in_the_widget(k: KernelHarness):
     cell = turn(k, 'ToolCall("AskUserQuestion", ASK)')
-    question = widget(k, lambda state: any(q.get("question") == QUESTION for q in state.get("questions", [])))
+    question = widget(k, lambda state: any(q.get("question") == QUESTION for q in state.get("_questions", [])))
     # The widget shows the option's preview; the person adds a note to the question and the set.
-    assert question.state["questions"][0]["options"][1]["preview"] == "sqlite3 app.db"
+    assert question.state["_questions"][0]["options"][1]["preview"] == "sqlite3 app.db"
     entry = {"selected": ["SQLite"], "other": None, "note": "Turn on WAL."}
     answer = {"action": "submit", "answers": [entry], "note": "Demo only.", "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(question.comm_id, {"response": answer})
+    k.update_widget(question.comm_id, {"_response": answer})
     out = printed(k, cell)
     annotations = {QUESTION: {"notes": "Turn on WAL.\n\nDemo only.", "preview": "sqlite3 app.db"}}
     updated = {**ASK_INPUT, "answers": {QUESTION: "SQLite"}, "annotations": annotations}
@@ -352,12 +352,12 @@ def test_kernel_the_question_is_answered_in_the_widget(k: KernelHarness):
 @pytest.mark.kernel
 def test_kernel_dont_ask_again_is_a_question_after_the_approval(k: KernelHarness):
     cell = turn(k, f"ToolCall('Bash', BASH, suggestions=[{SUGGESTION!r}])")
-    approval = widget(k, lambda state: state.get("kind") == "approval" and state.get("title") == "Call Bash")
+    approval = widget(k, lambda state: state.get("_kind") == "approval" and state.get("_title") == "Call Bash")
     approve_it = {"action": "approve", "edited_details": None, "reason": "", "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(approval.comm_id, {"response": approve_it})
-    question = widget(k, lambda state: any(q.get("question") == REMEMBER_QUESTION for q in state.get("questions", [])))
+    k.update_widget(approval.comm_id, {"_response": approve_it})
+    question = widget(k, lambda state: any(q.get("question") == REMEMBER_QUESTION for q in state.get("_questions", [])))
     answer = {"action": "submit", "answers": [{"selected": [REMEMBER], "other": None}], "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(question.comm_id, {"response": answer})
+    k.update_widget(question.comm_id, {"_response": answer})
     out = printed(k, cell)
     assert out["responses"] == [{**allowed(BASH), "updatedPermissions": [SUGGESTION]}]
 
@@ -368,7 +368,7 @@ def test_kernel_an_interrupt_denies_and_stops_the_run(k: KernelHarness):
     Code (deny, interrupt), or it would wait for the answer and the cell would never end.
     """
     cell = turn(k, 'ToolCall("Bash", BASH), ToolCall("Bash", BASH)')
-    approval = widget(k, lambda state: state.get("kind") == "approval" and state.get("title") == "Call Bash")
+    approval = widget(k, lambda state: state.get("_kind") == "approval" and state.get("_title") == "Call Bash")
     k.wait_until_waiting(approval)
     k.interrupt()
     out = printed(k, cell)

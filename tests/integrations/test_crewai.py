@@ -515,10 +515,10 @@ def test_in_a_kernel_the_install_of_one_cell_answers_the_next_cells_tool_call(k:
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=60)")
     cell = k.execute(f"r = {call}\nprint(json.dumps({{'ran': files.written, 'read': observation(llm), 'raw': r}}))")
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
-    assert comm.state["title"] == "Call write_file"
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_kind") == "approval", timeout=60)
+    assert comm.state["_title"] == "Call write_file"
     k.wait_until_waiting(comm)  # a front end draws the widget from the display that follows
-    k.update_widget(comm.comm_id, {"response": approval_response("approve", {"path": "x.txt", "text": "edited"})})
+    k.update_widget(comm.comm_id, {"_response": approval_response("approve", {"path": "x.txt", "text": "edited"})})
     out = printed_json(k.result(cell, 90))
     assert out == {"ran": [["x.txt", "edited"]], "read": "wrote 6 characters to x.txt", "raw": "done"}
 
@@ -529,13 +529,13 @@ def test_in_a_kernel_a_feedback_question_routes_the_flow(k: KernelHarness, call:
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=60)")
     cell = k.execute(f"print(json.dumps({{'result': {call}}}))")
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "question", timeout=60)
-    (question,) = comm.state["questions"]
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_kind") == "question", timeout=60)
+    (question,) = comm.state["_questions"]
     assert question["question"] == "Publish?\n\nThe draft."
     assert [o["label"] for o in question["options"]] == ["approved", "rejected"]
     k.wait_until_waiting(comm)
     reply = {"action": "submit", "answers": [{"selected": ["approved"], "other": None}]}
-    k.update_widget(comm.comm_id, {"response": {**reply, "view_id": "t", "sent_at_ms": 0}})
+    k.update_widget(comm.comm_id, {"_response": {**reply, "view_id": "t", "sent_at_ms": 0}})
     assert printed_json(k.result(cell, 90)) == {"result": "published"}
 
 
@@ -547,7 +547,7 @@ def test_in_a_kernel_an_interrupt_stops_an_awaited_run(k: KernelHarness):
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=60)")
     cell = k.execute("await crew().kickoff_async()")
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_kind") == "approval", timeout=60)
     k.wait_until_waiting(comm)
     k.interrupt()
     result = k.result(cell, 30)
@@ -568,7 +568,7 @@ def test_in_a_kernel_an_interrupt_of_a_sync_kickoff_stops_it_at_once(k: KernelHa
     _fresh(k)
     k.run_ok("nbask_crewai.install(timeout=600)")
     cell = k.execute(call)
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("kind") == "approval", timeout=60)
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_kind") == "approval", timeout=60)
     k.wait_until_waiting(comm)
     k.interrupt()
     result = k.result(cell, 30)

@@ -255,14 +255,14 @@ k = kernel_fixture(SETUP)
 def widget(k: KernelHarness, kind: str, title: str) -> CommInfo:
     def shows(comm: CommInfo) -> bool:
         state = comm.state
-        return state.get("kind") == kind and title in (state.get("title"), state.get("message"))
+        return state.get("_kind") == kind and title in (state.get("_title"), state.get("_message"))
 
     return k.wait_for_comm_open(predicate=shows, timeout=30)
 
 
 def answer_approval(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = None) -> None:
     response = {"action": action, "edited_details": edited, "reason": "", "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
 
 
 @pytest.mark.kernel
@@ -282,7 +282,7 @@ def test_kernel_request_confirmation_through_the_approval_widget(
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
     cell = k.execute(RUN.format(tool="transfer"))
     comm = widget(k, "approval", "Call transfer: Send 100 EUR to ACME GmbH?")
-    assert json.loads(comm.state["details"]) == TRANSFER_DETAILS
+    assert json.loads(comm.state["_details"]) == TRANSFER_DETAILS
     answer_approval(k, comm, action, edited)
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == expected_run
@@ -296,7 +296,7 @@ def test_kernel_require_confirmation_through_the_approval_widget(k: KernelHarnes
     k.iopub_log.clear()
     cell = k.execute(RUN.format(tool="drop_table"))
     comm = widget(k, "approval", "Call drop_table")
-    assert json.loads(comm.state["details"]) == DROP_ARGS
+    assert json.loads(comm.state["_details"]) == DROP_ARGS
     answer_approval(k, comm, action)
     out = printed_json(k.result(cell, 60))
     approved = action == "approve"
@@ -310,9 +310,9 @@ def test_kernel_request_input_through_the_form_widget(k: KernelHarness):
     k.iopub_log.clear()
     cell = k.execute(RUN.format(tool="input"))
     comm = widget(k, "form", INPUT_MESSAGE)
-    assert [field["name"] for field in comm.state["fields"]] == ["region", "replicas"]
+    assert [field["name"] for field in comm.state["_fields"]] == ["region", "replicas"]
     response = {"action": "submit", "values": {"region": "eu-west", "replicas": 5}, "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
     out = printed_json(k.result(cell, 60))
     assert sent(out) == [("adk_request_input", {"region": "eu-west", "replicas": 5})]
     assert read(out) == [{"region": "eu-west", "replicas": 5}]

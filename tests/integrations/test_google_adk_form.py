@@ -195,7 +195,7 @@ k = kernel_fixture(SETUP)
 
 def form_widget(k: KernelHarness) -> CommInfo:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "form" and comm.state.get("message") == MESSAGE, timeout=30
+        predicate=lambda comm: comm.state.get("_kind") == "form" and comm.state.get("_message") == MESSAGE, timeout=30
     )
 
 
@@ -206,11 +206,11 @@ def test_kernel_the_time_off_form_answered_over_its_comm(k: KernelHarness, actio
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
     cell = k.execute("print(json.dumps(await adk_scripted.drive('time_off')))")
     comm = form_widget(k)
-    assert [(f["name"], f["type"], f["default"]) for f in comm.state["fields"]] == [("approved_days", "integer", 0)]
+    assert [(f["name"], f["type"], f["default"]) for f in comm.state["_fields"]] == [("approved_days", "integer", 0)]
     response: dict[str, Any] = {"action": action, "view_id": "t", "sent_at_ms": 0}
     if action == "submit":
         response["values"] = {"approved_days": days}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
     out = printed_json(k.result(cell, 60))
     assert sent(out) == [
         ("adk_request_confirmation", {"confirmed": action == "submit", "payload": {"approved_days": days}})

@@ -426,7 +426,7 @@ def widget(k: Any, **state: Any) -> Any:
 
 
 def send(k: Any, comm: Any, response: dict[str, Any]) -> None:
-    k.update_widget(comm.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+    k.update_widget(comm.comm_id, {"_response": {**response, "view_id": "t", "sent_at_ms": 0}})
 
 
 @pytest.mark.kernel
@@ -448,7 +448,7 @@ def test_the_widget_decides_a_gated_tool_call(k: Any, mode: str, response: dict[
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
     cell = k.execute(AGENT_CELL.format(mode=mode))
     approval = widget(k, kind="approval", title="Call drop_table")
-    assert json.loads(approval.state["details"]) == {"name": "events_2023"}
+    assert json.loads(approval.state["_details"]) == {"name": "events_2023"}
     send(k, approval, response)
     out = printed_json(k.result(cell, 60))
     expected_ran, said = expected
@@ -464,11 +464,11 @@ def test_the_widget_answers_a_question_then_a_form(k: Any):
     k.drain(0.1)
     k.iopub_log.clear()
     cell = k.execute(GRAPH_CELL)
-    question = k.wait_for_comm_open(predicate=lambda c: bool(c.state.get("questions")), timeout=30)
-    assert question.state["questions"][0]["question"] == "Which database should the app use?"
+    question = k.wait_for_comm_open(predicate=lambda c: bool(c.state.get("_questions")), timeout=30)
+    assert question.state["_questions"][0]["question"] == "Which database should the app use?"
     send(k, question, {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}]})
     form = widget(k, kind="form", message="Deployment settings")
-    assert [f["name"] for f in form.state["fields"]] == ["region", "replicas"]
+    assert [f["name"] for f in form.state["_fields"]] == ["region", "replicas"]
     send(k, form, {"action": "submit", "values": {"region": "us", "replicas": 3}})
     assert printed_json(k.result(cell, 60)) == [
         {"answers": {"Which database should the app use?": "SQLite"}},

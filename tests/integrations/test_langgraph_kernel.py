@@ -147,7 +147,7 @@ def widget(k: KernelHarness, **state: Any) -> CommInfo:
 
 
 def send(k: KernelHarness, comm: CommInfo, response: dict[str, Any]) -> None:
-    k.update_widget(comm.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+    k.update_widget(comm.comm_id, {"_response": {**response, "view_id": "t", "sent_at_ms": 0}})
 
 
 def decide(action: str, edited: str | None = None, reason: str = "") -> dict[str, Any]:
@@ -167,7 +167,7 @@ def test_approve_or_reject_through_the_widget(k: KernelHarness, action: str, exp
         'print(json.dumps([state["answer"], state["status"]]))',
     )
     approval = widget(k, kind="approval", title=QUESTION)
-    assert approval.state["details"] == "Transfer $500"
+    assert approval.state["_details"] == "Transfer $500"
     send(k, approval, decide(action, reason="" if action == "approve" else "not now"))
     assert printed(k.result(cell, 60)) == expected
 
@@ -179,7 +179,7 @@ def test_review_and_edit_through_the_widget(k: KernelHarness):
         'print(json.dumps(state["generated_text"]))',
     )
     review = widget(k, kind="approval", title=INSTRUCTION)
-    assert review.state["details"] == DRAFT
+    assert review.state["_details"] == DRAFT
     send(k, review, decide("approve", "Release notes\n\n- faster start"))
     assert printed(k.result(cell, 60)) == "Release notes\n\n- faster start"
 
@@ -187,7 +187,7 @@ def test_review_and_edit_through_the_widget(k: KernelHarness):
 def test_validate_and_re_ask_through_the_widget(k: KernelHarness):
     cell = start(k, 'print(json.dumps((await run(graph("age"), {"age": None}, resume_type=int))["age"]))')
     first = widget(k, kind="form", message="What is your age?")
-    assert [(f["name"], f["type"]) for f in first.state["fields"]] == [("answer", "integer")]
+    assert [(f["name"], f["type"]) for f in first.state["_fields"]] == [("answer", "integer")]
     send(k, first, {"action": "submit", "values": {"answer": -5}})
     again = widget(k, kind="form", message="'-5' is not a valid age. Please enter a positive number.")
     send(k, again, {"action": "submit", "values": {"answer": 30}})
@@ -200,7 +200,7 @@ def test_validate_in_a_loop_inside_the_node_through_the_widget(k: KernelHarness)
     """
     cell = start(k, 'state = await run(graph("age-loop"), {}, resume_type=int)\nprint(json.dumps(state["answer"]))')
     first = widget(k, kind="form", message="What is your age?")
-    assert [(f["name"], f["type"]) for f in first.state["fields"]] == [("answer", "integer")]
+    assert [(f["name"], f["type"]) for f in first.state["_fields"]] == [("answer", "integer")]
     send(k, first, {"action": "submit", "values": {"answer": -5}})
     second = widget(k, kind="form", message="'-5' is not a valid age. Please enter a positive number.")
     send(k, second, {"action": "submit", "values": {"answer": 0}})
@@ -232,10 +232,10 @@ def test_an_interrupt_inside_a_tool_through_the_widget(k: KernelHarness):
     cell = start(k, 'print(json.dumps((await run(email_graph(), {"messages": []}))["messages"][-1].content))')
     comm = widget(k, kind="approval", title="Approve sending this email?")
     email = {"to": "alice@example.com", "subject": "Meeting", "body": "See you at 10."}
-    assert json.loads(comm.state["details"]) == email
-    assert comm.state["details_schema"]["required"] == ["to", "subject", "body"]
+    assert json.loads(comm.state["_details"]) == email
+    assert comm.state["_details_schema"]["required"] == ["to", "subject", "body"]
     send(k, comm, decide("approve", json.dumps({**email, "cc": "bob@example.com"})))
-    error = k.wait_for_state(comm.comm_id, lambda state: bool(state.get("error")))["error"]
+    error = k.wait_for_state(comm.comm_id, lambda state: bool(state.get("_error")))["_error"]
     assert '"cc"' in error
     assert not k.has_reply(cell)
     send(k, comm, decide("approve", json.dumps({**email, "subject": "Updated subject"})))
@@ -248,7 +248,7 @@ def test_the_docs_decision_form_with_its_optional_note_through_the_widget(k: Ker
     """
     cell = start(k, 'print(json.dumps((await run(graph("decision"), {}))["answer"]))')
     comm = widget(k, kind="form", message="Approve the release?")
-    fields = [(f["name"], f["type"], f["required"]) for f in comm.state["fields"]]
+    fields = [(f["name"], f["type"], f["required"]) for f in comm.state["_fields"]]
     assert fields == [("approved", "boolean", True), ("note", "string", False)]
     send(k, comm, {"action": "submit", "values": {"approved": True}})
     assert printed(k.result(cell, 60)) == {"approved": True, "note": None}

@@ -372,7 +372,7 @@ def response(action: str, reason: str = "") -> dict[str, Any]:
 
 def next_approval(k: KernelHarness, shown: set[str]) -> CommInfo:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in shown, timeout=30
+        predicate=lambda comm: comm.state.get("_kind") == "approval" and comm.comm_id not in shown, timeout=30
     )
 
 
@@ -385,10 +385,10 @@ def test_in_a_kernel_both_tool_approvals_wait_together_and_are_answered_out_of_o
     second = next_approval(k, {first.comm_id})
     for widget in (first, second):  # both waiting before either is answered
         k.wait_until_waiting(widget)
-    by_title = {widget.state["title"]: widget for widget in (first, second)}
+    by_title = {widget.state["_title"]: widget for widget in (first, second)}
     assert sorted(by_title) == ["Drop table events_2022", "Drop table events_2023"]
-    k.update_widget(by_title["Drop table events_2023"].comm_id, {"response": response("approve")})
-    k.update_widget(by_title["Drop table events_2022"].comm_id, {"response": response("reject", "keep it")})
+    k.update_widget(by_title["Drop table events_2023"].comm_id, {"_response": response("approve")})
+    k.update_widget(by_title["Drop table events_2022"].comm_id, {"_response": response("reject", "keep it")})
     result = k.result(cell, 60)
     assert result.ok, f"{result.error_text}\n{result.stderr}"
     out = json.loads(result.stdout.strip().splitlines()[-1])

@@ -208,7 +208,7 @@ def test_edit_asks_the_model_to_call_again_and_the_new_call_is_approved(person: 
     # the SDK cannot run an edited call: the card and the record say it went back to the model
     first = person.approvals[0]
     assert first.approval.edits == "sent_back"
-    assert ApprovalWidget(resolution=Resolution(first)).edits == "sent_back"
+    assert ApprovalWidget(resolution=Resolution(first))._edits == "sent_back"
     summary = approval_markdown(first.approval, nbask.history()[0].outcome)
     assert "**Edited, sent back to the model" in summary
     assert "Approved with edits" not in summary
@@ -429,23 +429,23 @@ def approval_widget(k: KernelHarness, table: str) -> CommInfo:
 
     def shows(comm: CommInfo) -> bool:
         state = comm.state
-        return state.get("kind") == "approval" and json.loads(state.get("details") or "{}") == {"name": table}
+        return state.get("_kind") == "approval" and json.loads(state.get("_details") or "{}") == {"name": table}
 
     return k.wait_for_comm_open(predicate=shows, timeout=30)
 
 
 def respond(k: KernelHarness, comm: CommInfo, action: str, edited: str | None = None, reason: str = "") -> None:
     response = {"action": action, "edited_details": edited, "reason": reason, "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
 
 
 def choose(k: KernelHarness, question: str, label: str) -> None:
     """Answer the question widget asking ``question`` with the option ``label``."""
     comm = k.wait_for_comm_open(
-        predicate=lambda comm: any(q.get("question") == question for q in comm.state.get("questions", [])), timeout=30
+        predicate=lambda comm: any(q.get("question") == question for q in comm.state.get("_questions", [])), timeout=30
     )
     answer = {"action": "submit", "answers": [{"selected": [label], "other": None}], "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": answer})
+    k.update_widget(comm.comm_id, {"_response": answer})
 
 
 ALWAYS_DROP = "Always allow drop_table in this run?"
@@ -469,8 +469,8 @@ def test_kernel_question_then_approval_through_the_widget(k: KernelHarness, deci
     cell = k.execute(f"tables = {tables!r}\n" + KERNEL_RUN)
     choose(k, QUESTION, "SQLite")
     approval = approval_widget(k, "events_2023")
-    assert approval.state["title"] == TITLE
-    assert approval.state["details"] == '{\n  "name": "events_2023"\n}'
+    assert approval.state["_title"] == TITLE
+    assert approval.state["_details"] == '{\n  "name": "events_2023"\n}'
     if decision == "approve":
         respond(k, approval, "approve")
         expected = {"read": [ANSWERED, "dropped events_2023"], "ran": ["events_2023"]}

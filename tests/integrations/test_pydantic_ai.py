@@ -489,10 +489,10 @@ def test_in_a_kernel_through_the_widget(k: KernelHarness, style: str, case: Any)
     shown: dict[str, Any] = {}
     for _ in range(2):
         widget = next_approval(k, {c.comm_id for c in shown.values()})
-        shown[widget.state["title"]] = widget
-        reply = drop if widget.state["title"] == "Call drop_table" else refund
-        k.update_widget(widget.comm_id, {"response": reply})
-    assert {title: json.loads(w.state["details"]) for title, w in shown.items()} == {
+        shown[widget.state["_title"]] = widget
+        reply = drop if widget.state["_title"] == "Call drop_table" else refund
+        k.update_widget(widget.comm_id, {"_response": reply})
+    assert {title: json.loads(w.state["_details"]) for title, w in shown.items()} == {
         "Call drop_table": {"name": "events_2023"},
         "Call refund": {"order": "A-1", "amount": 500},
     }
@@ -517,10 +517,10 @@ def test_both_deferred_approvals_are_shown_together_and_answered_in_any_order(k:
     second = next_approval(k, {first.comm_id})
     for widget in (first, second):  # both waiting before either is answered
         k.wait_until_waiting(widget)
-    by_title = {widget.state["title"]: widget for widget in (first, second)}
+    by_title = {widget.state["_title"]: widget for widget in (first, second)}
     drop, refund = by_title["Call drop_table"], by_title["Call refund"]
-    k.update_widget(refund.comm_id, {"response": approval_response("approve")})
-    k.update_widget(drop.comm_id, {"response": approval_response("reject", reason="keep it")})
+    k.update_widget(refund.comm_id, {"_response": approval_response("approve")})
+    k.update_widget(drop.comm_id, {"_response": approval_response("reject", reason="keep it")})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == [["refund", {"order": "A-1", "amount": 500}]]
     assert [status for _, _, status in out["seen"]] == ["denied", "success"]

@@ -460,8 +460,9 @@ def test_in_a_kernel_a_call_is_decided_through_the_widget(k: KernelHarness, resp
     fresh(k)
     cell = k.execute(ONE)
     widget = next_approval(k, set())
-    assert (widget.state["title"], json.loads(widget.state["details"])) == ("Call Files-delete_file", {"path": "a.txt"})
-    k.update_widget(widget.comm_id, {"response": response})
+    state = widget.state
+    assert (state["_title"], json.loads(state["_details"])) == ("Call Files-delete_file", {"path": "a.txt"})
+    k.update_widget(widget.comm_id, {"_response": response})
     out = printed_json(k.result(cell, 60))
     assert out == {"ran": ran, "read": [["Files-delete_file", read]], "reply": "done"}
 
@@ -477,9 +478,9 @@ def test_in_a_kernel_parallel_calls_wait_together_and_are_answered_in_any_order(
     second = next_approval(k, {first.comm_id})
     for widget in (first, second):  # both waiting before either is answered
         k.wait_until_waiting(widget)
-    by_path = {json.loads(w.state["details"])["path"]: w for w in (first, second)}
-    k.update_widget(by_path["tmp.txt"].comm_id, {"response": approval_response("approve", {"path": "tmp_old.txt"})})
-    k.update_widget(by_path["a.txt"].comm_id, {"response": approval_response("reject", reason="keep it")})
+    by_path = {json.loads(w.state["_details"])["path"]: w for w in (first, second)}
+    k.update_widget(by_path["tmp.txt"].comm_id, {"_response": approval_response("approve", {"path": "tmp_old.txt"})})
+    k.update_widget(by_path["a.txt"].comm_id, {"_response": approval_response("reject", reason="keep it")})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == ["tmp_old.txt"]
     assert out["read"] == [
@@ -517,11 +518,11 @@ def test_in_a_kernel_a_handoffs_human_response_is_a_form_widget(k: KernelHarness
     """
     fresh(k)
     cell = k.execute("await handoff()")
-    form = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("kind") == "form", timeout=30)
-    assert form.state["message"] == "Which order do you mean?"
+    form = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("_kind") == "form", timeout=30)
+    assert form.state["_message"] == "Which order do you mean?"
     if how == "reply":
         reply = {"action": "submit", "values": {"reply": "Order 42."}, "view_id": "t", "sent_at_ms": 0}
-        k.update_widget(form.comm_id, {"response": reply})
+        k.update_widget(form.comm_id, {"_response": reply})
         out = printed_json(k.result(cell, 60))
         assert out == {"read": ["Refund please.", "Order 42."], "result": "Task is completed with summary: asked"}
         return

@@ -322,7 +322,7 @@ k = kernel_fixture(SETUP, kernels=FRAMEWORK_KERNELS)
 
 def next_form(k: KernelHarness, answered: set[str]) -> Any:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "form" and comm.comm_id not in answered, timeout=30
+        predicate=lambda comm: comm.state.get("_kind") == "form" and comm.comm_id not in answered, timeout=30
     )
 
 
@@ -336,16 +336,17 @@ def test_in_a_kernel_the_blocking_run_is_answered_through_the_widget(k: KernelHa
     cell = k.execute(RUN)
     first = next_approval(k, set())
     k.wait_until_waiting(first)
-    assert (first.state["title"], json.loads(first.state["details"])) == ("Call drop_table", {"name": "events_2023"})
-    k.update_widget(first.comm_id, {"response": approval_response("reject", reason="keep it")})
+    assert (first.state["_title"], json.loads(first.state["_details"])) == ("Call drop_table", {"name": "events_2023"})
+    k.update_widget(first.comm_id, {"_response": approval_response("reject", reason="keep it")})
     form = next_form(k, set())
     k.wait_until_waiting(form)
     k.update_widget(
-        form.comm_id, {"response": {"action": "submit", "values": {"answer": "audit"}, "view_id": "t", "sent_at_ms": 0}}
+        form.comm_id,
+        {"_response": {"action": "submit", "values": {"answer": "audit"}, "view_id": "t", "sent_at_ms": 0}},
     )
     second = next_approval(k, {first.comm_id})
     k.wait_until_waiting(second)
-    k.update_widget(second.comm_id, {"response": approval_response("approve", {"name": "tmp_old"})})
+    k.update_widget(second.comm_id, {"_response": approval_response("approve", {"name": "tmp_old"})})
     out = printed_json(k.result(cell, 60))
     assert out["ran"] == ["tmp_old"]  # the rejected call never ran; the edited one did
     assert out["seen"] == [rejected("drop_table", "keep it"), "audit", "dropped tmp_old"]

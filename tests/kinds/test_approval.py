@@ -23,7 +23,7 @@ from nbask.widget import LATE_ANSWER_NOTE
 
 def respond(widget: ApprovalWidget, action: str, edited: str | None = None, reason: str = "") -> None:
     # Exactly what js/kinds/approval/view.ts sends (ApprovalResponse in js/contract/contract.ts).
-    widget.response = {"action": action, "edited_details": edited, "reason": reason, "view_id": "v", "sent_at_ms": 0}
+    widget._response = {"action": action, "edited_details": edited, "reason": reason, "view_id": "v", "sent_at_ms": 0}
 
 
 def make(details: str = "rm -rf build/") -> ApprovalWidget:
@@ -33,10 +33,10 @@ def make(details: str = "rm -rf build/") -> ApprovalWidget:
 def test_initial_synced_state():
     w = make("  indented\n\tcommand  ")
     state = w.get_state()
-    assert state["kind"] == "approval"
-    assert state["title"] == "Run shell command"
-    assert state["details"] == "  indented\n\tcommand  ", "details keep their whitespace"
-    assert state["status"] == "pending"
+    assert state["_kind"] == "approval"
+    assert state["_title"] == "Run shell command"
+    assert state["_details"] == "  indented\n\tcommand  ", "details keep their whitespace"
+    assert state["_status"] == "pending"
     assert w.answer is None
 
 
@@ -45,8 +45,8 @@ def test_approve():
     respond(w, "approve", reason="looks fine")
     d = w.answer
     assert (d.decision, d.status, d.edited, d.reason, d.approved) == ("approve", "answered", None, "looks fine", True)
-    assert (d.tool_call_id, d.request_id, d.answered_by) == ("call_7", w.request_id, "person")
-    assert w.result == {"decision": "approve", "edited": None, "reason": "looks fine", "note": ""}
+    assert (d.tool_call_id, d.request_id, d.answered_by) == ("call_7", w._request_id, "person")
+    assert w._result == {"decision": "approve", "edited": None, "reason": "looks fine", "note": ""}
 
 
 def test_edit_sends_the_edited_text_and_unchanged_text_is_an_approval():
@@ -64,10 +64,10 @@ def test_an_approval_answered_yes_or_no_refuses_an_edit_instead_of_dropping_it()
     """
     request = approval_request("Publish the post", "to the blog", edits="off")
     w = ApprovalWidget(resolution=Resolution(request))
-    assert w.get_state()["edits"] == "off"
+    assert w.get_state()["_edits"] == "off"
     respond(w, "approve", edited="to the wiki")
     assert w.answer is None
-    assert "cannot be edited" in w.error
+    assert "cannot be edited" in w._error
     respond(w, "approve")
     assert (w.answer.decision, w.answer.edited) == ("approve", None)
     assert "edits" not in approval_request("Run", "ls").asked()  # the default is left out of records
@@ -77,22 +77,22 @@ def test_reject_with_reason():
     w = make()
     respond(w, "reject", reason="  not on prod  ")
     assert (w.answer.decision, w.answer.reason, w.answer.approved) == ("reject", "not on prod", False)
-    assert w.status == "answered"
+    assert w._status == "answered"
 
 
 @pytest.mark.parametrize("status", ["timeout", "cancelled"])
 def test_silence_is_a_rejection_with_a_reason_and_late_clicks_are_shown(status):
     w = make()
-    ended = w.end(status, "why it ended")
+    ended = w._end(status, "why it ended")
     assert (ended.decision, ended.status, ended.reason) == ("reject", status, "why it ended")
     respond(w, "approve")
     assert w.answer is ended
     if status == "cancelled":
-        assert w.result["note"] == LATE_ANSWER_NOTE
+        assert w._result["note"] == LATE_ANSWER_NOTE
     else:  # after a timeout the click is a late answer: kept apart, the outcome unchanged
         assert w.late_answer is not None
         assert (w.late_answer.decision, w.late_answer.late) == ("approve", True)
-        assert w.result["late"] is True
+        assert w._result["late"] is True
 
 
 def test_dismiss_is_a_rejection():
@@ -113,9 +113,9 @@ def test_dismiss_is_a_rejection():
 )
 def test_malformed_responses_leave_it_open(response):
     w = make()
-    w.response = response
+    w._response = response
     assert not w.done
-    assert w.response == {}
+    assert w._response == {}
 
 
 def test_action_is_required_and_short():

@@ -33,15 +33,15 @@ def test_each_risk_reaches_the_widget(risk):
     assert request.approval.risk == risk
     assert request.asked()["risk"] == risk
     widget = ApprovalWidget(resolution=Resolution(request))
-    assert widget.get_state()["risk"] == risk
+    assert widget.get_state()["_risk"] == risk
 
 
 def test_no_risk_is_the_default_look_and_leaves_records_unchanged():
     request = approval_request("Run shell command", "ls")
     assert request.approval.risk is None
     assert "risk" not in request.asked()
-    assert ApprovalWidget(resolution=Resolution(request)).get_state()["risk"] == ""
-    assert ApprovalWidget(action="Run", details="ls", risk="high").risk == "high"
+    assert ApprovalWidget(resolution=Resolution(request)).get_state()["_risk"] == ""
+    assert ApprovalWidget(action="Run", details="ls", risk="high")._risk == "high"
 
 
 @pytest.mark.parametrize("bad", ["extreme", "HIGH", "", 3])
@@ -88,7 +88,7 @@ def test_the_approval_model_interface_mirrors_the_widgets_traits():
     base = set(InteractionWidget.class_trait_names(sync=True))
     own = set(ApprovalWidget.class_trait_names(sync=True)) - base
     assert _interface_fields(source, "ApprovalModel") == own
-    assert "risk" in own
+    assert "_risk" in own
 
 
 def test_a_gated_function_asks_with_its_risk_and_refuses_a_bad_one_when_decorated():

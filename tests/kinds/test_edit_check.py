@@ -91,18 +91,18 @@ def test_without_a_schema_only_json_objects_are_checked():
 
 
 def respond(widget: ApprovalWidget, edited: str | None) -> None:
-    widget.response = {"action": "approve", "edited_details": edited, "reason": "", "view_id": "v", "sent_at_ms": 0}
+    widget._response = {"action": "approve", "edited_details": edited, "reason": "", "view_id": "v", "sent_at_ms": 0}
 
 
 def test_the_widget_refuses_a_bad_edit_and_stays_open_then_takes_a_good_one():
     details = json.dumps(GOOD, indent=2)
     widget = ApprovalWidget(action="Call deploy", details=details, details_schema=SCHEMA)
-    assert widget.details_schema == SCHEMA
+    assert widget._details_schema == SCHEMA
     respond(widget, json.dumps({**GOOD, "replicas": "three"}))
     assert widget.answer is None
-    assert widget.status == "pending"
-    assert widget.response == {}, "the views leave 'Sending…' and can try again"
-    assert widget.error == (
+    assert widget._status == "pending"
+    assert widget._response == {}, "the views leave 'Sending…' and can try again"
+    assert widget._error == (
         'The edit was not accepted: argument "replicas" must be an integer, not a string. '
         "Fix the Details, then approve again."
     )
@@ -113,7 +113,7 @@ def test_the_widget_refuses_a_bad_edit_and_stays_open_then_takes_a_good_one():
 
 def test_the_widget_without_a_schema_takes_any_edit_and_syncs_none():
     widget = ApprovalWidget(action="Run shell command", details="rm -rf build/")
-    assert widget.details_schema is None
+    assert widget._details_schema is None
     assert "details_schema" not in widget.approval.model_dump()
     respond(widget, "rm -rf build/tmp")
     assert widget.answer is not None

@@ -1,6 +1,7 @@
 """A gated function's edited arguments without a notebook: at a terminal a bad edit is named and
 asked again, never run; the 'recommended' policy never runs the call; replay reruns a recorded
-edit with its schema. The widget's check is js/kinds/approval/argcheck.ts; the kernel's, nbask.kinds.approval.edit_check.
+edit with its schema. The widget's check is js/kinds/approval/argcheck.ts; the kernel's,
+nbask.kinds.approval.edit_check.
 """
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ QUESTIONS = [{"question": "Proceed?", "options": [{"label": "Yes"}, {"label": "N
 
 def test_a_widget_answered_by_hand_is_recorded_once_in_the_history(headless):
     widget = nbask.QuestionWidget(questions=QUESTIONS)
-    widget.response = {"action": "submit", "answers": [{"selected": ["Yes"], "other": None}]}
+    widget._response = {"action": "submit", "answers": [{"selected": ["Yes"], "other": None}]}
     answer = asyncio.run(widget.await_answer(timeout=5))
     assert answer.answers == {"Proceed?": "Yes"}
     assert asyncio.run(widget.await_answer(timeout=5)) is answer  # waiting again changes nothing

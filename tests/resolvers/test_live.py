@@ -28,10 +28,10 @@ def test_the_countdowns_start_once_the_blocking_wait_has_begun(monkeypatch: pyte
     deadlines: dict[str, list[float]] = {}
 
     def interrupted_wait(_done: threading.Event, _timeout: float | None, on_waiting) -> bool:
-        deadlines["before"] = [widget.deadline_ms for widget in shown]
+        deadlines["before"] = [widget._deadline_ms for widget in shown]
         if on_waiting is not None:
             on_waiting()
-        deadlines["begun"] = [widget.deadline_ms for widget in shown]
+        deadlines["begun"] = [widget._deadline_ms for widget in shown]
         raise KeyboardInterrupt
 
     monkeypatch.setattr(waiting, "wait_sync", interrupted_wait)

@@ -180,7 +180,7 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pathlib.Pat
             cell_id = k.execute(source)
             if index:
                 comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_esm") is not None, timeout=20)
-                k.update_widget(comm.comm_id, {"response": PERSON[index - 1]})
+                k.update_widget(comm.comm_id, {"_response": PERSON[index - 1]})
             result = k.result(cell_id, timeout=30)
             assert result.ok, result.error_text
             cell = nbformat.v4.new_code_cell(source)

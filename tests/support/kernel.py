@@ -13,7 +13,7 @@ Typical use::
     with KernelHarness("nbask-ipykernel-7.4", kernel_dirs=[kernel_dir]) as k:
         cell = k.execute("w = make_widget(); display(w); ...")   # returns at once
         comm = k.wait_for_comm_open()                             # the widget's comm_open
-        k.update_widget(comm.comm_id, {"response": {"ok": True}})
+        k.update_widget(comm.comm_id, {"_response": {"ok": True}})
         result = k.result(cell)                                   # waits for reply + idle
         assert result.ok and "done" in result.stdout
 
@@ -482,7 +482,7 @@ class KernelHarness:
         """Until the widget's deadline is pushed: nbask publishes it once the wait has begun,
         so from then on an interrupt cancels that wait.
         """
-        self.wait_for_state(comm.comm_id, lambda state: state.get("deadline_ms", 0) > 0, timeout)
+        self.wait_for_state(comm.comm_id, lambda state: state.get("_deadline_ms", 0) > 0, timeout)
 
     def create_subshell(self, timeout: float = 10.0) -> str:
         """Create a kernel subshell (JEP 91 ``create_subshell_request``); return its id."""
@@ -583,7 +583,7 @@ def printed_json(result: CellResult) -> dict[str, Any]:
 def next_approval(k: KernelHarness, answered: set[str], timeout: float = 30) -> CommInfo:
     """The next approval widget the kernel opens whose comm is not in ``answered``."""
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.comm_id not in answered,
+        predicate=lambda comm: comm.state.get("_kind") == "approval" and comm.comm_id not in answered,
         timeout=timeout,
     )
 

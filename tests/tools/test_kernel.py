@@ -70,14 +70,14 @@ k = kernel_fixture(SETUP)
 
 def question_widget(k: KernelHarness) -> CommInfo:
     def shows(comm: CommInfo) -> bool:
-        return any(q.get("question") == QUESTION for q in comm.state.get("questions", []))
+        return any(q.get("question") == QUESTION for q in comm.state.get("_questions", []))
 
     return k.wait_for_comm_open(predicate=shows, timeout=30)
 
 
 def approval_widget(k: KernelHarness) -> CommInfo:
     return k.wait_for_comm_open(
-        predicate=lambda comm: comm.state.get("kind") == "approval" and comm.state.get("title") == "Call drop_table",
+        predicate=lambda comm: comm.state.get("_kind") == "approval" and comm.state.get("_title") == "Call drop_table",
         timeout=30,
     )
 
@@ -104,12 +104,12 @@ def test_pydantic_ai_agent_asks_and_is_gated_through_the_widget(k: KernelHarness
     k.iopub_log.clear()  # the widgets of earlier tests are not this run's
     cell = k.execute(RUN)
     question = question_widget(k)
-    assert question.state["status"] == "pending"
+    assert question.state["_status"] == "pending"
     answer = {"action": "submit", "answers": [{"selected": ["SQLite"], "other": None}], "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(question.comm_id, {"response": answer})
+    k.update_widget(question.comm_id, {"_response": answer})
     approval = approval_widget(k)
-    assert json.loads(approval.state["details"]) == {"name": "events_2023"}
-    k.update_widget(approval.comm_id, {"response": {**response, "view_id": "t", "sent_at_ms": 0}})
+    assert json.loads(approval.state["_details"]) == {"name": "events_2023"}
+    k.update_widget(approval.comm_id, {"_response": {**response, "view_id": "t", "sent_at_ms": 0}})
     out = printed(k.result(cell, 60))
     assert out == {
         "seen": ['{"answers": {"Which database should the app use?": "SQLite"}}', expected],
@@ -127,7 +127,7 @@ def test_a_synchronous_gated_tool_run_in_a_worker_thread(k: KernelHarness):
     cell = k.execute(RUN)
     question = question_widget(k)
     answer = {"action": "submit", "answers": [{"selected": [], "other": "DuckDB"}], "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(question.comm_id, {"response": answer})
+    k.update_widget(question.comm_id, {"_response": answer})
     approval = approval_widget(k)
     # Answer once the widget waits, as a front end can: it draws the widget only from the
     # display_data that follows the comm_open. An answer sent at the comm_open itself races the
@@ -135,6 +135,6 @@ def test_a_synchronous_gated_tool_run_in_a_worker_thread(k: KernelHarness):
     # the comm_open is sent), and a message that arrives then is dropped by the comm.
     k.wait_until_waiting(approval)
     response = {"action": "approve", "edited_details": None, "reason": "", "view_id": "t", "sent_at_ms": 0}
-    k.update_widget(approval.comm_id, {"response": response})
+    k.update_widget(approval.comm_id, {"_response": response})
     out = printed(k.result(cell, 60))
     assert out["seen"] == ['{"answers": {"Which database should the app use?": "DuckDB"}}', "dropped events_2023"]

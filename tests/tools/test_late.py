@@ -53,11 +53,11 @@ def username_off() -> Iterator[None]:
 def late_question(answer: str = "us-east", user: str | None = None) -> QuestionWidget:
     """A question that timed out, then answered by the person through its widget."""
     widget = QuestionWidget(questions=LATE_QUESTION)
-    widget.end("timeout", "No answer within 1 seconds.")
+    widget._end("timeout", "No answer within 1 seconds.")
     response = {"action": "submit", "answers": [{"selected": [answer], "other": None}], "view_id": "v", "sent_at_ms": 0}
     if user is not None:
         response["user"] = user
-    widget.response = response
+    widget._response = response
     return widget
 
 
@@ -87,9 +87,9 @@ def test_each_dialect_delivers_a_late_answer_once_with_the_next_result(person: P
 
 def test_a_late_answer_carries_the_persons_notes(person: Person):
     widget = QuestionWidget(questions=LATE_QUESTION)
-    widget.end("timeout", "No answer within 1 seconds.")
+    widget._end("timeout", "No answer within 1 seconds.")
     entry = {"selected": ["eu-west"], "other": None, "note": "Data must stay in the EU."}
-    widget.response = {"action": "submit", "answers": [entry], "note": "Asked legal.", "view_id": "v", "sent_at_ms": 0}
+    widget._response = {"action": "submit", "answers": [entry], "note": "Asked legal.", "view_id": "v", "sent_at_ms": 0}
     person.answers(pick("Yes"))
     (text,) = json.loads(asyncio.run(call(ASK, tool_name="AskUserQuestion")).output)["late_answers"]
     assert text == (
@@ -122,8 +122,8 @@ def test_a_late_approval_and_a_late_form_are_described(person: Person):
     approval = ApprovalWidget(
         resolution=Resolution(ApprovalRequest(approval=Approval(action="Drop table", details="users")))
     )
-    approval.end("timeout", "No answer.")
-    approval.response = {
+    approval._end("timeout", "No answer.")
+    approval._response = {
         "action": "reject",
         "edited_details": None,
         "reason": "wrong table",
@@ -132,8 +132,8 @@ def test_a_late_approval_and_a_late_form_are_described(person: Person):
     }
     form_schema = {"type": "object", "properties": {"replicas": {"type": "integer"}}, "required": ["replicas"]}
     form = FormWidget(resolution=Resolution(form_request("How many?", form_schema)))
-    form.end("timeout", "No answer.")
-    form.response = {"action": "submit", "values": {"replicas": 3}, "view_id": "v", "sent_at_ms": 0}
+    form._end("timeout", "No answer.")
+    form._response = {"action": "submit", "values": {"replicas": 3}, "view_id": "v", "sent_at_ms": 0}
     person.answers(pick("Yes"))
     texts = json.loads(asyncio.run(call(ASK)).output)["late_answers"]
     assert texts[0].startswith(

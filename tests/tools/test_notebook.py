@@ -65,10 +65,10 @@ def test_a_person_answers_and_edits_the_drop(k: KernelHarness, monkeypatch: pyte
     run = k.execute(cells[3])
 
     def shows_question(comm: CommInfo) -> bool:
-        return any(q.get("question") == QUESTION for q in comm.state.get("questions", []))
+        return any(q.get("question") == QUESTION for q in comm.state.get("_questions", []))
 
     question = k.wait_for_comm_open(predicate=shows_question, timeout=30)
-    labels = [o["label"] for o in question.state["questions"][0]["options"]]
+    labels = [o["label"] for o in question.state["_questions"][0]["options"]]
     assert labels == ["events_2023 (Recommended)", "events_2024", "None"]
     answer = {
         "action": "submit",
@@ -76,9 +76,9 @@ def test_a_person_answers_and_edits_the_drop(k: KernelHarness, monkeypatch: pyte
         "view_id": "t",
         "sent_at_ms": 0,
     }
-    k.update_widget(question.comm_id, {"response": answer})
-    approval = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("kind") == "approval", timeout=30)
-    assert json.loads(approval.state["details"]) == {"name": "events_2024"}
+    k.update_widget(question.comm_id, {"_response": answer})
+    approval = k.wait_for_comm_open(predicate=lambda comm: comm.state.get("_kind") == "approval", timeout=30)
+    assert json.loads(approval.state["_details"]) == {"name": "events_2024"}
     edited = {
         "action": "approve",
         "edited_details": '{"name": "events_2023"}',
@@ -86,7 +86,7 @@ def test_a_person_answers_and_edits_the_drop(k: KernelHarness, monkeypatch: pyte
         "view_id": "t",
         "sent_at_ms": 0,
     }
-    k.update_widget(approval.comm_id, {"response": edited})
+    k.update_widget(approval.comm_id, {"_response": edited})
     result = k.result(run, 60)
     assert result.ok, result.error_text
     assert '<- {"answers": {"Which table should I drop to free up space?": "events_2024"}}' in result.stdout

@@ -89,7 +89,7 @@ def test_elsewhere_the_comm_is_the_only_route():
     assert not waiting.in_browser_kernel()
     assert waiting.reply_channel("r1", lambda raw: None) is None
     waiting.check_sync()  # no error: ipykernel's strategies say for themselves
-    assert QuestionWidget(questions=QUESTIONS).reply_channel == ""
+    assert QuestionWidget(questions=QUESTIONS)._reply_channel == ""
 
 
 def test_in_the_pyodide_kernel_the_route_is_chosen(browser_kernel):
@@ -100,19 +100,19 @@ def test_in_the_pyodide_kernel_the_route_is_chosen(browser_kernel):
 
 def test_a_reply_on_the_channel_settles_the_widget_and_closes_the_channel(browser_kernel):
     widget = QuestionWidget(questions=QUESTIONS)
-    assert widget.reply_channel == f"nbask-reply-{widget.request_id}"
-    channel = FakeChannel.open[widget.reply_channel]
+    assert widget._reply_channel == f"nbask-reply-{widget._request_id}"
+    channel = FakeChannel.open[widget._reply_channel]
     channel.post(json.dumps(REPLY))
     assert widget.answer is not None
     assert widget.answer.answers == {"Which database?": "SQLite"}
-    assert widget.status == "answered"
+    assert widget._status == "answered"
     assert channel.closed
     assert channel.onmessage.destroyed  # after the handler returned: it was called to the end
 
 
 def test_what_is_not_a_json_object_is_ignored(browser_kernel):
     widget = QuestionWidget(questions=QUESTIONS)
-    channel = FakeChannel.open[widget.reply_channel]
+    channel = FakeChannel.open[widget._reply_channel]
     for junk in ("not json", json.dumps(["a", "list"]), {"action": "submit"}, None):
         channel.post(junk)
     assert widget.answer is None
@@ -121,10 +121,10 @@ def test_what_is_not_a_json_object_is_ignored(browser_kernel):
 
 def test_a_malformed_reply_leaves_the_question_open(browser_kernel):
     widget = QuestionWidget(questions=QUESTIONS)
-    channel = FakeChannel.open[widget.reply_channel]
+    channel = FakeChannel.open[widget._reply_channel]
     channel.post(json.dumps({**REPLY, "answers": [{"selected": ["MySQL"], "other": None}]}))
     assert widget.answer is None
-    assert widget.response == {}  # cleared, so the views can send again
+    assert widget._response == {}  # cleared, so the views can send again
     channel.post(json.dumps(REPLY))
     assert widget.answer is not None
 
@@ -174,8 +174,8 @@ def test_the_module_imports_where_pyodide_is_missing():
 
 def test_after_a_timeout_the_channel_stays_open_for_a_late_answer(browser_kernel):
     widget = QuestionWidget(questions=QUESTIONS)
-    channel = FakeChannel.open[widget.reply_channel]
-    widget.end("timeout", "no answer in time")
+    channel = FakeChannel.open[widget._reply_channel]
+    widget._end("timeout", "no answer in time")
     assert not channel.closed
     channel.post(json.dumps(REPLY))
     assert widget.answer is not None

@@ -1,4 +1,4 @@
-"""The ``batch`` trait a card of a batch gets (``nbask.widget.batch.batch_state``): the heading goes to
+"""The ``_batch`` trait a card of a batch gets (``nbask.widget.batch.batch_state``): the heading goes to
 the first request still waiting, never to an answered card, and every card carries how many
 sources the batch's requests come from; a request's ``source`` is one line of plain text.
 """

@@ -49,8 +49,8 @@ def test_refuses_a_non_boolean() -> None:
 
 def test_the_widget_syncs_the_setting() -> None:
     question = {"question": "Pick?", "header": "", "options": [{"label": "A"}, {"label": "B"}]}
-    assert nbask.QuestionWidget(questions=[question]).notify is False
+    assert nbask.QuestionWidget(questions=[question])._notify is False
     nbask.configure(notify=True)
     widget = nbask.ApprovalWidget(action="Run shell command", details="ls")
-    assert widget.notify is True
-    assert "notify" in widget.keys
+    assert widget._notify is True
+    assert "_notify" in widget.keys

@@ -45,7 +45,7 @@ def widget_of_kind(k: KernelHarness, kind: str, marker: str) -> CommInfo:
     Layout model's comm first, so the first comm_open is not always the widget's).
     """
     return k.wait_for_comm_open(
-        predicate=lambda c: c.state.get("kind") == kind and marker in json.dumps(c.state), timeout=20
+        predicate=lambda c: c.state.get("_kind") == kind and marker in json.dumps(c.state), timeout=20
     )
 
 
@@ -58,7 +58,7 @@ def test_one_output_shown_then_updated_in_place(k: KernelHarness) -> None:
     comm = widget_of_kind(k, "question", "Which cache?")
     k.update_widget(
         comm.comm_id,
-        {"response": {"action": "submit", "answers": [{"selected": ["Redis"], "other": None}], "view_id": "t"}},
+        {"_response": {"action": "submit", "answers": [{"selected": ["Redis"], "other": None}], "view_id": "t"}},
     )
     result = k.result(cell, 20)
     assert result.ok, result.error_text
@@ -87,7 +87,7 @@ def test_the_comm_is_an_anywidget_model_with_its_front_end(k: KernelHarness) -> 
     assert "export" in state["_esm"]  # the bundle itself, not a path or a URL
     assert "nbask" in state["_css"]  # the stylesheet itself
     assert comm.msg["metadata"]["version"].startswith("2.")
-    k.update_widget(comm.comm_id, {"response": {"action": "reject", "edited_details": None, "reason": "no"}})
+    k.update_widget(comm.comm_id, {"_response": {"action": "reject", "edited_details": None, "reason": "no"}})
     result = k.result(cell, 20)
     assert result.stdout.strip() == "reject", result.error_text
 
@@ -97,14 +97,14 @@ def test_form_values_arrive_typed_and_a_bad_value_is_refused(k: KernelHarness, c
     message = f"Deploy settings ({call.rsplit('.', maxsplit=1)[-1]})"
     cell = k.execute(f"a = {call}({message!r}, SCHEMA, timeout=60)\nshow_form(a)")
     comm = widget_of_kind(k, "form", message)
-    assert [f["name"] for f in comm.state["fields"]] == ["replicas", "region", "canary"]
+    assert [f["name"] for f in comm.state["_fields"]] == ["replicas", "region", "canary"]
     # Out of range: the kernel refuses it, says why, and clears the reply so the form stays open.
-    k.update_widget(comm.comm_id, {"response": {"action": "submit", "values": {"replicas": 99, "region": "eu-west"}}})
-    refused = k.wait_for_state(comm.comm_id, lambda state: state.get("response") == {})
+    k.update_widget(comm.comm_id, {"_response": {"action": "submit", "values": {"replicas": 99, "region": "eu-west"}}})
+    refused = k.wait_for_state(comm.comm_id, lambda state: state.get("_response") == {})
     assert "replicas" in refused["error"]
     assert not k.has_reply(cell), "the cell still waits"
     values = {"replicas": 3, "region": "us-east", "canary": False}
-    k.update_widget(comm.comm_id, {"response": {"action": "submit", "values": values}})
+    k.update_widget(comm.comm_id, {"_response": {"action": "submit", "values": values}})
     out = printed_json(k.result(cell, 20))
     assert out == {"status": "answered", "action": "accept", "values": values, "by": "person"}
 
@@ -114,12 +114,12 @@ def test_a_draft_sent_as_a_message_of_its_own_is_kept(k: KernelHarness) -> None:
     be held in the page): the kernel keeps it as the draft, echoing it to every view.
     """
     cell = k.execute("ans = await nbask.approve('Draft by message', 'DROP TABLE t', timeout=60)")
-    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("title") == "Draft by message", timeout=20)
+    comm = k.wait_for_comm_open(predicate=lambda c: c.state.get("_title") == "Draft by message", timeout=20)
     k.wait_until_waiting(comm)
-    draft = {"request_id": comm.state["request_id"], "key": "k", "view_id": "v", "data": {"details": "new"}}
+    draft = {"request_id": comm.state["_request_id"], "key": "k", "view_id": "v", "data": {"details": "new"}}
     k.send_comm_msg(comm.comm_id, {"method": "custom", "content": {"draft": draft}})
-    kept = k.wait_for_state(comm.comm_id, lambda state: state.get("draft", {}).get("data") == {"details": "new"})
-    assert kept["draft"]["view_id"] == "v"
+    kept = k.wait_for_state(comm.comm_id, lambda state: state.get("_draft", {}).get("data") == {"details": "new"})
+    assert kept["_draft"]["view_id"] == "v"
     response = {"action": "reject", "edited_details": None, "reason": "", "view_id": "v", "sent_at_ms": 0}
-    k.update_widget(comm.comm_id, {"response": response})
+    k.update_widget(comm.comm_id, {"_response": response})
     k.result(cell, 20)

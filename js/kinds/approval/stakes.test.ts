@@ -11,13 +11,13 @@ afterEach(unmountAll);
 const DETAILS = "DELETE FROM events\nWHERE day < 7";
 
 function open(extra: Record<string, unknown> = {}) {
-  const model = new FakeModel({ kind: "approval", title: "Delete old events", details: DETAILS, ...extra });
+  const model = new FakeModel({ _kind: "approval", _title: "Delete old events", _details: DETAILS, ...extra });
   return { user: userEvent.setup(), model, ...view(model) };
 }
 
 describe("risk", () => {
   it("high: a 'High risk' tag describes the group, Approve is danger-filled, focus is on Reject", () => {
-    const { root } = open({ risk: "high" });
+    const { root } = open({ _risk: "high" });
     const group = getByRole(root, "group", { name: "Delete old events" });
     expect(group.getAttribute("aria-describedby")).toBe(within(root).getByText("High risk").id);
     const approve = getByRole(root, "button", { name: "Approve" });
@@ -31,14 +31,14 @@ describe("risk", () => {
     ["medium", "Medium risk"],
     ["low", "Low risk"],
   ])("%s: a '%s' tag and the usual buttons", (risk, text) => {
-    const { root } = open({ risk });
+    const { root } = open({ _risk: risk });
     expect(within(root).getByText(text).dataset.risk).toBe(risk);
     expect(getByRole(root, "button", { name: "Approve" }).classList.contains("nbask-primary")).toBe(true);
   });
 
   it("none, or one this version does not know: no tag, the usual look; Reject always outlined danger", () => {
     for (const risk of [undefined, "", "extreme"]) {
-      const { root } = open(risk === undefined ? {} : { risk });
+      const { root } = open(risk === undefined ? {} : { _risk: risk });
       expect(root.querySelector(".nbask-risk")).toBeNull();
       expect(getByRole(root, "button", { name: "Approve" }).classList.contains("nbask-primary")).toBe(true);
       expect(getByRole(root, "button", { name: "Reject" }).classList.contains("nbask-danger")).toBe(true);
@@ -66,7 +66,7 @@ describe("Restore original", () => {
 describe("resolved edit", () => {
   it("shows the changes as removed and added lines with text marks", () => {
     const result = { decision: "edit", edited: "DELETE FROM events\nWHERE day < 30", reason: "" };
-    const { root } = open({ status: "answered", result });
+    const { root } = open({ _status: "answered", _result: result });
     const changes = getByRole(root, "region", { name: "Changes" });
     const lines = [...changes.querySelectorAll(".nbask-diff-line")].map((l) => l.textContent);
     // After an added line, screen readers hear what changed within it.
@@ -81,7 +81,7 @@ describe("resolved edit", () => {
   it("marks the changed word in one long command, and the title follows the edit, marked, with the title as asked", () => {
     const before = "kubectl apply -f deploy/web.yaml --context prod --namespace web --wait --timeout 300s";
     const edited = before.replace("prod", "staging");
-    const model = new FakeModel({ kind: "approval", title: "Deploy web to prod", details: before, status: "answered", result: { decision: "edit", edited, reason: "" } });
+    const model = new FakeModel({ _kind: "approval", _title: "Deploy web to prod", _details: before, _status: "answered", _result: { decision: "edit", edited, reason: "" } });
     const { root } = view(model);
     expect([...root.querySelectorAll("mark.nbask-diff-word")].map((m) => m.textContent)).toEqual(["prod", "staging"]);
     const title = root.querySelector(".nbask-action");
@@ -92,7 +92,7 @@ describe("resolved edit", () => {
 
   it("keeps the title as it is when the edit changed nothing it names, and never reads model text as markup", () => {
     const before = "<b>x</b> --limit 10";
-    const model = new FakeModel({ kind: "approval", title: "Run <b>x</b>", details: before, status: "answered", result: { decision: "edit", edited: "<b>x</b> --limit 20", reason: "" } });
+    const model = new FakeModel({ _kind: "approval", _title: "Run <b>x</b>", _details: before, _status: "answered", _result: { decision: "edit", edited: "<b>x</b> --limit 20", reason: "" } });
     const { root } = view(model);
     expect(root.querySelector(".nbask-action")?.textContent).toBe("Run <b>x</b>");
     expect(root.querySelector(".nbask-asked-as")).toBeNull();

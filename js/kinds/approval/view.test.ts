@@ -3,7 +3,7 @@
 import { getByRole, queryByRole } from "@testing-library/dom";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApprovalResponse } from "../../contract/contract";
+import type { ApprovalResponse, Model } from "../../contract/contract";
 import { CHECK_DELAY_MS } from "./view";
 import { FakeModel, responseWrites, sent, unmountAll, view } from "../../testing/harness";
 
@@ -11,11 +11,11 @@ afterEach(unmountAll);
 
 const DETAILS = "rm -rf build/\n  echo done";
 
-function approvalModel(extra: Record<string, unknown> = {}): FakeModel {
-  return new FakeModel({ kind: "approval", title: "Run shell command", details: DETAILS, ...extra });
+function approvalModel(extra: Partial<Model> = {}): FakeModel {
+  return new FakeModel({ _kind: "approval", _title: "Run shell command", _details: DETAILS, ...extra });
 }
 
-function openApproval(extra: Record<string, unknown> = {}) {
+function openApproval(extra: Partial<Model> = {}) {
   const user = userEvent.setup();
   const model = approvalModel(extra);
   return { user, model, ...view(model) };
@@ -38,7 +38,7 @@ describe("approval form", () => {
   });
 
   it("offers no Edit when there are no details to edit", async () => {
-    const { root, user, model } = openApproval({ details: "" });
+    const { root, user, model } = openApproval({ _details: "" });
     expect(queryByRole(root, "button", { name: "Edit" })).toBeNull();
     for (const name of ["Approve", "Reject"]) getByRole(root, "button", { name });
     await user.click(getByRole(root, "button", { name: "Approve" }));
@@ -46,7 +46,7 @@ describe("approval form", () => {
   });
 
   it("offers no Edit when its caller takes only yes or no", () => {
-    const { root } = openApproval({ details: "to the blog", edits: "off" });
+    const { root } = openApproval({ _details: "to the blog", _edits: "off" });
     expect(queryByRole(root, "button", { name: "Edit" })).toBeNull();
     expect(root.querySelector("pre.nbask-details")?.textContent).toBe("to the blog");
   });
@@ -127,7 +127,7 @@ describe("approval form", () => {
     await user.type(getByRole(root, "textbox", { name: "Details" }), " --dry-run");
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(root.dataset.sending).toBe("true");
-    model.kernelUpdate({ response: {} });
+    model.kernelUpdate({ _response: {} });
     expect(root.dataset.sending).toBeUndefined();
     const box = getByRole<HTMLTextAreaElement>(root, "textbox", { name: "Details" });
     expect(box.disabled).toBe(false);
@@ -146,7 +146,7 @@ describe("approval form", () => {
 
   it("renders hostile model text literally", () => {
     const hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>";
-    const { root } = openApproval({ title: hostile, details: hostile });
+    const { root } = openApproval({ _title: hostile, _details: hostile });
     expect(root.querySelector("img, script")).toBeNull();
     expect(getByRole(root, "group", { name: hostile })).toBeTruthy();
     expect(root.querySelector("pre.nbask-details")?.textContent).toBe(hostile);
@@ -164,7 +164,7 @@ describe("approval resolved block", () => {
   ] as const;
 
   it.each(cases)("status %s with %o reads %s, read-only", (status, result, text) => {
-    const { root } = view(approvalModel({ status, result }));
+    const { root } = view(approvalModel({ _status: status, _result: result }));
     expect(root.dataset.status).toBe(status);
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe(text);
     const controls = [...root.querySelectorAll("input, button, textarea")];
@@ -176,14 +176,14 @@ describe("approval resolved block", () => {
 
   it("an edit the caller sends back to the model says so, not that it was approved", () => {
     const result = { decision: "edit", edited: "ls build/", reason: "" };
-    const { root } = view(approvalModel({ status: "answered", result, edits: "sent_back" }));
+    const { root } = view(approvalModel({ _status: "answered", _result: result, _edits: "sent_back" }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Edited, sent back to the model");
     expect(root.textContent).toContain("the call as asked did not run");
     expect(root.textContent).not.toContain("You approved");
   });
 
   it("the question kind still renders questions", () => {
-    const { root } = view(new FakeModel({ kind: "question", status: "pending" }));
+    const { root } = view(new FakeModel({ _kind: "question", _status: "pending" }));
     expect(root.dataset.kind).toBe("question");
     expect(queryByRole(root, "button", { name: "Approve" })).toBeNull();
     expect(getByRole(root, "button", { name: "Submit" })).toBeTruthy();
@@ -200,7 +200,7 @@ describe("edited arguments", () => {
   const ARGS = JSON.stringify({ name: "web", replicas: 2 }, null, 2);
   const pause = () => new Promise((resolve) => setTimeout(resolve, CHECK_DELAY_MS + 50));
 
-  async function editTo(text: string, extra: Record<string, unknown> = { details: ARGS, details_schema: SCHEMA }) {
+  async function editTo(text: string, extra: Partial<Model> = { _details: ARGS, _details_schema: SCHEMA }) {
     const opened = openApproval(extra);
     await opened.user.click(getByRole(opened.root, "button", { name: "Edit" }));
     const box = getByRole<HTMLTextAreaElement>(opened.root, "textbox", { name: "Details" });
@@ -263,30 +263,30 @@ describe("edited arguments", () => {
 
   it("checks enums", async () => {
     const schema = { ...SCHEMA, properties: { ...SCHEMA.properties, mode: { type: "string", enum: ["a", "b"] } } };
-    const { user, root } = await editTo('{"name": "w", "replicas": 1, "mode": "c"}', { details: ARGS, details_schema: schema });
+    const { user, root } = await editTo('{"name": "w", "replicas": 1, "mode": "c"}', { _details: ARGS, _details_schema: schema });
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(check(root).textContent).toBe('Argument "mode" must be one of "a", "b"');
   });
 
   it("without a schema, JSON details must stay JSON", async () => {
-    const { user, root, model } = await editTo('{"name": ', { details: ARGS });
+    const { user, root, model } = await editTo('{"name": ', { _details: ARGS });
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(responseWrites(model)).toEqual([]);
     expect(check(root).textContent).toMatch(/^The arguments are not valid JSON/);
   });
 
   it("without a schema, any JSON and any edit of text details goes", async () => {
-    const json = await editTo("[1, 2]", { details: ARGS });
+    const json = await editTo("[1, 2]", { _details: ARGS });
     await json.user.click(getByRole(json.root, "button", { name: "Approve" }));
     expect(response(json.model)).toMatchObject({ edited_details: "[1, 2]" });
     unmountAll();
-    const text = await editTo("not json at all", { details: "rm -rf build/" });
+    const text = await editTo("not json at all", { _details: "rm -rf build/" });
     await text.user.click(getByRole(text.root, "button", { name: "Approve" }));
     expect(response(text.model)).toMatchObject({ edited_details: "not json at all" });
   });
 
   it("unchanged details, Reject and Escape are never held back", async () => {
-    const { user, root, model } = openApproval({ details: "not json", details_schema: SCHEMA });
+    const { user, root, model } = openApproval({ _details: "not json", _details_schema: SCHEMA });
     await user.click(getByRole(root, "button", { name: "Edit" }));
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(response(model)).toMatchObject({ action: "approve", edited_details: "not json" });
@@ -301,7 +301,7 @@ describe("edited arguments", () => {
     await user.click(getByRole(root, "button", { name: "Approve" }));
     expect(root.dataset.sending).toBe("true");
     const refusal = 'The edit was not accepted: argument "replicas" must be at most 10.';
-    model.kernelUpdate({ error: refusal, response: {} });
+    model.kernelUpdate({ _error: refusal, _response: {} });
     const alert = getByRole(root, "alert");
     expect(alert.textContent).toBe(refusal);
     expect(alert.hidden).toBe(false);

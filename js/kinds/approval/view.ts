@@ -60,7 +60,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   private readonly refusal = new KernelRefusal();
 
   constructor(model: AnyModel<ApprovalModel>, host: HTMLElement) {
-    super(model, host, "approval", ["title", "details", "details_schema", "error", "risk"]);
+    super(model, host, "approval", ["_title", "_details", "_details_schema", "_error", "_risk"]);
     this.start();
   }
 
@@ -70,21 +70,21 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   private details(): string {
-    return asText(this.model.get("details"));
+    return asText(this.model.get("_details"));
   }
 
   /** "low", "medium", "high", or "" (not said: the default look). */
   private risk(): string {
-    const risk = asText(this.model.get("risk"));
+    const risk = asText(this.model.get("_risk"));
     return RISK_TEXT[risk] === undefined ? "" : risk;
   }
 
   protected pendingKey(): string {
     return JSON.stringify([
-      asText(this.model.get("request_id")),
-      asText(this.model.get("title")),
+      asText(this.model.get("_request_id")),
+      asText(this.model.get("_title")),
       this.details(),
-      JSON.stringify(this.model.get("details_schema") ?? null),
+      JSON.stringify(this.model.get("_details_schema") ?? null),
       this.risk(),
     ]);
   }
@@ -121,12 +121,12 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   protected waitingText(): string {
-    const title = asText(this.model.get("title"));
+    const title = asText(this.model.get("_title"));
     return title.trim() !== "" ? title : "";
   }
 
   protected refreshForm(): void {
-    this.refusal.update(this.controls?.alert, asText(this.model.get("error")), this.isSending());
+    this.refusal.update(this.controls?.alert, asText(this.model.get("_error")), this.isSending());
   }
 
   /** Applies what the person did to the draft, and keeps it in the model. */
@@ -139,7 +139,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   private problems(): string[] {
     const text = this.draft.details;
     if (!this.draft.editing || text === this.details()) return [];
-    const schema: unknown = this.model.get("details_schema");
+    const schema: unknown = this.model.get("_details_schema");
     if (isObject(schema)) return editProblems(text, schema);
     // Without a schema, details that were JSON must stay JSON.
     return looksLikeJson(this.details()) ? editProblems(text, null) : [];
@@ -172,7 +172,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   private hideKernelError(): void {
-    this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
+    this.refusal.putAway(this.controls?.alert, asText(this.model.get("_error")), this.isSending());
   }
 
   /** A stray Enter must never approve a risky action, so focus starts on Reject (at any risk). */
@@ -184,7 +184,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
     const element = el("div", "nbask-form nbask-approval");
     const top = headerRow(APPROVAL_TEXT.title, this.makeTimer());
 
-    const heading = textEl("div", "nbask-action", asText(this.model.get("title")));
+    const heading = textEl("div", "nbask-action", asText(this.model.get("_title")));
     heading.id = this.domId("action");
     element.setAttribute("role", "group");
     element.setAttribute("aria-labelledby", heading.id);
@@ -287,7 +287,7 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
   }
 
   private editable(): boolean {
-    return this.details() !== "" && this.model.get("edits") !== "off";
+    return this.details() !== "" && this.model.get("_edits") !== "off";
   }
 
   private startEditing(): void {
@@ -339,19 +339,19 @@ export class ApprovalView extends InteractionView<ApprovalModel> {
 
   protected buildResolved(status: string): HTMLElement {
     this.controls = null;
-    const result = this.model.get("result");
+    const result = this.model.get("_result");
     const outcome = isObject(result) ? result : {};
     // A dismissal (Escape, Dismiss) is its own outcome, never shown as "Rejected": the kernel
     // records it as a reject so nothing runs, but the person rejected nothing.
     const decision = status === "dismissed" ? "" : asText(outcome.decision);
-    const sentBack = decision === "edit" && this.model.get("edits") === "sent_back";
+    const sentBack = decision === "edit" && this.model.get("_edits") === "sent_back";
     let verdict = (sentBack ? EDIT_SENT_BACK_TEXT : DECISION_TEXT[decision]) ?? STATUS_TEXT[status] ?? status;
     if (decision !== "" && status !== "answered") verdict += ` · ${STATUS_TEXT[status] ?? status}`;
 
     const line = this.statusLine(status, verdict, status === "answered" && decision !== "" ? decision : status);
     if (decision !== "") line.dataset.decision = decision;
     const block = resolvedBlock("nbask-resolved nbask-approval", line);
-    const title = asText(this.model.get("title"));
+    const title = asText(this.model.get("_title"));
     const edited = outcome.edited;
     if (decision === "edit" && typeof edited === "string") {
       block.append(...editedTitle(title, this.details(), edited), ...diffBlock(this.details(), edited, this.domId("changes")));

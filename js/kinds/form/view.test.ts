@@ -50,7 +50,7 @@ const ALL: FormField[] = [
 const MESSAGE = "Please book the room.\nThe agent needs a few details.";
 
 function formModel(fields: FormField[] = ALL, extra: Partial<Model> = {}): FakeModel {
-  return new FakeModel({ kind: "form", message: MESSAGE, fields, ...extra });
+  return new FakeModel({ _kind: "form", _message: MESSAGE, _fields: fields, ...extra });
 }
 
 function openForm(fields: FormField[] = ALL, extra: Partial<Model> = {}) {
@@ -176,7 +176,7 @@ describe("form fields", () => {
       field({ name: "a", type: "string", title: hostile, description: hostile }),
       field({ name: "b", type: "choice", title: `${hostile} 2`, options: [{ value: hostile, title: hostile }] }),
     ];
-    const { root } = openForm(fields, { message: hostile });
+    const { root } = openForm(fields, { _message: hostile });
     expect(root.querySelector("img, script")).toBeNull();
     expect(textbox(root, hostile)).toBeTruthy();
     expect(getByRole(root, "radio", { name: hostile })).toBeTruthy();
@@ -396,8 +396,8 @@ describe("sending", () => {
   it("keeps the typing across re-renders from the kernel", async () => {
     const { user, root, model } = openForm();
     await user.type(textbox(root, "Your name"), "Ada");
-    model.kernelUpdate({ deadline_ms: Date.now() + 60_000 });
-    model.kernelUpdate({ result: {} });
+    model.kernelUpdate({ _deadline_ms: Date.now() + 60_000 });
+    model.kernelUpdate({ _result: {} });
     expect(textbox(root, "Your name").value).toBe("Ada");
   });
 });
@@ -409,7 +409,7 @@ describe("the kernel's refusal", () => {
     await user.click(button(root, FORM_TEXT.submit));
     expect(root.dataset.sending).toBe("true");
     const refusal = "field 'seats' (Seats): must be at most 5, got 7";
-    model.kernelUpdate({ error: refusal, response: {} });
+    model.kernelUpdate({ _error: refusal, _response: {} });
     expect(root.dataset.sending).toBeUndefined();
     expect(getByRole(root, "alert").textContent).toBe(refusal);
     const name = textbox(root, "Your name");
@@ -425,16 +425,16 @@ describe("the kernel's refusal", () => {
     await user.click(button(root, FORM_TEXT.submit));
     expect(response(model).values).toMatchObject({ name: "Ada!" });
     expect(queryByRole(root, "alert")).toBeNull();
-    model.kernelUpdate({ response: {} });
+    model.kernelUpdate({ _response: {} });
     expect(getByRole(root, "alert").textContent).toBe(refusal);
 
     // A new refusal replaces it.
-    model.kernelUpdate({ error: "something else" });
+    model.kernelUpdate({ _error: "something else" });
     expect(getByRole(root, "alert").textContent).toBe("something else");
   });
 
   it("is shown when the view appears after it", () => {
-    const { root } = openForm(ALL, { error: "bad reply" });
+    const { root } = openForm(ALL, { _error: "bad reply" });
     expect(getByRole(root, "alert").textContent).toBe("bad reply");
   });
 });
@@ -443,7 +443,7 @@ describe("URL mode", () => {
   const URL_ = "https://example.com/oauth/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fexample.org%2Fcb&state=" + "x".repeat(300);
 
   function openUrl(url: string = URL_) {
-    return openForm([], { url, message: "Sign in to continue." });
+    return openForm([], { _url: url, _message: "Sign in to continue." });
   }
 
   it("shows the message and the URL whole as text, never as a link", () => {
@@ -503,7 +503,7 @@ describe("URL mode", () => {
       expect(open).not.toHaveBeenCalled();
       expect(responseWrites(model)).toEqual([]);
       // Still disabled after the kernel unlocks the form.
-      model.kernelUpdate({ response: {}, deadline_ms: Date.now() + 60_000 });
+      model.kernelUpdate({ _response: {}, _deadline_ms: Date.now() + 60_000 });
       expect(openButton.disabled).toBe(true);
       expect(button(root, FORM_TEXT.decline).disabled).toBe(false);
     },
@@ -515,7 +515,7 @@ describe("resolved block", () => {
 
   it("lists each field with the value the kernel accepted, as text", () => {
     const hostile = "<img src=x onerror=alert(1)>";
-    const { root } = view(formModel(ALL, { status: "answered", result: { values: { ...values, email: hostile }, note: "Thanks." } }));
+    const { root } = view(formModel(ALL, { _status: "answered", _result: { values: { ...values, email: hostile }, note: "Thanks." } }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Answered");
     expect(root.querySelectorAll("input, button, textarea")).toHaveLength(0);
     expect(root.querySelector("img")).toBeNull();
@@ -537,14 +537,14 @@ describe("resolved block", () => {
   });
 
   it("shows the status and note of a dismissed form without a value list", () => {
-    const { root } = view(formModel(ALL, { status: "dismissed", result: { values: {}, note: "Declined." } }));
+    const { root } = view(formModel(ALL, { _status: "dismissed", _result: { values: {}, note: "Declined." } }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Dismissed");
     expect(root.querySelector("dl")).toBeNull();
     expect(root.querySelector(".nbask-note")?.textContent).toBe("Note: Declined.");
   });
 
   it("shows the message and the URL in URL mode", () => {
-    const { root } = view(formModel([], { url: "https://example.com/a", status: "answered", result: { values: {}, note: "" } }));
+    const { root } = view(formModel([], { _url: "https://example.com/a", _status: "answered", _result: { values: {}, note: "" } }));
     expect(root.querySelector(".nbask-url")?.textContent).toBe("https://example.com/a");
     expect(root.textContent).toContain(MESSAGE);
     expect(root.querySelector(".nbask-note")).toBeNull();
@@ -569,13 +569,13 @@ async function seriousViolations(): Promise<string[]> {
 
 describe("axe", () => {
   it("finds nothing serious in a form with every field type", async () => {
-    view(formModel(ALL, { deadline_ms: Date.now() + 600_000 }));
+    view(formModel(ALL, { _deadline_ms: Date.now() + 600_000 }));
     expect(await seriousViolations()).toEqual([]);
   });
 
   it("finds nothing serious with every check shown and the kernel's error", async () => {
     const extras = field({ name: "extras", type: "multi_choice", title: "Extras", required: true, options: TOPPINGS });
-    const { root } = view(formModel([...ALL, extras], { error: "field 'seats': too many" }));
+    const { root } = view(formModel([...ALL, extras], { _error: "field 'seats': too many" }));
     button(root, FORM_TEXT.submit).click();
     expect(getByRole(root, "group", { name: "Extras" }).getAttribute("aria-invalid")).toBe("true");
     expect(getByRole(root, "group", { name: "Size" }).getAttribute("aria-invalid")).toBe("true");
@@ -583,9 +583,9 @@ describe("axe", () => {
   });
 
   it("finds nothing serious in URL mode, safe or not, and in the resolved block", async () => {
-    view(formModel([], { url: "https://example.com" }));
-    view(formModel([], { url: "javascript:alert(1)" }));
-    view(formModel(ALL, { status: "answered", result: { values: { name: "Ada" } } }));
+    view(formModel([], { _url: "https://example.com" }));
+    view(formModel([], { _url: "javascript:alert(1)" }));
+    view(formModel(ALL, { _status: "answered", _result: { values: { name: "Ada" } } }));
     expect(await seriousViolations()).toEqual([]);
   });
 });

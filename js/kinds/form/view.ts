@@ -72,7 +72,7 @@ export class FormView extends InteractionView<FormModel> {
   private readonly leftWhileHeld = new Set<string>();
 
   constructor(model: AnyModel<FormModel>, host: HTMLElement) {
-    super(model, host, "form", ["message", "fields", "url", "error"]);
+    super(model, host, "form", ["_message", "_fields", "_url", "_error"]);
     this.root.addEventListener("pointerdown", this.onPointerDown, true);
     window.addEventListener("pointerup", this.onPointerUp, true);
     window.addEventListener("pointercancel", this.onPointerUp, true);
@@ -104,11 +104,11 @@ export class FormView extends InteractionView<FormModel> {
   };
 
   private url(): string {
-    return asText(this.model.get("url"));
+    return asText(this.model.get("_url"));
   }
 
   private message(): string {
-    return asText(this.model.get("message"));
+    return asText(this.model.get("_message"));
   }
 
   private isUrlMode(): boolean {
@@ -122,15 +122,15 @@ export class FormView extends InteractionView<FormModel> {
 
   protected pendingKey(): string {
     return JSON.stringify([
-      asText(this.model.get("request_id")),
+      asText(this.model.get("_request_id")),
       this.message(),
       this.url(),
-      JSON.stringify(readFields(this.model.get("fields"))),
+      JSON.stringify(readFields(this.model.get("_fields"))),
     ]);
   }
 
   protected resetDraft(): void {
-    this.fields = this.isUrlMode() ? [] : readFields(this.model.get("fields"));
+    this.fields = this.isUrlMode() ? [] : readFields(this.model.get("_fields"));
     this.draft = emptyFormDraft(this.fields);
     this.controls = null;
     this.refusal.reset();
@@ -169,7 +169,7 @@ export class FormView extends InteractionView<FormModel> {
     const controls = this.controls;
     if (controls === null) return;
     if (controls.open) controls.open.disabled = locked || openableUrl(this.url()) === null;
-    this.refusal.update(this.controls?.alert, asText(this.model.get("error")), this.isSending());
+    this.refusal.update(this.controls?.alert, asText(this.model.get("_error")), this.isSending());
   }
 
   protected autofocusTarget(): HTMLElement | null {
@@ -249,7 +249,7 @@ export class FormView extends InteractionView<FormModel> {
     const message = this.message();
     if (message !== "") block.append(textEl("p", "nbask-form-message", message));
 
-    const result = this.model.get("result");
+    const result = this.model.get("_result");
     const outcome = isObject(result) ? result : {};
     const url = this.url();
     if (url !== "") {
@@ -259,7 +259,7 @@ export class FormView extends InteractionView<FormModel> {
     } else if (status === "answered") {
       const values = isObject(outcome.values) ? outcome.values : {};
       const list = el("dl", "nbask-resolved-list");
-      for (const field of readFields(this.model.get("fields"))) {
+      for (const field of readFields(this.model.get("_fields"))) {
         const value = Object.hasOwn(values, field.name) ? values[field.name] : undefined;
         list.append(
           textEl("dt", "nbask-resolved-question", field.title),
@@ -279,7 +279,7 @@ export class FormView extends InteractionView<FormModel> {
   private edit(name: string, value: RawValue, commit: boolean): void {
     this.draft = reduceFormDraft(this.draft, { type: "edit", name, value, commit });
     this.draftChanged();
-    this.refusal.putAway(this.controls?.alert, asText(this.model.get("error")), this.isSending());
+    this.refusal.putAway(this.controls?.alert, asText(this.model.get("_error")), this.isSending());
     if (this.pointerHeld) this.leftWhileHeld.add(name);
     else this.showCheck(name);
   }

@@ -127,15 +127,15 @@ describe("notes", () => {
     const { user, model, root } = pendingView([DB]);
     await user.click(noteButton(root, DB.question));
     await user.type(getByRole(root, "textbox", { name: "Note for DB" }), "still here");
-    model.kernelUpdate({ deadline_ms: Date.now() + 60_000 });
+    model.kernelUpdate({ _deadline_ms: Date.now() + 60_000 });
     expect(getByRole<HTMLTextAreaElement>(root, "textbox", { name: "Note for DB" }).value).toBe("still here");
   });
 
   it("are shown, as text, in the resolved block", () => {
     const model = new FakeModel({
-      questions: [DB],
-      status: "answered",
-      result: { answers: { [DB.question]: "SQLite" }, notes: { [DB.question]: "<b>bold</b>" }, note: "Ship Friday" },
+      _questions: [DB],
+      _status: "answered",
+      _result: { answers: { [DB.question]: "SQLite" }, notes: { [DB.question]: "<b>bold</b>" }, note: "Ship Friday" },
     });
     const { root } = view(model);
     expect(root.querySelector(".nbask-resolved-note")?.textContent).toBe("Note: <b>bold</b>");

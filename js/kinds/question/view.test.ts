@@ -62,7 +62,7 @@ describe("submit", () => {
     await user.click(radio(a.root, "SQLite"));
     await user.click(getByRole(a.root, "button", { name: "Submit" }));
     const first = sent(model).view_id;
-    const other = new FakeModel({ questions: [DB] });
+    const other = new FakeModel({ _questions: [DB] });
     const c = view(other);
     await user.click(getByRole(c.root, "button", { name: "Dismiss" }));
     expect(sent(other).view_id).not.toBe(first);
@@ -244,7 +244,7 @@ describe("after sending", () => {
 
   it("shows Sending in a view rendered after the response was written (page reload)", () => {
     const response = { action: "submit", answers: [{ selected: ["SQLite"], other: null }], view_id: "x", sent_at_ms: 1 } as const;
-    const { root } = view(new FakeModel({ questions: [DB], response: response as unknown as Response }));
+    const { root } = view(new FakeModel({ _questions: [DB], _response: response as unknown as Response }));
     expect(root.getAttribute("data-sending")).toBe("true");
     expect(getByRole<HTMLButtonElement>(root, "button", { name: "Submit" }).disabled).toBe(true);
   });
@@ -274,7 +274,7 @@ describe("several views of one model", () => {
       expect(root.getAttribute("data-sending")).toBe("true");
       expect(getByRole<HTMLButtonElement>(root, "button", { name: "Dismiss" }).disabled).toBe(true);
     }
-    model.kernelUpdate({ status: "answered", result: { answers: { [DB.question]: "SQLite" }, note: "" } });
+    model.kernelUpdate({ _status: "answered", _result: { answers: { [DB.question]: "SQLite" }, note: "" } });
     for (const { root } of [a, b]) {
       expect(root.dataset.status).toBe("answered");
       expect(root.hasAttribute("data-sending")).toBe(false);
@@ -290,9 +290,9 @@ describe("re-rendering while pending", () => {
     await user.click(checkbox(root, "Export"));
     const text = otherText(root, FEATURES.question);
     await user.type(text, "Audit");
-    model.kernelUpdate({ deadline_ms: Date.now() + 600_000 });
-    model.kernelUpdate({ result: {} });
-    model.kernelUpdate({ questions: structuredClone([DB, FEATURES]) }); // same questions again
+    model.kernelUpdate({ _deadline_ms: Date.now() + 600_000 });
+    model.kernelUpdate({ _result: {} });
+    model.kernelUpdate({ _questions: structuredClone([DB, FEATURES]) }); // same questions again
     expect(radio(root, "SQLite").checked).toBe(true);
     expect(checkbox(root, "Export").checked).toBe(true);
     expect(otherText(root, FEATURES.question).value).toBe("Audit");
@@ -307,9 +307,9 @@ describe("re-rendering while pending", () => {
   it("keeps the draft across a response cleared by the kernel", async () => {
     const { user, model, root } = pendingView([DB]);
     await user.click(radio(root, "SQLite"));
-    model.kernelUpdate({ response: { action: "dismiss", answers: [], view_id: "elsewhere", sent_at_ms: 1 } });
+    model.kernelUpdate({ _response: { action: "dismiss", answers: [], view_id: "elsewhere", sent_at_ms: 1 } });
     expect(root.getAttribute("data-sending")).toBe("true");
-    model.kernelUpdate({ response: {} });
+    model.kernelUpdate({ _response: {} });
     expect(root.hasAttribute("data-sending")).toBe(false);
     expect(radio(root, "SQLite").checked).toBe(true);
     expect(radio(root, "SQLite").disabled).toBe(false);
@@ -318,7 +318,7 @@ describe("re-rendering while pending", () => {
   it("starts a fresh draft for a new question set", async () => {
     const { user, model, root } = pendingView([DB]);
     await user.click(radio(root, "SQLite"));
-    model.kernelUpdate({ request_id: "req-2", questions: [{ ...DB, question: "Which database now?" }] });
+    model.kernelUpdate({ _request_id: "req-2", _questions: [{ ...DB, question: "Which database now?" }] });
     getByRole(root, "group", { name: "Which database now?" });
     expect(radio(root, "SQLite").checked).toBe(false);
   });
@@ -333,7 +333,7 @@ describe("cleanup", () => {
     expect(model.listenerCount()).toBe(0);
     expect(m.host.querySelector(".nbask")).toBeNull();
     // A change after cleanup must not throw or render anything.
-    model.kernelUpdate({ status: "answered" });
+    model.kernelUpdate({ _status: "answered" });
     expect(m.host.childElementCount).toBe(0);
     m.host.remove();
   });

@@ -80,16 +80,16 @@ export class QuestionView extends InteractionView<QuestionModel> {
   private confirming = false;
 
   constructor(model: AnyModel<QuestionModel>, host: HTMLElement) {
-    super(model, host, "question", ["questions"]);
+    super(model, host, "question", ["_questions"]);
     this.start();
   }
 
   protected pendingKey(): string {
-    return JSON.stringify([asText(this.model.get("request_id")), readQuestions(this.model.get("questions"))]);
+    return JSON.stringify([asText(this.model.get("_request_id")), readQuestions(this.model.get("_questions"))]);
   }
 
   protected resetDraft(): void {
-    this.questions = readQuestions(this.model.get("questions"));
+    this.questions = readQuestions(this.model.get("_questions"));
     this.drafts = this.questions.map(emptyDraft);
     this.setNote = EMPTY_SET_NOTE;
     this.confirming = false;
@@ -109,7 +109,7 @@ export class QuestionView extends InteractionView<QuestionModel> {
   }
 
   protected waitingText(): string {
-    const first = readQuestions(this.model.get("questions"))[0]?.question ?? "";
+    const first = readQuestions(this.model.get("_questions"))[0]?.question ?? "";
     return first.trim() !== "" ? first : "";
   }
 
@@ -248,9 +248,9 @@ export class QuestionView extends InteractionView<QuestionModel> {
     this.confirming = false;
     const block = resolvedBlock("nbask-resolved", this.statusLine(status));
 
-    const result = this.model.get("result");
+    const result = this.model.get("_result");
     // From the model: a view that never showed the form (a reload) still says "these 2 questions".
-    const questions = readQuestions(this.model.get("questions"));
+    const questions = readQuestions(this.model.get("_questions"));
     const list = resolvedList(questions, result, status);
     if (list) block.append(list);
     appendResultNote(block, isObject(result) ? asText(result.note) : "", questions.length);

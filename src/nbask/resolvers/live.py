@@ -42,7 +42,7 @@ class LiveWidgetResolver:
         widget: InteractionWidget[OutcomeT] = kind_of(resolution.request).widget(resolution)
         handle = _display(widget)
         try:
-            return await widget.wait(resolution.request.timeout)
+            return await widget._wait(resolution.request.timeout)  # noqa: SLF001  (the resolver drives the widget it shows)
         finally:
             _show_summary(handle, widget)
 
@@ -57,7 +57,7 @@ class LiveWidgetResolver:
         widget: InteractionWidget[OutcomeT] = kind_of(resolution.request).widget(resolution)
         handle = _display(widget)
         try:
-            return widget.wait_sync(resolution.request.timeout)
+            return widget._wait_sync(resolution.request.timeout)  # noqa: SLF001  (the resolver drives the widget it shows)
         finally:
             _show_summary(handle, widget)
 
@@ -77,7 +77,7 @@ class LiveWidgetResolver:
                 # Only once the wait has begun, as for one request: a countdown tells the person
                 # (and a front end) that an interrupt now cancels the wait with its one line.
                 for widget in widgets:
-                    widget.start_clock(widget.request.timeout)
+                    widget._start_clock(widget.request.timeout)  # noqa: SLF001  (the resolver drives the widget it shows)
 
             return wait_all_sync(resolutions, start_clocks)
         except KeyboardInterrupt:
@@ -94,7 +94,7 @@ class LiveWidgetResolver:
 
 def _display(widget: InteractionWidget[Any]) -> Any:
     handle = display(widget, display_id=True)  # type: ignore[no-untyped-call]
-    widget.display_handle = handle  # a late answer updates the record through it
+    widget._display_handle = handle  # noqa: SLF001  (a late answer updates the record through it)
     return handle
 
 

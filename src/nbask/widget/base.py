@@ -2,8 +2,8 @@
 resolution step, the waits, and the Markdown summary. Each request kind (``nbask.kinds``)
 subclasses it.
 
-The synced traitlets here and in each subclass are mirrored by the ``Model`` interfaces in
-js/contract/contract.ts: change both together. The kernel writes every trait except ``response``.
+Synced traits (mirrored by the ``Model`` interfaces in js/contract/contract.ts: change both together)
+and the machinery's methods start with ``_``, so ``dir(widget)`` shows what a caller may use.
 
 A widget displayed by hand (``display(w); await w.await_answer()``) goes through the manager
 like ``nbask.ask``: one pending request per kernel, and its outcome in ``nbask.history()``.
@@ -46,7 +46,7 @@ LATE_ANSWER_NOTE = agent_text("late_ignored")
 ANSWERED_LATE_NOTE = agent_text("answered_late")
 
 #: The header of the comm message being handled on this thread: the front end's message, read
-#: for who sent a response (``_handle_msg`` sets it; the ``response`` observer runs inside).
+#: for who sent a response (``_handle_msg`` sets it; the ``_response`` observer runs inside).
 _message = threading.local()
 
 
@@ -69,69 +69,69 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     _css = _CSS_PATH if _CSS_PATH.is_file() else ""
 
     # Which form the front end renders: the request's kind ("question", "approval").
-    kind = traitlets.Unicode("question").tag(sync=True)
-    request_id = traitlets.Unicode("").tag(sync=True)
-    status = traitlets.Unicode("pending").tag(sync=True)
+    _kind = traitlets.Unicode("question").tag(sync=True)
+    _request_id = traitlets.Unicode("").tag(sync=True)
+    _status = traitlets.Unicode("pending").tag(sync=True)
     # Epoch milliseconds when the wait ends (0 = no limit); the front end counts down to it.
-    deadline_ms = traitlets.Float(0.0).tag(sync=True)
+    _deadline_ms = traitlets.Float(0.0).tag(sync=True)
     # Epoch milliseconds from which the countdown shows (0 = from the start): a limit the caller
     # set shows all along; nbask's own default only in its last minutes, when it matters.
-    countdown_from_ms = traitlets.Float(0.0).tag(sync=True)
+    _countdown_from_ms = traitlets.Float(0.0).tag(sync=True)
     # Written by the front end only; parsed by the request (see nbask.replies).
-    response = traitlets.Dict().tag(sync=True)
+    _response = traitlets.Dict().tag(sync=True)
     # Written by the kernel once resolved: what the resolved block shows.
-    result = traitlets.Dict().tag(sync=True)
+    _result = traitlets.Dict().tag(sync=True)
     # The person's unsent answer (choices, texts, notes), written by the front end only
     # (js/shell/draftsync.ts) so a reloaded page, a second view or a re-opened notebook shows it.
     # Only state: never parsed, never an answer; emptied once no answer can come any more
     # (answered, dismissed, cancelled; after a timeout, once answered late).
-    draft = traitlets.Dict().tag(sync=True)
+    _draft = traitlets.Dict().tag(sync=True)
     # nbask.configure(notify=True) / NBASK_NOTIFY=1: a desktop notification when the question
     # starts waiting while the page is hidden or the widget out of view (js/shell/attention.ts).
-    notify = traitlets.Bool(default_value=False).tag(sync=True)
+    _notify = traitlets.Bool(default_value=False).tag(sync=True)
     # Where the comm cannot bring a reply to a running cell (JupyterLite's Pyodide kernel): the
     # BroadcastChannel the front end also posts its response on (js/shell/sidechannel.ts); "" = none.
-    reply_channel = traitlets.Unicode("").tag(sync=True)
+    _reply_channel = traitlets.Unicode("").tag(sync=True)
     # Whether the resolved block names who answered a made-up identity (a token login's
     # "Anonymous Io"): only once more than one identity has answered in this kernel (the
     # distinct ``answered_by_user`` in ``nbask.history()``). A real username is always named.
-    show_names = traitlets.Bool(default_value=False).tag(sync=True)
+    _show_names = traitlets.Bool(default_value=False).tag(sync=True)
     # The batch this request waits in, when several were shown together (nbask.widget.batch):
     # {"id", "lead", "waiting", "approvals", "high_risk", "sources"}; {} when it waits alone.
-    batch = traitlets.Dict().tag(sync=True)
+    _batch = traitlets.Dict().tag(sync=True)
     # Who asks (the request's ``source``; "" when unsaid): named on a card of a batch of several sources.
-    source = traitlets.Unicode("").tag(sync=True)
+    _source = traitlets.Unicode("").tag(sync=True)
     # The first line of the running cell's code ("" when unknown): the Waiting requests panel
     # names where a request comes from by it, once its cell's output is gone (js/reload/panel.ts).
-    cell = traitlets.Unicode("").tag(sync=True)
+    _cell = traitlets.Unicode("").tag(sync=True)
     # The running cell's execute_request ({"msg_id", "session"}; {} when unknown): a page reloaded
     # while the cell ran shows the run's later output in the widget (js/reload/cellrun.ts).
-    cell_run = traitlets.Dict().tag(sync=True)
+    _cell_run = traitlets.Dict().tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
         _require_bundle()
-        self.resolution: Resolution[OutcomeT] = resolution
+        self._resolution: Resolution[OutcomeT] = resolution
         #: The answer given after the request timed out, if one was (at most one is kept).
         self.late_answer: OutcomeT | None = None
         #: The display this widget was shown with by the live resolver: a late answer is added
         #: to its record, so a saved notebook keeps it.
-        self.display_handle: Any = None
+        self._display_handle: Any = None
         self._late_lock = threading.Lock()
-        traits.setdefault("notify", config.notify_in_force())
-        traits.setdefault("show_names", several_answered())
-        traits.setdefault("cell", host.running_cell_line())
-        traits.setdefault("source", resolution.request.source or "")
-        traits.setdefault("cell_run", host.running_cell_request())
+        traits.setdefault("_notify", config.notify_in_force())
+        traits.setdefault("_show_names", several_answered())
+        traits.setdefault("_cell", host.running_cell_line())
+        traits.setdefault("_source", resolution.request.source or "")
+        traits.setdefault("_cell_run", host.running_cell_request())
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
-            traits["reply_channel"] = channel.name
+            traits["_reply_channel"] = channel.name
             # A timed-out request stays open to "Answer anyway", which must also reach a cell
             # that is running then; any other end closes the channel.
             resolution.on_settled(lambda outcome: None if outcome.status == "timeout" else channel.close())
-        super().__init__(kind=resolution.request.kind, request_id=resolution.request.request_id, **traits)
+        super().__init__(_kind=resolution.request.kind, _request_id=resolution.request.request_id, **traits)
         # The comm handler may run on a kernel subshell thread (JupyterLab 4.4+); the
         # Resolution is thread-safe, and the first outcome wins.
-        self.observe(self._on_response, names="response")
+        self.observe(self._on_response, names="_response")
         resolution.on_settled(self._show_outcome)
         self.on_msg(self._on_draft_message)
         follow_batch(self)
@@ -140,7 +140,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
 
     @property
     def request(self) -> Request[OutcomeT]:
-        return self.resolution.request
+        return self._resolution.request
 
     @property
     def tool_call_id(self) -> str | None:
@@ -153,22 +153,22 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     @property
     def answer(self) -> OutcomeT | None:
         """The final outcome, or None while the request is open."""
-        return self.resolution.outcome
+        return self._resolution.outcome
 
     @property
     def done(self) -> bool:
-        return self.resolution.done
+        return self._resolution.done
 
-    def summary_of(self, outcome: OutcomeT | None) -> str:
+    def _summary_of(self, outcome: OutcomeT | None) -> str:
         """The request and ``outcome`` (None while pending) as plain Markdown: its kind's summary."""
         return SUMMARIES[self.request.kind](self.request, outcome)
 
     def summary_markdown(self) -> str:
         """The request and its outcome as plain Markdown, then the late answer if one came."""
-        summary = self.summary_of(self.answer)
-        return summary if self.late_answer is None else summary + "\n\n" + self.summary_of(self.late_answer)
+        summary = self._summary_of(self.answer)
+        return summary if self.late_answer is None else summary + "\n\n" + self._summary_of(self.late_answer)
 
-    def result_for(self, outcome: OutcomeT) -> dict[str, Any]:
+    def _result_for(self, outcome: OutcomeT) -> dict[str, Any]:
         """What the resolved block shows for ``outcome``."""
         raise NotImplementedError
 
@@ -190,7 +190,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             data["text/markdown"] = summary
         return data, metadata
 
-    @traitlets.validate("draft")
+    @traitlets.validate("_draft")
     def _check_draft(self, proposal: Any) -> dict[str, Any]:
         value: dict[str, Any] = proposal["value"]
         if not value or not self._takes_drafts():
@@ -200,11 +200,11 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             # Keeping the previous draft sends it back to the front end, which stops there.
             log.warning(
                 "nbask request %s: a draft of %d characters was ignored (the limit is %d)",
-                self.request_id,
+                self._request_id,
                 size,
                 MAX_DRAFT_CHARS,
             )
-            previous: dict[str, Any] = self.draft
+            previous: dict[str, Any] = self._draft
             return previous
         return value
 
@@ -212,7 +212,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         """Whether the person may still send an answer: pending, or timed out with no late answer
         yet ("Answer anyway" reopens the form with the draft kept from before the time limit).
         """
-        resolution = getattr(self, "resolution", None)
+        resolution = getattr(self, "_resolution", None)
         if resolution is None or not resolution.done:
             return True
         outcome = resolution.outcome
@@ -229,7 +229,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
             _message.username = None
 
     @staticmethod
-    def message_username() -> str | None:
+    def _message_username() -> str | None:
         """The username in the header of the comm message being handled, if it names one."""
         name = getattr(_message, "username", None)
         return name if isinstance(name, str) else None
@@ -238,25 +238,25 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         # A page being left sends its last draft as a message of its own (js/shell/draftsync.ts): the
         # trait's update could still be held in that page. Checked as any draft is.
         if isinstance(content, dict) and isinstance(content.get("draft"), dict):
-            self.draft = content["draft"]
+            self._draft = content["draft"]
 
     def _on_response(self, change: dict[str, Any]) -> None:
         raw = change["new"]
         if not is_response(raw):
             return
-        ended = self.resolution.outcome
+        ended = self._resolution.outcome
         if ended is not None and ended.status != "timeout":
             self._note_late_response()
             return
         try:
             outcome = self.request.parse_and_decide(raw)
         except MalformedResponse as error:
-            self.refuse(error)
+            self._refuse(error)
             return
-        user = answering_user(self.message_username(), raw)
+        user = answering_user(self._message_username(), raw)
         if user is not None:
             outcome = outcome.model_copy(update={"answered_by_user": user})
-        if ended is None and self.resolution.settle(outcome):
+        if ended is None and self._resolution.settle(outcome):
             return
         self._take_late(outcome)
 
@@ -265,7 +265,7 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         returned: in the history and ``nbask.late_answers()``, for the agent tools, in the
         resolved block and in the saved notebook's record.
         """
-        ended = self.resolution.outcome
+        ended = self._resolution.outcome
         if ended is None or ended.status != "timeout":  # it was cancelled meanwhile
             self._note_late_response()
             return
@@ -276,48 +276,48 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
                 late = outcome.model_copy(update={"late": True, "timed_out_at": ended.resolved_at})
                 self.late_answer = late
         if not taken:
-            self.response = {}
+            self._response = {}
             return
         manager().record_late(self.request, late)
         with self.hold_sync():
-            self.result = {**self.result_for(late), **who(late), "late": True, "note": ANSWERED_LATE_NOTE}
-            self.show_names = several_answered(late.answered_by_user)
-            self.response = {}
-            self.draft = {}
-        if self.display_handle is not None:
+            self._result = {**self._result_for(late), **who(late), "late": True, "note": ANSWERED_LATE_NOTE}
+            self._show_names = several_answered(late.answered_by_user)
+            self._response = {}
+            self._draft = {}
+        if self._display_handle is not None:
             records = {RECORD_KEY: record_of(self.request, ended), LATE_RECORD_KEY: record_of(self.request, late)}
-            self.display_handle.update(self, metadata=records)
+            self._display_handle.update(self, metadata=records)
 
     def _on_side_reply(self, raw: dict[str, Any]) -> None:
         # As if the comm had brought it: the trait's observer parses and decides it, and the
         # comm's own copy, delivered once the cell ends, then changes nothing.
-        self.response = raw
+        self._response = raw
 
-    def refuse(self, error: MalformedResponse) -> None:
+    def _refuse(self, error: MalformedResponse) -> None:
         """Leave the request open after a reply that does not fit it."""
-        log.warning("nbask request %s: malformed response ignored: %s", self.request_id, error)
+        log.warning("nbask request %s: malformed response ignored: %s", self._request_id, error)
         # Clearing it takes every view out of "Sending…", so the person can try again.
-        self.response = {}
+        self._response = {}
 
     def _note_late_response(self) -> None:
-        outcome = self.resolution.outcome
+        outcome = self._resolution.outcome
         if outcome is not None and outcome.status in ("timeout", "cancelled"):
             # Shown in the resolved block so the person knows their click did nothing.
-            self.result = {**self.result, "note": LATE_ANSWER_NOTE}
-        log.debug("nbask request %s: ignored a response after it ended", self.request_id)
+            self._result = {**self._result, "note": LATE_ANSWER_NOTE}
+        log.debug("nbask request %s: ignored a response after it ended", self._request_id)
 
     def _show_outcome(self, outcome: OutcomeT) -> None:
         with self.hold_sync():
-            self.result = {**self.result_for(outcome), **who(outcome)}
-            self.show_names = several_answered(outcome.answered_by_user)
-            self.status = outcome.status
-            self.deadline_ms = 0.0
+            self._result = {**self._result_for(outcome), **who(outcome)}
+            self._show_names = several_answered(outcome.answered_by_user)
+            self._status = outcome.status
+            self._deadline_ms = 0.0
             if outcome.status != "timeout":  # a timed-out form may still be answered late
-                self.draft = {}
+                self._draft = {}
 
-    def end(self, status: Ending, note: str) -> OutcomeT:
+    def _end(self, status: Ending, note: str) -> OutcomeT:
         """End without the person's reply; returns the final outcome (the person's, if it won)."""
-        return self.resolution.end(status, note)
+        return self._resolution.end(status, note)
 
     # -- waiting ---------------------------------------------------------------
 
@@ -325,14 +325,14 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         """Publishes the deadline once the engine is really waiting (the front end counts
         down to it, and tests take it as the sign that an interrupt now cancels the wait).
         """
-        return lambda: self.start_clock(timeout)
+        return lambda: self._start_clock(timeout)
 
-    def start_clock(self, timeout: float | None) -> None:
+    def _start_clock(self, timeout: float | None) -> None:
         """Show the countdown to ``timeout`` seconds from now (none for None), unless ended."""
-        if not self.resolution.done:
+        if not self._resolution.done:
             deadline = (time.time() + timeout) * 1000.0 if timeout is not None else 0.0
             quiet = timeout == DEFAULT_TIMEOUT and deadline  # a limit nobody chose: shown late
-            self.countdown_from_ms, self.deadline_ms = (
+            self._countdown_from_ms, self._deadline_ms = (
                 (deadline - QUIET_COUNTDOWN_S * 1000.0 if quiet else 0.0),
                 deadline,
             )
@@ -346,22 +346,22 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         other request may be pending (InteractionPending); the outcome joins the history.
         """
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await manager().run(self.resolution, lambda _request: _ShownByHand(self, timeout))
+        return await manager().run(self._resolution, lambda _request: _ShownByHand(self, timeout))
 
     def wait_answer_sync(self, timeout: float | None = DEFAULT_TIMEOUT) -> OutcomeT:
         """The blocking twin of await_answer, for synchronous callers."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return manager().run_sync(self.resolution, lambda _request: _ShownByHand(self, timeout))
+        return manager().run_sync(self._resolution, lambda _request: _ShownByHand(self, timeout))
 
-    async def wait(self, timeout: float | None) -> OutcomeT:
+    async def _wait(self, timeout: float | None) -> OutcomeT:
         """Wait for the outcome of a request the manager already runs (the live resolver's wait)."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await self.resolution.wait(timeout, on_waiting=self._clock_starter(timeout))
+        return await self._resolution.wait(timeout, on_waiting=self._clock_starter(timeout))
 
-    def wait_sync(self, timeout: float | None) -> OutcomeT:
+    def _wait_sync(self, timeout: float | None) -> OutcomeT:
         """The blocking twin of ``wait``."""
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return self.resolution.wait_sync(timeout, on_waiting=self._clock_starter(timeout))
+        return self._resolution.wait_sync(timeout, on_waiting=self._clock_starter(timeout))
 
 
 class _ShownByHand:
@@ -377,13 +377,13 @@ class _ShownByHand:
     async def resolve(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del resolution  # the widget's own
-        outcome: OutcomeT = await self.widget.wait(self.timeout)
+        outcome: OutcomeT = await self.widget._wait(self.timeout)  # noqa: SLF001  (its own widget)
         return outcome
 
     def resolve_sync(self, resolution: Resolution[OutcomeT]) -> OutcomeT:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del resolution
-        outcome: OutcomeT = self.widget.wait_sync(self.timeout)
+        outcome: OutcomeT = self.widget._wait_sync(self.timeout)  # noqa: SLF001  (its own widget)
         return outcome
 
 
@@ -393,9 +393,9 @@ class ShowsRefusals(InteractionWidget[OutcomeT]):
     """
 
     # Why the kernel refused the last reply ("" = none).
-    error = traitlets.Unicode("").tag(sync=True)
+    _error = traitlets.Unicode("").tag(sync=True)
 
-    def refuse(self, error: MalformedResponse) -> None:
+    def _refuse(self, error: MalformedResponse) -> None:
         with self.hold_sync():
-            self.error = str(error)
-            super().refuse(error)
+            self._error = str(error)
+            super()._refuse(error)

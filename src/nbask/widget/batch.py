@@ -27,13 +27,14 @@ class BatchCard(Protocol):
     """
 
     request: Request[Any]
-    resolution: Resolution[Any]
-    request_id: str
-    batch: dict[str, Any]
+    _batch: dict[str, Any]  # the synced trait the heading is drawn from
+
+    @property
+    def done(self) -> bool: ...
 
     def on_msg(self, callback: Callable[[Any, Any, Any], None]) -> None: ...
 
-    def message_username(self) -> object: ...
+    def _message_username(self) -> object: ...
 
 
 #: The custom message a lead widget's heading sends: {"batch": "approve_all" | "reject_all",
@@ -44,7 +45,7 @@ BATCH_ACTIONS = {"approve_all": True, "reject_all": False}
 def batch_state(
     widget: BatchCard, batch: Batch | None, waiting: list[Resolution[Any]], sources: int = 1
 ) -> dict[str, Any]:
-    """The ``batch`` trait of ``widget``: {} unless its request is in ``batch``; ``sources`` is how
+    """The ``_batch`` trait of ``widget``: {} unless its request is in ``batch``; ``sources`` is how
     many sources its requests have come from (each card names its own when more than one).
     """
     if batch is None or widget.request.batch_id != batch.id:
@@ -73,7 +74,11 @@ def batch_state(
 
 
 def follow_batch(widget: BatchCard) -> None:
-    """Keep ``widget.batch`` current, and take its heading's Approve all / Reject all."""
+    """Keep ``widget._batch`` current, and take its heading's Approve all / Reject all.
+
+    The widget's module builds on this one, so the view reaches the widget's private wire state
+    (``_batch``, ``_message_username``) from outside its class, on purpose (SLF001 below).
+    """
     # Every source seen in the batch, kept as requests end: a card that named its source goes on
     # naming it once the others are answered.
     seen: set[str] = set()
@@ -86,13 +91,13 @@ def follow_batch(widget: BatchCard) -> None:
 
     def update(batch: Batch, waiting: list[Resolution[Any]]) -> None:
         state = state_of(batch, waiting)
-        if state or widget.batch:
-            widget.batch = state
-        if widget.resolution.done and not state.get("waiting"):
+        if state or widget._batch:  # noqa: SLF001
+            widget._batch = state  # noqa: SLF001
+        if widget.done and not state.get("waiting"):
             stop()  # the batch has nothing left to show here
 
     stop = manager().on_batch_change(update)
-    widget.batch = state_of(*manager().batch())
+    widget._batch = state_of(*manager().batch())  # noqa: SLF001
     widget.on_msg(lambda _widget, content, _buffers: _on_message(widget, content))
 
 
@@ -102,11 +107,11 @@ def _on_message(widget: BatchCard, content: Any) -> None:
     ids = content.get("request_ids")
     batch_id = content.get("batch_id")
     if not isinstance(batch_id, str) or not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        log.warning("nbask request %s: malformed batch message ignored", widget.request_id)
+        log.warning("nbask request %s: malformed batch message ignored", widget.request.request_id)
         return
     # Only the approvals the person confirmed (the heading names how many): one that joined
     # after the confirmation was not seen, and keeps waiting.
-    user = answering_user(widget.message_username(), content)
+    user = answering_user(widget._message_username(), content)  # noqa: SLF001
     approve = BATCH_ACTIONS[content["batch"]]
     decided = manager().decide_batch(batch_id, ids, approve=approve, user=user)
     log.info("nbask batch %s: %d approval(s) %s at once", batch_id, decided, "approved" if approve else "rejected")

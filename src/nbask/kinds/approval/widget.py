@@ -23,15 +23,15 @@ class ApprovalWidget(ShowsRefusals[Decision]):
     """
 
     # Mirrored by ApprovalModel in js/contract/contract.ts.
-    title = traitlets.Unicode("").tag(sync=True)
-    details = traitlets.Unicode("").tag(sync=True)
+    _title = traitlets.Unicode("").tag(sync=True)
+    _details = traitlets.Unicode("").tag(sync=True)
     # The JSON Schema an edit of the details must fit (None: the details are not checked).
-    details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    _details_schema = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     # What is at stake: "low", "medium", "high", or "" (no tag, the default look).
-    risk = traitlets.Unicode("").tag(sync=True)
+    _risk = traitlets.Unicode("").tag(sync=True)
     # What an edit does: "run", "sent_back" (to the model; the resolved card says so) or "off"
     # (no Edit offered).
-    edits = traitlets.Unicode("run").tag(sync=True)
+    _edits = traitlets.Unicode("run").tag(sync=True)
 
     def __init__(
         self,
@@ -57,13 +57,13 @@ class ApprovalWidget(ShowsRefusals[Decision]):
         self.approval = resolution.request.approval
         super().__init__(
             resolution,
-            title=self.approval.action,
-            details=self.approval.details,
-            details_schema=self.approval.details_schema,
-            risk=self.approval.risk or "",
-            edits=self.approval.edits,
+            _title=self.approval.action,
+            _details=self.approval.details,
+            _details_schema=self.approval.details_schema,
+            _risk=self.approval.risk or "",
+            _edits=self.approval.edits,
             **traits,
         )
 
-    def result_for(self, outcome: Decision) -> dict[str, Any]:
+    def _result_for(self, outcome: Decision) -> dict[str, Any]:
         return {"decision": outcome.decision, "edited": outcome.edited, "reason": outcome.reason, "note": ""}

@@ -18,9 +18,9 @@ class FormWidget(ShowsRefusals[FormAnswer]):
     Made by ``nbask.ask_form``; its traits are mirrored by FormModel in js/contract/contract.ts.
     """
 
-    message = traitlets.Unicode("").tag(sync=True)
-    fields = traitlets.List(traitlets.Dict()).tag(sync=True)
-    url = traitlets.Unicode("").tag(sync=True)
+    _message = traitlets.Unicode("").tag(sync=True)
+    _fields = traitlets.List(traitlets.Dict()).tag(sync=True)
+    _url = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, *, resolution: Resolution[FormAnswer], **traits: Any) -> None:
         if not isinstance(resolution.request, FormRequest):
@@ -28,7 +28,7 @@ class FormWidget(ShowsRefusals[FormAnswer]):
             raise TypeError(msg)
         self.form = resolution.request.form
         fields = [field.model_dump() for field in self.form.fields]
-        super().__init__(resolution, message=self.form.message, fields=fields, url=self.form.url, **traits)
+        super().__init__(resolution, _message=self.form.message, _fields=fields, _url=self.form.url, **traits)
 
-    def result_for(self, outcome: FormAnswer) -> dict[str, Any]:
+    def _result_for(self, outcome: FormAnswer) -> dict[str, Any]:
         return {"values": outcome.values, "note": outcome.note}

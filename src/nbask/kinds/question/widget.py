@@ -24,7 +24,7 @@ class QuestionWidget(InteractionWidget[Answer]):
     """
 
     # Mirrored by QuestionModel in js/contract/contract.ts.
-    questions = traitlets.List(traitlets.Dict()).tag(sync=True)
+    _questions = traitlets.List(traitlets.Dict()).tag(sync=True)
 
     def __init__(
         self,
@@ -44,7 +44,7 @@ class QuestionWidget(InteractionWidget[Answer]):
             msg = "QuestionWidget shows question requests only"
             raise TypeError(msg)
         self.question_set = resolution.request.question_set
-        super().__init__(resolution, questions=[q.model_dump() for q in self.question_set.questions], **traits)
+        super().__init__(resolution, _questions=[q.model_dump() for q in self.question_set.questions], **traits)
 
-    def result_for(self, outcome: Answer) -> dict[str, Any]:
+    def _result_for(self, outcome: Answer) -> dict[str, Any]:
         return {"answers": outcome.answers, "notes": outcome.notes, "note": outcome.note}
