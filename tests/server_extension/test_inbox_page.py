@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import secrets
 import urllib.error
 import urllib.request
@@ -17,12 +18,22 @@ from typing import Any
 
 import pytest
 from inbox_store.requests import approval, form, question
+from playwright.sync_api import Browser, Page, expect
 from support.jupyter import JupyterServer
+from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage, write_notebook
+from support.processes import chromium_browser
 
 from nbask.inbox_store import InboxStore, open_inbox
 from nbask.kinds import ApprovalRequest
 
+__all__ = ["chromium_browser"]  # the ``browser`` fixture
+
 HERE = pathlib.Path(__file__).resolve().parent
+#: What the page says when nothing waits for its person (js/inbox/page.ts INBOX_TEXT.empty).
+INBOX_EMPTY = (
+    "Nothing waits for your answer in the inbox. A request you may answer appears here when an agent "
+    "asks it; refresh to look again."
+)
 PEOPLE = {secrets.token_hex(16): name for name in ("alice", "bob", "carol")}
 TOKEN = {name: token for token, name in PEOPLE.items()}
 API = "/nbask/inbox/api"
@@ -204,3 +215,59 @@ def test_the_page_is_served_with_its_script_and_no_token_in_it(server, store):
         page = response.read().decode()
     assert '<main class="nbask-inbox"' in page
     assert TOKEN["alice"] not in page
+
+
+ASKS = (
+    "import json, nbask\n"
+    "outcome = await nbask.approve('Drop table', 'events_2023', approvers=['alice'], timeout=None)\n"
+    "print('RESULT', json.dumps(outcome.model_dump(mode='json')))"
+)
+
+
+def person(browser: Browser, server: JupyterServer, name: str, path: str) -> Page:
+    """``name``'s own browser (their login cookie), at ``path`` of the server."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server.base_url}{path}?token={TOKEN[name]}")
+    return page
+
+
+@pytest.mark.browser
+def test_alice_answers_a_waiting_cell_in_the_page_and_bob_never_sees_it(browser, server, store):
+    """No ``inbox=True`` in the cell: a kernel of this server keeps what it asks in the inbox."""
+    del store
+    write_notebook(server.root_dir / "asks.ipynb", [ASKS])
+    server.api("POST", "/api/sessions", {"path": "asks.ipynb", "name": "asks.ipynb", "type": "notebook"})
+    nb = NotebookPage(person(browser, server, "alice", "/lab"), server, "asks.ipynb")
+    try:
+        nb.page.goto(nb.url)
+        nb.wait_loaded()
+        nb.wait_kernel_idle()
+        nb.run_cell(0, wait=False)
+        expect(nb.widget(0).get_by_role("button", name="Approve")).to_be_visible(timeout=RUN_TIMEOUT_MS)
+
+        bob = person(browser, server, "bob", "/nbask/inbox")
+        expect(bob.get_by_role("status").first).to_have_text(INBOX_EMPTY, timeout=RUN_TIMEOUT_MS)
+        expect(bob.get_by_role("region")).to_have_count(0)
+
+        inbox = nb.page.context.new_page()  # alice's second tab: her login cookie
+        inbox.goto(f"{server.base_url}/nbask/inbox")
+        expect(inbox.get_by_role("heading", name="Inbox")).to_be_visible()
+        card = inbox.get_by_role("region", name=re.compile("Drop table"))
+        expect(card).to_contain_text("events_2023", timeout=RUN_TIMEOUT_MS)
+        expect(card).to_contain_text(re.compile(r"From \S*asks\.ipynb, asked "))
+        approve = card.get_by_role("button", name="Approve")
+        approve.focus()
+        inbox.keyboard.press("Enter")
+        expect(card).to_contain_text("by alice (verified)", timeout=RUN_TIMEOUT_MS)
+
+        nb.wait_output(0, "RESULT", timeout=RUN_TIMEOUT_MS)
+        line = next(line for line in nb.stream_text(0).splitlines() if line.startswith("RESULT "))
+        result = json.loads(line.removeprefix("RESULT "))
+        assert (result["decision"], result["answered_by"]) == ("approve", "inbox")
+        assert (result["answered_by_user"], result["identity"]) == ("alice", "verified")
+        nb.wait_done(0)
+    finally:
+        server.shutdown_sessions("asks.ipynb")
+        for context in browser.contexts:
+            context.close()
