@@ -27,6 +27,8 @@ REQUIRED = {
     "nbask/contract.json",
     "nbask/py.typed",
 }
+#: Installed into share/jupyter/labextensions: the launcher item that opens the inbox page.
+LAB_EXTENSION = "/data/share/jupyter/labextensions/nbask/static/remoteEntry.js"
 
 SCRIPT = textwrap.dedent(
     """
@@ -60,9 +62,12 @@ def main() -> None:
     wheel = next(pathlib.Path(sys.argv[1]).glob("nbask-*.whl"), None)
     if wheel is None:
         sys.exit(f"no nbask wheel in {sys.argv[1]}")
-    missing = REQUIRED - set(zipfile.ZipFile(wheel).namelist())
+    names = set(zipfile.ZipFile(wheel).namelist())
+    missing = REQUIRED - names
     if missing:
         sys.exit(f"{wheel.name} lacks {sorted(missing)}")
+    if not any(name.endswith(LAB_EXTENSION) for name in names):
+        sys.exit(f"{wheel.name} lacks the JupyterLab extension ({LAB_EXTENSION} in its data)")
     with tempfile.TemporaryDirectory(prefix="nbask-wheel-") as folder:
         env = pathlib.Path(folder) / "venv"
         venv.create(env, with_pip=True)

@@ -29,6 +29,7 @@ from nbask.kinds import ApprovalRequest
 __all__ = ["chromium_browser"]  # the ``browser`` fixture
 
 HERE = pathlib.Path(__file__).resolve().parent
+LAB_EXTENSIONS = HERE.parents[1] / "src" / "nbask" / "labextension"
 #: What the page says when nothing waits for its person (js/inbox/page.ts INBOX_TEXT.empty).
 INBOX_EMPTY = (
     "Nothing waits for your answer in the inbox. A request you may answer appears here when an agent "
@@ -47,6 +48,8 @@ def start_inbox_server(home: pathlib.Path, inbox: pathlib.Path, frontend: str = 
         args=(
             "--ServerApp.identity_provider_class=two_people.TwoPeople",
             "--ServerApp.authorizer_class=refuses_carol.RefusesCarol",
+            # The launcher item from this checkout, whether or not it was installed into the prefix.
+            f"--LabServerApp.extra_labextensions_path={LAB_EXTENSIONS}",
         ),
         # No server token: a page the server serves would carry it, and answer as whoever it names.
         server_token="",
@@ -271,3 +274,42 @@ def test_alice_answers_a_waiting_cell_in_the_page_and_bob_never_sees_it(browser,
         server.shutdown_sessions("asks.ipynb")
         for context in browser.contexts:
             context.close()
+
+
+@pytest.mark.browser
+def test_jupyterlabs_launcher_opens_the_inbox_page(browser, server, store):
+    del store
+    lab = person(browser, server, "alice", "/lab")
+    try:
+        item = lab.locator(".jp-LauncherCard", has_text="nbask inbox")
+        expect(item).to_be_visible(timeout=RUN_TIMEOUT_MS)
+        with lab.context.expect_page() as opened:
+            item.click()
+        inbox = opened.value
+        expect(inbox.get_by_role("heading", name="Inbox")).to_be_visible(timeout=RUN_TIMEOUT_MS)
+        assert inbox.url == f"{server.base_url}/nbask/inbox"
+        expect(inbox.get_by_text("Answering as alice.")).to_be_visible()
+        expect(inbox.get_by_role("status").first).to_have_text(INBOX_EMPTY)
+    finally:
+        lab.context.close()
+
+
+@pytest.mark.browser
+def test_notebook_7s_command_palette_opens_the_inbox_page(browser, tmp_path, inbox_path):
+    server = start_inbox_server(tmp_path, inbox_path, frontend="notebook7")
+    tree = person(browser, server, "bob", "/tree")
+    try:
+        files = tree.get_by_role("tab", name="Files")
+        files.click()  # the page has the keyboard
+        tree.keyboard.press("Control+Shift+C")
+        palette = tree.get_by_role("region", name="Command Palette Section")
+        palette.get_by_role("textbox", name="SEARCH").fill("nbask inbox")
+        expect(palette.get_by_role("menuitem", name="nbask inbox")).to_be_visible()
+        with tree.context.expect_page() as opened:
+            tree.keyboard.press("Enter")
+        inbox = opened.value
+        expect(inbox.get_by_role("heading", name="Inbox")).to_be_visible(timeout=RUN_TIMEOUT_MS)
+        expect(inbox.get_by_text("Answering as bob.")).to_be_visible()
+    finally:
+        tree.context.close()
+        server.stop()
