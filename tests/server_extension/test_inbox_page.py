@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from inbox_store.requests import approval, form, question
 from playwright.sync_api import Browser, Page, expect
+from support.ask_widget import run_axe_serious
 from support.jupyter import JupyterServer
 from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage, write_notebook
 from support.processes import chromium_browser
@@ -236,7 +237,7 @@ def person(browser: Browser, server: JupyterServer, name: str, path: str) -> Pag
 
 
 @pytest.mark.browser
-def test_alice_answers_a_waiting_cell_in_the_page_and_bob_never_sees_it(browser, server, store):
+def test_alice_answers_a_waiting_cell_in_the_page_and_bob_never_sees_it(browser, server, store, axe_source):
     """No ``inbox=True`` in the cell: a kernel of this server keeps what it asks in the inbox."""
     del store
     write_notebook(server.root_dir / "asks.ipynb", [ASKS])
@@ -252,6 +253,8 @@ def test_alice_answers_a_waiting_cell_in_the_page_and_bob_never_sees_it(browser,
         bob = person(browser, server, "bob", "/nbask/inbox")
         expect(bob.get_by_role("status").first).to_have_text(INBOX_EMPTY, timeout=RUN_TIMEOUT_MS)
         expect(bob.get_by_role("region")).to_have_count(0)
+        bob.add_script_tag(content=axe_source)
+        assert run_axe_serious(bob, bob.locator("main")) == []
 
         inbox = nb.page.context.new_page()  # alice's second tab: her login cookie
         inbox.goto(f"{server.base_url}/nbask/inbox")
@@ -259,6 +262,8 @@ def test_alice_answers_a_waiting_cell_in_the_page_and_bob_never_sees_it(browser,
         card = inbox.get_by_role("region", name=re.compile("Drop table"))
         expect(card).to_contain_text("events_2023", timeout=RUN_TIMEOUT_MS)
         expect(card).to_contain_text(re.compile(r"From \S*asks\.ipynb, asked "))
+        inbox.add_script_tag(content=axe_source)
+        assert run_axe_serious(inbox, inbox.locator("main")) == []
         approve = card.get_by_role("button", name="Approve")
         approve.focus()
         inbox.keyboard.press("Enter")
