@@ -51,7 +51,21 @@ USER_SETTINGS: dict[str, dict[str, Any]] = {
 class JupyterServer:
     """One running `jupyter lab` or `jupyter notebook` process."""
 
-    def __init__(self, frontend: str, home: pathlib.Path) -> None:
+    def __init__(
+        self,
+        frontend: str,
+        home: pathlib.Path,
+        *,
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+        server_config: dict[str, Any] | None = None,
+        server_token: str | None = None,
+    ) -> None:
+        """``args``: more command-line options; ``env``: more environment variables;
+        ``server_config``: the user's jupyter_server_config.json (an identity provider, an
+        extension turned off); ``server_token``: the server's own token, where it is not the one
+        the tests' REST calls send (an identity provider of its own knows theirs).
+        """
         if frontend not in APPS:
             raise ValueError(f"frontend must be one of {sorted(APPS)}, got {frontend!r}")
         self.frontend = frontend
@@ -63,6 +77,10 @@ class JupyterServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = home / "server.log"
         self._log_file: Any = None
+        self.args = args
+        self.env = env or {}
+        self.server_config = server_config
+        self.server_token = self.token if server_token is None else server_token
 
     # -- setup -----------------------------------------------------------------
 
@@ -88,6 +106,9 @@ class JupyterServer:
         labconfig = dirs["JUPYTER_CONFIG_DIR"] / "labconfig"
         labconfig.mkdir(parents=True, exist_ok=True)
         (labconfig / "page_config.json").write_text(json.dumps({"buildCheck": False, "buildAvailable": False}))
+
+        if self.server_config is not None:
+            (dirs["JUPYTER_CONFIG_DIR"] / "jupyter_server_config.json").write_text(json.dumps(self.server_config))
 
         kernel_dir = dirs["JUPYTER_DATA_DIR"] / "kernels" / KERNEL_NAME
         kernel_dir.mkdir(parents=True, exist_ok=True)
@@ -121,6 +142,10 @@ class JupyterServer:
         env["JUPYTERLAB_SETTINGS_DIR"] = str(settings_dir)
         env["JUPYTERLAB_WORKSPACES_DIR"] = str(dirs["JUPYTER_CONFIG_DIR"] / "lab" / "workspaces")
         env["PYTHONUNBUFFERED"] = "1"
+        # The server's own inbox: nbask's extension has its kernels keep every request there
+        # (NBASK_INBOX_MIRROR), and the inbox page reads it, never the developer's per-user file.
+        env["NBASK_INBOX"] = str(self.home / "inbox.sqlite3")
+        env.update(self.env)
         return env
 
     def start(self, ready_timeout: float = 90.0) -> None:
@@ -134,13 +159,14 @@ class JupyterServer:
             "--ServerApp.ip=127.0.0.1",
             f"--ServerApp.port={self.port}",
             "--ServerApp.port_retries=0",
-            f"--IdentityProvider.token={self.token}",
+            f"--IdentityProvider.token={self.server_token}",
             f"--ServerApp.root_dir={self.root_dir}",
             "--ServerApp.open_browser=False",
             "--ServerApp.disable_check_xsrf=False",
             "--KernelSpecManager.ensure_native_kernel=False",
             f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
             "--ServerApp.terminals_enabled=False",
+            *self.args,
         ]
         self._log_file = pathlib.Path(self.log_path).open("wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
