@@ -185,7 +185,7 @@ declare -A SUITE_ARGS=(
   [docs]="tests/docs -m 'not ($NEEDS)'"
   [kernel]="tests -m 'kernel and not agents_more' --ignore=tests/person"
   [colab]="tests -m 'kernel and colab' --ignore=tests/person"
-  [browser]="tests/person -m browser"
+  [browser]="tests/person tests/server_extension -m browser"
   [colab-web]="tests/person -m 'browser and colab' -k 'not mcp_server'"
   [vscode]="tests/person -m vscode"
   [lite]="tests/person -m lite"
