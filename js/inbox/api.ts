@@ -81,7 +81,10 @@ export async function listItems(): Promise<Listing> {
   const body = await bodyOf(response);
   if (!response.ok) throw new Error(text(body.message) || `the server answered ${response.status} ${response.statusText}`);
   const items = Array.isArray(body.items) ? body.items.map(cardOf).filter((card) => card !== null) : [];
-  const user = isObject(body.user) ? text(body.user.username) : "";
+  const username = isObject(body.user) ? text(body.user.username) : "";
+  const shown = isObject(body.user) ? text(body.user.display_name).trim() : "";
+  // The name the server shows this person by, and the username answers are recorded under.
+  const user = shown === "" || shown === username ? username : `${shown} (${username})`;
   return { user, items };
 }
 

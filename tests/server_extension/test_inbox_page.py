@@ -293,7 +293,7 @@ def test_jupyterlabs_launcher_opens_the_inbox_page(browser, server, store):
         inbox = opened.value
         expect(inbox.get_by_role("heading", name="Inbox")).to_be_visible(timeout=RUN_TIMEOUT_MS)
         assert inbox.url == f"{server.base_url}/nbask/inbox"
-        expect(inbox.get_by_text("Answering as alice.")).to_be_visible()
+        expect(inbox.get_by_text("Answering as Alice (test) (alice).")).to_be_visible()
         expect(inbox.get_by_role("status").first).to_have_text(INBOX_EMPTY)
     finally:
         lab.context.close()
@@ -314,7 +314,7 @@ def test_notebook_7s_command_palette_opens_the_inbox_page(browser, tmp_path, inb
             tree.keyboard.press("Enter")
         inbox = opened.value
         expect(inbox.get_by_role("heading", name="Inbox")).to_be_visible(timeout=RUN_TIMEOUT_MS)
-        expect(inbox.get_by_text("Answering as bob.")).to_be_visible()
+        expect(inbox.get_by_text("Answering as Bob (test) (bob).")).to_be_visible()
     finally:
         tree.context.close()
         server.stop()
