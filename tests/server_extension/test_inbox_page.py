@@ -24,6 +24,7 @@ from support.jupyter import JupyterServer
 from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage, write_notebook
 from support.processes import chromium_browser
 
+import nbask
 from nbask.inbox_store import InboxStore, open_inbox
 from nbask.kinds import ApprovalRequest
 
@@ -206,6 +207,18 @@ def test_bad_answers_are_refused_naming_the_field_and_the_rule_and_a_dismissal_l
     assert (status, body["left_waiting"]) == (200, True)
     assert store.get(item.id).pending
     assert call(server, "POST", f"{API}/items/{'0' * 32}/answer", pick("SQLite"), who="alice")[0] == 404
+
+
+def test_a_run_stopped_by_the_later_policy_goes_on_with_the_answer_given_in_the_page(server, store, inbox_path):
+    nbask.configure(policy="later", inbox=inbox_path)
+    with pytest.raises(nbask.AnswerLater) as stopped:
+        nbask.approve_sync("Rotate keys", "prod", approvers=["alice"])
+    [waiting] = stopped.value.ids
+    assert call(server, "POST", f"{API}/items/{waiting}/answer", APPROVE, who="alice")[0] == 200
+    decision = nbask.approve_sync("Rotate keys", "prod", approvers=["alice"])  # the same run, again
+    assert (decision.decision, decision.answered_by) == ("approve", "inbox")
+    assert (decision.answered_by_user, decision.identity) == ("alice", "verified")
+    assert store.get(waiting).status == "answered"
 
 
 def test_the_page_is_served_with_its_script_and_no_token_in_it(server, store):
