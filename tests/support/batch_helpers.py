@@ -14,7 +14,11 @@ from playwright.sync_api import Locator, expect
 from support.ask_widget import ApprovalView
 from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
-SETUP = "import json, nbask\nfrom nbask.api import approval_request, run_requests"
+SETUP = (
+    "import json, nbask\n"
+    "from nbask.kinds.approval.request import approval_request\n"
+    "from nbask.resolvers.run import run_requests"
+)
 
 # Each decision in request order, once all of them are decided: after run_three() in its cell, or
 # in a later cell (a reloaded page no longer owns the waiting cell's output stream).
