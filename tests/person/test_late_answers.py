@@ -1,10 +1,11 @@
-"""Late answers and who answered, in JupyterLab and Notebook 7.
+"""Late answers and who answered.
 
-A question times out, the next cell runs, then the person presses "Answer anyway", answers in
-the same widget, and the resolved block says "Answered late by <their username>"; the next cell
-reads it from ``nbask.late_answers()``, and the call's own result stays "timeout". Then two
-browsers (two contexts, two identities the server gave them) on one kernel: the answer records
-the username of the one who answered, and both show it.
+In every host: a question times out, the next cell runs, then the person presses "Answer
+anyway", answers in the same widget, and the resolved block says "Answered late"; an approval
+likewise; a later cell reads both from ``nbask.late_answers()``, and what the calls returned
+stays "timeout". In JupyterLab and Notebook 7: the saved notebook keeps both outcomes, and two
+browsers (two contexts, two identities the server gave them) on one kernel record the account
+the kernel runs as, not the server's made-up names.
 """
 
 from __future__ import annotations
@@ -15,18 +16,26 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from support.ask_widget import ANSWER_ANYWAY, ANSWERED_LATE, PRINT_RESULT, AskWidget, read_result, run_axe_serious
+from support.ask_widget import (
+    ANSWER_ANYWAY,
+    ANSWERED_LATE,
+    PRINT_DECISION,
+    PRINT_RESULT,
+    ApprovalView,
+    AskWidget,
+    run_axe_serious,
+)
+from support.hosts import Host, JupyterHost
 from support.notebook_page import NotebookPage
 
 from .conftest import DEFAULT_TIMEOUT_MS, VIEWPORT
 
-pytestmark = pytest.mark.browser
-
 QUESTION = "Deploy to production now?"
 LATE_CELL = (
-    "print('LATE ' + json.dumps([{'answers': e.outcome.answers, 'late': e.outcome.late, "
+    "print('LATE ' + json.dumps({'late': [{'kind': e.kind, "
+    "'answers': e.outcome.answers if e.kind == 'question' else None, 'late': e.outcome.late, "
     "'user': e.outcome.answered_by_user, 'timed_out_before': e.outcome.timed_out_at < e.outcome.resolved_at} "
-    "for e in nbask.late_answers()]) + ' ' + ans.status, flush=True)"
+    "for e in nbask.late_answers()], 'returned': [ans.status, d.status]}), flush=True)"
 )
 
 # The identity the page's Jupyter server knows this browser by.
@@ -54,24 +63,9 @@ def status_line(ask: AskWidget):
     return ask.root.locator(".nbask-status-line")
 
 
-def test_answer_anyway_after_a_timeout_is_a_late_answer(open_notebook, page, axe_source):
-    nb = open_notebook(
-        [
-            "import json, nbask",
-            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=3)\n" + PRINT_RESULT,
-            "print('after', flush=True)",
-            LATE_CELL,
-        ]
-    )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
-    ask.expect_pending()
-    ask.expect_status("timeout", timeout=15_000)
-    assert read_result(nb, 1)["status"] == "timeout"
-    nb.wait_done(1)
-    nb.run_cell(2)  # the notebook has moved on when the person comes back
-
+def _expect_answer_anyway(host: Host, ask: AskWidget, axe_source: str) -> None:
+    """The timed-out question in cell 1 answered late, "Yes", after the notebook moved on."""
+    page = host.page
     page.add_script_tag(content=axe_source)
     answer_anyway = ask.button(ANSWER_ANYWAY)
     expect(answer_anyway).to_be_visible()
@@ -83,30 +77,86 @@ def test_answer_anyway_after_a_timeout_is_a_late_answer(open_notebook, page, axe
     assert run_axe_serious(page, ask.root) == []
     ask.choose(QUESTION, "Yes")
     ask.submit()
-
     expect(ask.root).to_have_attribute("data-late", "answered")
-    # The server made up a name for this browser; the kernel records its own account instead (the
-    # same every session), and a one-person kernel's widget does not show it.
-    assert server_username(page).startswith("Anonymous ")
-    user = getpass.getuser()
+    # One identity answers in this kernel: the widget names no one.
     expect(status_line(ask)).to_have_text(ANSWERED_LATE)
     expect(ask.root).to_contain_text("Yes")
     expect(ask.root).to_have_attribute("data-status", "timeout")
     expect(ask.controls).to_have_count(0)
     assert run_axe_serious(page, ask.root) == []
 
-    nb.run_cell(3)
-    line = next(text for text in nb.stream_text(3).splitlines() if text.startswith("LATE "))
-    payload, returned = line[len("LATE ") :].rsplit(" ", 1)
-    assert returned == "timeout", "the call's own answer is unchanged"
-    assert json.loads(payload) == [{"answers": {QUESTION: "Yes"}, "late": True, "user": user, "timed_out_before": True}]
+
+def _time_out_question(host: Host) -> AskWidget:
+    """Cell 1's question times out and cell 2 runs: the notebook has moved on."""
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    ask = AskWidget(host.widget(1))
+    ask.expect_pending()
+    ask.expect_status("timeout", timeout=15_000)
+    assert host.read_line(1, "RESULT")["status"] == "timeout"
+    host.wait_done(1)
+    assert not host.failed(1)
+    host.run_cell(2)
+    return ask
+
+
+def test_answer_anyway_after_a_timeout_is_a_late_answer(host: Host, axe_source):
+    host.open(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=3)\n" + PRINT_RESULT,
+            "print('after', flush=True)",
+            "d = await nbask.approve('Drop table', 'users', timeout=3)\n" + PRINT_DECISION,
+            LATE_CELL,
+        ]
+    )
+    ask = _time_out_question(host)
+    _expect_answer_anyway(host, ask, axe_source)
+
+    host.run_cell(3, wait=False)
+    view = ApprovalView(host.widget(3))
+    view.expect_status("timeout", timeout=15_000)
+    assert host.read_line(3, "DECISION")["decision"] == "reject"
+    view.button(ANSWER_ANYWAY).click()
+    view.button("Approve").click()
+    expect(view.root.locator(".nbask-status-line")).to_have_text("Approved late")
+    assert run_axe_serious(host.page, view.root) == []
+
+    host.run_cell(4)
+    # Every host: the kernel records the account it runs as (VS Code's host sends no name at all).
+    user = getpass.getuser()
+    assert host.read_line(4, "LATE") == {
+        "late": [
+            {"kind": "question", "answers": {QUESTION: "Yes"}, "late": True, "user": user, "timed_out_before": True},
+            {"kind": "approval", "answers": None, "late": True, "user": user, "timed_out_before": True},
+        ],
+        "returned": ["timeout", "timeout"],  # what the calls returned is unchanged
+    }
+
+
+def test_a_late_answer_is_saved_beside_what_the_call_returned(host: Host, axe_source):
+    """Jupyter saves the notebook: its output metadata keeps the call's own outcome and the late one."""
+    if not isinstance(host, JupyterHost):
+        pytest.skip("only JupyterLab and Notebook 7 save the notebook's outputs here")
+    host.open(
+        [
+            "import json, nbask",
+            f"ans = await nbask.ask({QUESTION!r}, ['Yes', 'No'], timeout=3)\n" + PRINT_RESULT,
+            "print('after', flush=True)",
+        ]
+    )
+    nb = host.notebook
+    ask = _time_out_question(host)
+    # The server made up a name for this browser; the kernel records its own account instead.
+    assert server_username(nb.page).startswith("Anonymous ")
+    _expect_answer_anyway(host, ask, axe_source)
 
     nb.save()
     saved = [output.get("metadata", {}) for output in nb.disk_notebook()["cells"][1]["outputs"]]
     (record,) = [m for m in saved if "nbask" in m]
     assert record["nbask"]["status"] == "timeout", "replay reads what the call returned"
     late = record["nbask_late"]["outcome"]
-    assert (late["late"], late["answers"], late["answered_by_user"]) == (True, {QUESTION: "Yes"}, user)
+    assert (late["late"], late["answers"], late["answered_by_user"]) == (True, {QUESTION: "Yes"}, getpass.getuser())
 
 
 def open_second_browser(browser: Browser, nb: NotebookPage) -> tuple[NotebookPage, Page]:
