@@ -172,10 +172,10 @@ describe("hostile text", () => {
     const hostile: Question = { question: a, header: b, options: [{ label: c, description: d }, { label: b, description: a }], multi_select: false };
     const { root } = view(pendingModel([hostile]));
     expect(root.querySelector("img, script, a, style, iframe")).toBeNull();
-    expect(within(root).getByText(a, { selector: ".nbask-question-text" })).toBeTruthy();
-    expect(within(root).getByText(b, { selector: ".nbask-chip" })).toBeTruthy();
-    expect(within(root).getByText(c, { selector: ".nbask-option-label" })).toBeTruthy();
-    expect(within(root).getByText(d, { selector: ".nbask-option-desc" })).toBeTruthy();
+    expect([...root.querySelectorAll(".nbask-question-text")].map((e) => e.textContent)).toContain(a);
+    expect([...root.querySelectorAll(".nbask-chip")].map((e) => e.textContent)).toContain(b);
+    expect([...root.querySelectorAll(".nbask-option-label")].map((e) => e.textContent)).toContain(c);
+    expect([...root.querySelectorAll(".nbask-option-desc")].map((e) => e.textContent)).toContain(d);
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
@@ -184,7 +184,7 @@ describe("hostile text", () => {
     const hostile: Question = { ...DB, question: a };
     const { root } = view(new FakeModel({ _questions: [hostile], _status: "answered", _result: { answers: { [a]: b }, note: b } }));
     expect(root.querySelector("img, script")).toBeNull();
-    expect(within(root).getByText(b, { selector: ".nbask-resolved-answer" })).toBeTruthy();
+    expect([...root.querySelectorAll(".nbask-resolved-answer")].map((e) => e.textContent)).toContain(b);
     expect(root.querySelector(".nbask-own-note")?.textContent).toBe(`Note: ${b}`);
   });
 
@@ -247,7 +247,7 @@ describe("resolved block", () => {
     const { root } = view(new FakeModel({ _questions: [DB], _status: "timeout", _result: { answers: {}, note } }));
     expect(root.querySelector(".nbask-status-line")?.textContent).toBe("Timed out");
     expect(root.querySelectorAll("dd")).toHaveLength(0);
-    expect(within(root).getByText(DB.question)).toBeTruthy();
+    expect(root.textContent).toContain(DB.question);
     expect(root.querySelector(".nbask-note")?.textContent).toBe("Your answer came after this had ended, so it was not used.");
   });
 

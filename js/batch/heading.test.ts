@@ -1,6 +1,6 @@
 // A batch's heading on its lead card (js/batch/heading.ts): the count, Approve all / Reject all
 // with two or more approvals, the confirmation's snapshot of ids and the message it sends.
-import { getByRole, queryByRole, within } from "@testing-library/dom";
+import { getByRole, queryByRole, queryByText, within } from "@testing-library/dom";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BatchState } from "../contract/contract";
@@ -111,10 +111,10 @@ describe("Approve all and Reject all", () => {
     expect(queryByRole(root, "button", { name: /^Approve all/ })).toBeNull();
     expect(queryByRole(root, "button", { name: /^Reject all/ })).toBeNull();
     model.kernelUpdate({ _batch: batch({ approvals: ["r1", "r2"] }) });
-    expect(getByRole(root, "button", { name: "Approve all (2)" })).toBeTruthy();
-    expect(getByRole(root, "button", { name: "Reject all (2)" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Approve all (2)" }).disabled).toBe(false);
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Reject all (2)" }).disabled).toBe(false);
     model.kernelUpdate({ _batch: batch() });
-    expect(getByRole(root, "button", { name: "Approve all (3)" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Approve all (3)" }).disabled).toBe(false);
   });
 
   it("leave a high-risk approval out of Approve all, naming it, and Reject all takes it", async () => {
@@ -122,8 +122,8 @@ describe("Approve all and Reject all", () => {
     const risky = [{ id: "r2", action: "DROP TABLE users" }];
     const model = approval({ high_risk: risky });
     const { root } = view(model);
-    expect(getByRole(root, "button", { name: "Approve all (2)" })).toBeTruthy(); // r1 and r3 only
-    expect(getByRole(root, "button", { name: "Reject all (3)" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Approve all (2)" }).disabled).toBe(false); // r1 and r3 only
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Reject all (3)" }).disabled).toBe(false);
     await user.click(getByRole(root, "button", { name: "Approve all (2)" }));
     expect(
       within(root).getByText(
@@ -141,7 +141,7 @@ describe("Approve all and Reject all", () => {
     ];
     const { root } = view(approval({ high_risk: risky }));
     expect(queryByRole(root, "button", { name: /^Approve all/ })).toBeNull();
-    expect(getByRole(root, "button", { name: "Reject all (3)" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Reject all (3)" }).disabled).toBe(false);
   });
 
   it("ask first, focus on Keep reviewing; Keep reviewing and Escape send nothing", async () => {
@@ -150,17 +150,17 @@ describe("Approve all and Reject all", () => {
     const { root } = view(model);
     const approveAll = getByRole(root, "button", { name: "Approve all (3)" });
     await user.click(approveAll);
-    expect(within(root).getByText(BATCH_TEXT.confirmApprove(3))).toBeTruthy();
-    expect(within(root).getByText("Approve all 3 approvals? Each runs as shown, without edits.")).toBeTruthy();
+    expect(queryByText(root, BATCH_TEXT.confirmApprove(3))).not.toBeNull();
+    expect(queryByText(root, "Approve all 3 approvals? Each runs as shown, without edits.")).not.toBeNull();
     const keep = getByRole(root, "button", { name: "Keep reviewing" });
     expect(document.activeElement).toBe(keep);
-    expect(getByRole(root, "button", { name: "Approve 3" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Approve 3" }).disabled).toBe(false);
     await user.click(keep);
     expect(queryByRole(root, "button", { name: "Keep reviewing" })).toBeNull();
     expect(document.activeElement).toBe(approveAll);
 
     await user.click(getByRole(root, "button", { name: "Reject all (3)" }));
-    expect(within(root).getByText("Reject all 3 approvals?")).toBeTruthy();
+    expect(queryByText(root, "Reject all 3 approvals?")).not.toBeNull();
     const event = keydown(getByRole(root, "button", { name: "Keep reviewing" }), "Escape");
     expect(event.defaultPrevented).toBe(true);
     expect(queryByRole(root, "button", { name: "Reject 3" })).toBeNull();
@@ -177,7 +177,7 @@ describe("Approve all and Reject all", () => {
     await user.click(getByRole(root, "button", { name: "Approve all (3)" }));
     // A fourth approval joins while the person reads: the confirmation still names three.
     model.kernelUpdate({ _batch: batch({ waiting: 4, approvals: ["r1", "r2", "r3", "r4"] }) });
-    expect(within(root).getByText(BATCH_TEXT.confirmApprove(3))).toBeTruthy();
+    expect(queryByText(root, BATCH_TEXT.confirmApprove(3))).not.toBeNull();
     await user.click(getByRole(root, "button", { name: "Approve 3" }));
     expect(model.send).toHaveBeenCalledTimes(1);
     expect(model.send).toHaveBeenCalledWith({ batch: "approve_all", batch_id: "b1", request_ids: ["r1", "r2", "r3"] });
@@ -200,7 +200,7 @@ describe("Approve all and Reject all", () => {
     await user.click(getByRole(root, "button", { name: "Approve all (3)" }));
     // r2 was approved on its own card: the confirmation now names two.
     model.kernelUpdate({ _batch: batch({ waiting: 2, approvals: ["r1", "r3"] }) });
-    expect(within(root).getByText(BATCH_TEXT.confirmApprove(2))).toBeTruthy();
+    expect(queryByText(root, BATCH_TEXT.confirmApprove(2))).not.toBeNull();
     await user.click(getByRole(root, "button", { name: "Approve 2" }));
     expect(model.send).toHaveBeenCalledWith({ batch: "approve_all", batch_id: "b1", request_ids: ["r1", "r3"] });
   });

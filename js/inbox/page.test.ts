@@ -69,7 +69,7 @@ describe("the inbox page", () => {
     serve([]);
     start(main);
     expect(await findByText(main, INBOX_TEXT.empty)).toHaveProperty("tagName", "P");
-    expect(getByRole(main, "button", { name: "Refresh" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(main, "button", { name: "Refresh" }).disabled).toBe(false);
   });
 
   it("draws the card from the server's state, model text as text, and posts the answer with the XSRF token", async () => {

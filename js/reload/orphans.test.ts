@@ -55,7 +55,7 @@ describe("a request with no view on the page", () => {
     vi.advanceTimersByTime(1);
 
     const region = shownPanel();
-    expect(getByRole(region, "heading", { name: "A request is still waiting" })).toBeTruthy();
+    expect(getByRole(region, "heading", { name: "A request is still waiting" }).textContent).toBe("A request is still waiting");
     expect(region.textContent).toContain("Its cell's output was not saved, so it is shown here.");
     expect(closeButton(region)).toBeNull(); // a waiting request is not closed away
     within(region).getByRole("radio", { name: "SQLite" }).click();

@@ -30,10 +30,10 @@ describe("approval form", () => {
     const { root } = openApproval();
     expect(root.dataset.kind).toBe("approval");
     expect(root.dataset.status).toBe("pending");
-    expect(getByRole(root, "group", { name: "Run shell command" })).toBeTruthy();
+    expect(getByRole(root, "group", { name: "Run shell command" }).textContent).toContain("Run shell command");
     expect(root.querySelector("pre.nbask-details")?.textContent).toBe(DETAILS);
-    for (const name of ["Approve", "Edit", "Reject"]) expect(getByRole(root, "button", { name })).toBeTruthy();
-    expect(getByRole(root, "textbox", { name: "Reason" })).toBeTruthy();
+    for (const name of ["Approve", "Edit", "Reject"]) expect(getByRole<HTMLButtonElement>(root, "button", { name }).disabled).toBe(false);
+    expect(getByRole<HTMLTextAreaElement>(root, "textbox", { name: "Reason" }).value).toBe("");
     expect(queryByRole(root, "textbox", { name: "Details" })).toBeNull();
   });
 
@@ -148,7 +148,7 @@ describe("approval form", () => {
     const hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>";
     const { root } = openApproval({ _title: hostile, _details: hostile });
     expect(root.querySelector("img, script")).toBeNull();
-    expect(getByRole(root, "group", { name: hostile })).toBeTruthy();
+    expect(getByRole(root, "group", { name: hostile }).textContent).toContain(hostile);
     expect(root.querySelector("pre.nbask-details")?.textContent).toBe(hostile);
   });
 });
@@ -186,7 +186,7 @@ describe("approval resolved block", () => {
     const { root } = view(new FakeModel({ _kind: "question", _status: "pending" }));
     expect(root.dataset.kind).toBe("question");
     expect(queryByRole(root, "button", { name: "Approve" })).toBeNull();
-    expect(getByRole(root, "button", { name: "Submit" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Submit" }).disabled).toBe(false);
   });
 });
 

@@ -94,7 +94,7 @@ describe("Other", () => {
     // Submit asks first, as for any unanswered question.
     await user.click(getByRole(root, "button", { name: "Submit" }));
     expect(responseWrites(model)).toEqual([]);
-    expect(getByRole(root, "button", { name: "Send anyway" })).toBeTruthy();
+    expect(getByRole<HTMLButtonElement>(root, "button", { name: "Send anyway" }).disabled).toBe(false);
   });
 
   it("a pasted line break becomes a space: the answer is one line", async () => {
