@@ -136,9 +136,9 @@ fi
 record tslint $code "eslint: $detail"
 
 step "front-end bundle is up to date"
-npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static 2>/dev/null
+npm run --silent build >/dev/null 2>&1 && git diff --quiet -- src/nbask/static src/nbask/labextension 2>/dev/null
 code=$?
-record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || echo 'stale: run npm run build and commit src/nbask/static')"
+record bundle $code "$( [ $code = 0 ] && echo 'src/nbask/static matches js/' || echo 'stale: run npm run build and commit src/nbask/static and src/nbask/labextension')"
 
 step "front end (vitest)"
 { npm run --silent typecheck && npm test; } 2>&1 | tee "$ARTIFACTS/frontend.log"
