@@ -1,10 +1,10 @@
-"""A keyboard user of the notebook around the widget, in JupyterLab and Notebook 7: once a
-request ends with focus in the widget (Submit, Enter, Escape, Dismiss, an approval's
-Approve or Reject, a form's Submit, or its time limit) focus is back in the notebook's cell in
-command mode, so the next Shift+Enter runs the next cell; Shift+Enter, Ctrl+S and I, I work
-with focus in the widget; the widget never takes focus from another cell's editor. Escape with a
-draft asks before it dismisses and Enter, Enter on an untouched question sends nothing: shared scenarios
-(tests/person/test_keys.py), run here by test_person_scenarios.py.
+"""A keyboard user of the notebook around the widget. In every host: once a question ends with
+focus in the widget (Submit, Enter, Escape, Dismiss, or its time limit) focus is where the person
+runs on from, and Shift+Enter runs on (JupyterLab, Notebook 7: the next cell, in command mode;
+VS Code: the resolved block, the key reaching the workbench). In JupyterLab and Notebook 7: the
+same after an approval's Approve or Reject and a form's Submit; Shift+Enter, Ctrl+S and I, I
+work with focus in the widget; the widget never takes focus from another cell's editor. Escape
+with a draft and Enter, Enter on an untouched question: tests/person/test_keys.py.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
-from support.ask_widget import PRINT_RESULT, ApprovalView, AskWidget, open_asking, read_result, waiting_panel
+from support.ask_widget import PRINT_RESULT, ApprovalView, AskWidget, open_asking, waiting_panel
+from support.hosts import Host
+from support.hosts import open_asking as open_host_asking
 from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage
 
 from person.test_keys import PICK, QUESTIONS
-
-pytestmark = pytest.mark.browser
 
 CALL = f"nbask.ask_questions({QUESTIONS!r}, timeout=600)"
 # js/reload/orphans.ts ORPHAN_DELAY_MS: how long a request may go without a view before it gets a card.
@@ -47,17 +47,22 @@ def _end_by(way: str, page, ask: AskWidget) -> None:
 
 
 @pytest.mark.parametrize("way", ["submit", "enter", "escape", "dismiss"])
-def test_focus_goes_back_to_the_cell_in_command_mode(open_notebook, page, way):
-    nb, ask = _open(open_notebook)
-    _end_by(way, page, ask)
-    result = read_result(nb, 1)
+def test_focus_lets_the_person_run_on_when_the_request_ends(host: Host, way):
+    ask = open_host_asking(host, CALL, "print('after')")
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    _end_by(way, host.page, ask)
+    result = host.read_line(1, "RESULT")
     assert result["status"] == ("answered" if way in ("submit", "enter") else "dismissed")
-    # The cell the person was in when the widget took focus (Shift+Enter moved on to cell 2).
-    expect(nb.cell(2)).to_be_focused()
-    expect(nb.notebook).to_have_class(COMMAND_MODE)
-    assert page.evaluate("document.activeElement !== document.body")
-    page.keyboard.press("Shift+Enter")
-    nb.wait_output(2, "after")
+    ask.expect_resolved(result["status"])
+    host.expect_runs_on(1)
+
+
+def test_focus_lets_the_person_run_on_when_the_time_limit_ends_the_request(host: Host):
+    ask = open_host_asking(host, f"nbask.ask_questions({QUESTIONS!r}, timeout=8)", "print('after')")
+    expect(ask.option(PICK, "Medium")).to_be_focused()
+    ask.expect_status("timeout", timeout=RUN_TIMEOUT_MS + 8_000)
+    assert host.read_line(1, "RESULT")["status"] == "timeout"
+    host.expect_runs_on(1)
 
 
 def _shift_enter_runs_the_next_cell(nb: NotebookPage, page: Page) -> None:
@@ -72,14 +77,6 @@ def _shift_enter_runs_the_next_cell(nb: NotebookPage, page: Page) -> None:
 
 def _focus_is_in(root: Locator) -> None:
     root.page.wait_for_function("root => root.contains(document.activeElement)", arg=root.element_handle())
-
-
-def test_focus_goes_back_to_the_cell_when_the_time_limit_ends_the_request(open_notebook, page):
-    nb, ask = open_asking(open_notebook, f"nbask.ask_questions({QUESTIONS!r}, timeout=8)")
-    expect(ask.option(PICK, "Medium")).to_be_focused()
-    ask.expect_status("timeout", timeout=RUN_TIMEOUT_MS + 8_000)
-    assert read_result(nb, 1)["status"] == "timeout"
-    _shift_enter_runs_the_next_cell(nb, page)
 
 
 # Reached by autofocus, or clicked while the person is in another cell's editor (autofocus

@@ -35,6 +35,7 @@ ERRORS = (
     ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
 )
 RAISED = re.compile(r"^[\w.]*(Error|Exception|Interrupt|Exit)\b", re.MULTILINE)
+COMMAND_MODE = re.compile(r"\bjp-mod-commandMode\b")
 
 
 class Host(Protocol):
@@ -96,6 +97,11 @@ class Host(Protocol):
 
     def expect_host_rules(self, index: int) -> None:
         """What this host requires of a cell that printed an answer (nothing, but in VS Code)."""
+
+    def expect_runs_on(self, index: int) -> None:
+        """Cell `index`'s request ended with focus in its widget: focus is where this host lets
+        the person run on, never on the page's body, and Shift+Enter runs on from there.
+        """
 
 
 def _parse_line(text: str, prefix: str, index: int) -> dict[str, Any]:
@@ -173,6 +179,19 @@ class JupyterHost:
 
     def expect_host_rules(self, index: int) -> None:
         del index  # no rule of its own
+
+    def expect_runs_on(self, index: int) -> None:
+        """The cell after the asking one (where Shift+Enter had moved on to) has focus, the notebook
+        in command mode; Shift+Enter runs that cell, not the asking one again.
+        """
+        nb = self.notebook
+        count = nb.execution_count(index)
+        expect(nb.cell(index + 1)).to_be_focused()
+        expect(nb.notebook).to_have_class(COMMAND_MODE)
+        assert self.page.evaluate("document.activeElement !== document.body")
+        self.page.keyboard.press("Shift+Enter")
+        nb.wait_done(index + 1)
+        assert nb.execution_count(index) == count
 
 
 class VSCodeWidgetHost:
@@ -263,6 +282,18 @@ class VSCodeWidgetHost:
         assert all(m["channel"] == "shell" and m["subshellId"] is None for m in sent_comm), sent_comm
         assert not [m for m in wire if "subshell" in m["type"]], "no subshell was created"
 
+    def expect_runs_on(self, index: int) -> None:
+        """No notebook cell of the page's own to go back to: focus stays on the widget's resolved
+        block, and Shift+Enter bubbles from it to the window, where VS Code runs its keybinding.
+        """
+        block = self.widget(index).locator(".nbask-resolved")
+        expect(block).to_be_focused()
+        assert self.page.evaluate("document.activeElement !== document.body")
+        before = len(self.host.forwarded_keys())
+        self.page.keyboard.press("Shift+Enter")
+        assert "Enter" in [k["key"] for k in self.host.forwarded_keys()[before:]]
+        expect(block).to_be_focused()
+
 
 class LiteHost:
     """JupyterLite (the Pyodide kernel), over lite.lite_page.LitePage: cells are appended to the
@@ -341,6 +372,9 @@ class LiteHost:
 
     def expect_host_rules(self, index: int) -> None:
         del index  # no rule of its own
+
+    def expect_runs_on(self, index: int) -> None:
+        raise NotImplementedError("where focus goes in JupyterLite is not checked here")
 
 
 def open_asking(host: Host, call: str, *after: str) -> AskWidget:
