@@ -25,8 +25,9 @@ from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from support.hosts import Host, JupyterHost, LiteHost, VSCodeWidgetHost
+from support.hosts import Host, JupyterHost, VSCodeWidgetHost
 from support.jupyter import JupyterServer
+from support.lite_host import LiteHost
 from support.lite_page import LitePage
 from support.notebook_page import NotebookPage, write_notebook
 from support.plugin import safe_name, watch

@@ -1,6 +1,7 @@
 """One way to drive nbask in every real front end: the `Host` interface, and its adapters over
-each suite's own page object (JupyterLab / Notebook 7: browser.notebook_page; VS Code's widget
-host: vscode.host; JupyterLite: lite.lite_page). The adapters only delegate.
+each host's own page object (JupyterLab / Notebook 7: support.notebook_page; VS Code's widget
+host: support.vscode.host; JupyterLite's adapter is support.lite_host). The adapters delegate,
+and say where the hosts differ (where focus goes, what a key may reach).
 
 A scenario names its notebook's cells up front (`open`), then runs them by index, each once and
 in order; a host that appends cells as they run (VS Code, JupyterLite) keeps the mapping. Every
@@ -17,10 +18,8 @@ from typing import Any, Protocol
 from playwright.sync_api import Locator, Page, expect
 
 from support.ask_widget import PRINT_RESULT, AskWidget
-from support.lite_page import KERNEL_IDLE, Cell, LitePage
-from support.lite_page import RUN_TIMEOUT_MS as LITE_TIMEOUT_MS
-from support.notebook_page import DONE_PROMPT, NotebookPage
 from support.notebook_page import RUN_TIMEOUT_MS as LAB_TIMEOUT_MS
+from support.notebook_page import NotebookPage
 from support.vscode.host import VSCodeHost
 
 #: What a cell prints, as lines `PREFIX {json}`, only its stdout, stderr and errors.
@@ -35,6 +34,8 @@ ERRORS = (
     ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
 )
 RAISED = re.compile(r"^[\w.]*(Error|Exception|Interrupt|Exit)\b", re.MULTILINE)
+#: Keys VS Code's workbench is sent that run nothing on their own.
+MOVES_ONLY = ("Tab", "Shift", "Control", "Alt", "Meta")
 COMMAND_MODE = re.compile(r"\bjp-mod-commandMode\b")
 
 
@@ -98,13 +99,19 @@ class Host(Protocol):
     def expect_host_rules(self, index: int) -> None:
         """What this host requires of a cell that printed an answer (nothing, but in VS Code)."""
 
+    def keys_mark(self) -> Any:
+        """What the host's own shortcuts would change, as it is now (for `keys_leaked`)."""
+
+    def keys_leaked(self, mark: Any) -> list[str]:
+        """What keys pressed in a widget since `mark` did in the host itself ([] when nothing)."""
+
     def expect_runs_on(self, index: int) -> None:
         """Cell `index`'s request ended with focus in its widget: focus is where this host lets
         the person run on, never on the page's body, and Shift+Enter runs on from there.
         """
 
 
-def _parse_line(text: str, prefix: str, index: int) -> dict[str, Any]:
+def parse_line(text: str, prefix: str, index: int) -> dict[str, Any]:
     lines = [line for line in text.splitlines() if line.startswith(prefix + " ")]
     assert len(lines) == 1, f"expected one {prefix} line in cell {index}, got {lines}"
     return dict(json.loads(lines[0][len(prefix) + 1 :]))
@@ -169,7 +176,7 @@ class JupyterHost:
 
     def read_line(self, index: int, prefix: str) -> dict[str, Any]:
         self.notebook.wait_output(index, re.compile(re.escape(prefix) + r" \{"))
-        return _parse_line(self.notebook.stream_text(index), prefix, index)
+        return parse_line(self.notebook.stream_text(index), prefix, index)
 
     def interrupt(self) -> None:
         self.notebook.interrupt()
@@ -179,6 +186,17 @@ class JupyterHost:
 
     def expect_host_rules(self, index: int) -> None:
         del index  # no rule of its own
+
+    def keys_mark(self) -> Any:
+        return self.notebook.notebook_state()
+
+    def keys_leaked(self, mark: Any) -> list[str]:
+        """A notebook shortcut that ran adds, removes or retypes cells (a digit makes a heading) or
+        changes the selection; where focus lands once a request ends is `expect_runs_on`'s.
+        """
+        now = self.notebook.notebook_state()
+        edits = ("count", "types", "selected")
+        return [f"{key}: {mark[key]} -> {now[key]}" for key in edits if now[key] != mark[key]]
 
     def expect_runs_on(self, index: int) -> None:
         """The cell after the asking one (where Shift+Enter had moved on to) has focus, the notebook
@@ -282,6 +300,16 @@ class VSCodeWidgetHost:
         assert all(m["channel"] == "shell" and m["subshellId"] is None for m in sent_comm), sent_comm
         assert not [m for m in wire if "subshell" in m["type"]], "no subshell was created"
 
+    def keys_mark(self) -> Any:
+        return len(self.host.forwarded_keys())
+
+    def keys_leaked(self, mark: Any) -> list[str]:
+        """VS Code's webview forwards each keydown that bubbles up to its window to the workbench,
+        which may run a keybinding on it; Tab (focus moving in the page) and a modifier pressed
+        alone bubble up too, and run nothing.
+        """
+        return [k["key"] for k in self.host.forwarded_keys()[mark:] if k["key"] not in MOVES_ONLY]
+
     def expect_runs_on(self, index: int) -> None:
         """No notebook cell of the page's own to go back to: focus stays on the widget's resolved
         block, and Shift+Enter bubbles from it to the window, where VS Code runs its keybinding.
@@ -293,88 +321,6 @@ class VSCodeWidgetHost:
         self.page.keyboard.press("Shift+Enter")
         assert "Enter" in [k["key"] for k in self.host.forwarded_keys()[before:]]
         expect(block).to_be_focused()
-
-
-class LiteHost:
-    """JupyterLite (the Pyodide kernel), over lite.lite_page.LitePage: cells are appended to the
-    one notebook the module's tests share, so its kernel is not fresh.
-    """
-
-    name = "lite"
-    fresh_kernel = False
-
-    def __init__(self, lite: LitePage) -> None:
-        self.lite = lite
-        self.sources: list[str] = []
-        self.cells: dict[int, Cell] = {}
-
-    @property
-    def page(self) -> Page:
-        return self.lite.page
-
-    def output(self, index: int) -> Locator:
-        return self.cells[index].output
-
-    def open(self, cells: Sequence[str]) -> None:
-        self.sources = list(cells)
-        self.cells = {}
-
-    def _prompt(self, index: int) -> Locator:
-        return self.cells[index].root.locator(".jp-InputArea-prompt")
-
-    def run_cell(self, index: int, wait: bool = True) -> int | None:
-        self.cells[index] = self.lite.run(self.sources[index])
-        return self.wait_done(index) if wait else None
-
-    def wait_running(self, index: int) -> None:
-        expect(self._prompt(index)).to_have_text("[*]:", timeout=LITE_TIMEOUT_MS)
-
-    def wait_done(self, index: int) -> int:
-        expect(self._prompt(index)).to_have_text(DONE_PROMPT, timeout=LITE_TIMEOUT_MS)
-        match = re.fullmatch(r"\[(\d+)\]:", self._prompt(index).inner_text().strip())
-        assert match, f"cell {index} has no execution count"
-        return int(match.group(1))
-
-    def wait_idle(self) -> None:
-        path = self.lite.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
-        self.lite.page.wait_for_function(KERNEL_IDLE, arg=path, timeout=LITE_TIMEOUT_MS)
-
-    def failed(self, index: int) -> bool:
-        return bool(RAISED.search("\n".join(self.cells[index].root.locator(ERRORS).all_inner_texts())))
-
-    def widget(self, index: int, nth: int = 0) -> Locator:
-        root = self.widgets(index).nth(nth)
-        expect(root).to_be_visible(timeout=LITE_TIMEOUT_MS)
-        return root
-
-    def widgets(self, index: int) -> Locator:
-        return self.cells[index].output.locator(".nbask")
-
-    def find(self, index: int, role: str, name: str) -> Locator:
-        return self.widget(index).get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
-
-    def printed(self, index: int) -> str:
-        return "".join(self.cells[index].root.locator(STREAMS).all_inner_texts())
-
-    def wait_output(self, index: int, text: str | re.Pattern[str]) -> None:
-        expect(self.cells[index].output).to_contain_text(text, timeout=LITE_TIMEOUT_MS)
-
-    def read_line(self, index: int, prefix: str) -> dict[str, Any]:
-        self.wait_output(index, re.compile(re.escape(prefix) + r" \{"))
-        return _parse_line(self.printed(index), prefix, index)
-
-    def interrupt(self) -> None:
-        raise NotImplementedError("the Pyodide kernel is not interrupted from the page here")
-
-    def reload(self) -> None:
-        self.lite.page.reload()
-        self.wait_idle()
-
-    def expect_host_rules(self, index: int) -> None:
-        del index  # no rule of its own
-
-    def expect_runs_on(self, index: int) -> None:
-        raise NotImplementedError("where focus goes in JupyterLite is not checked here")
 
 
 def open_asking(host: Host, call: str, *after: str) -> AskWidget:
