@@ -1,7 +1,9 @@
-"""Typed forms in a real browser (every field type filled by role is a shared scenario, test_scenarios.py):
-a bad value shown next to its field and kept from sending, Dismiss and Escape, URL
-mode opening a page only on a click, hostile titles kept literal, axe clean; and a real MCP
-server whose elicitation is answered through the form. Runs in JupyterLab and in Notebook 7.
+"""Typed forms, in every host (every field type filled by role: tests/person/test_basics.py): a
+bad value shown next to its field and kept from sending, Dismiss and Escape declining, URL mode
+showing the address as text and opening a page only from Open, hostile titles kept literal and
+axe clean. In JupyterLab and Notebook 7: a real MCP server whose elicitation is answered through
+the form. In VS Code: the refused value never goes over the wire, and in each of the four theme
+kinds the form with a field's error is axe-clean and its controls' text stands out.
 """
 
 from __future__ import annotations
@@ -9,17 +11,22 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-from collections.abc import Callable
+from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, expect
 from support.ask_widget import run_axe_serious
 from support.forms import PRINT_FORM, SCHEMA
-from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage
+from support.hosts import Host
+from support.notebook_page import RUN_TIMEOUT_MS
+from support.vscode.host import VSCodeHost
 
-pytestmark = [pytest.mark.browser, pytest.mark.colab]
+from person.test_theme_vscode import THEMES
+
+pytestmark = pytest.mark.colab
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+URL = "https://login.example.test/device?code=A1B2"
 
 
 class FormView:
@@ -37,6 +44,9 @@ class FormView:
     def spinbutton(self, name: str) -> Locator:
         return self.root.get_by_role("spinbutton", name=re.compile(re.escape(name)))
 
+    def checkbox(self, name: str) -> Locator:
+        return self.root.get_by_role("checkbox", name=re.compile(re.escape(name)))
+
     def labelled(self, name: str) -> Locator:
         # date and datetime-local inputs have no textbox role; their label names them.
         return self.root.get_by_label(re.compile(re.escape(name)))
@@ -48,97 +58,123 @@ class FormView:
         expect(self.root).to_have_attribute("data-status", status, timeout=RUN_TIMEOUT_MS)
 
 
-def open_form(open_notebook: Callable[..., NotebookPage], call: str) -> tuple[NotebookPage, FormView]:
-    nb = open_notebook(["import json, nbask", f"f = await {call}\n" + PRINT_FORM, "print('after')"])
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    view = FormView(nb.widget(1))
-    expect(view.root).to_be_visible(timeout=RUN_TIMEOUT_MS)
-    view.expect_status("pending")
-    return nb, view
-
-
-def read_form(nb: NotebookPage, cell: int = 1) -> dict:
-    nb.wait_output(cell, re.compile(r"FORM \{"), timeout=RUN_TIMEOUT_MS)
-    lines = [line for line in nb.stream_text(cell).splitlines() if line.startswith("FORM ")]
-    assert len(lines) == 1, lines
-    return json.loads(lines[0][len("FORM ") :])
-
-
-def ask_form(schema: dict = SCHEMA, message: str = "How should it be deployed?") -> str:
+def ask_form(schema: dict[str, Any] = SCHEMA, message: str = "How should it be deployed?") -> str:
     return f"nbask.ask_form({message!r}, {schema!r}, timeout=600)"
 
 
-def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_sent(open_notebook, page: Page):
-    nb, view = open_form(open_notebook, ask_form())
+URL_FORM = (
+    "nbask.resolvers.run.run_request(nbask.kinds.form.request.url_request("
+    f"'Sign in to the deploy service', {URL!r}, timeout=600))"
+)
+
+
+def open_forms(host: Host, *calls: str) -> None:
+    """A notebook whose cell 0 imports nbask and cells 1, 2, ... each await one form and print it."""
+    host.open(["import json, nbask, nbask.api", *(f"f = await {call}\n" + PRINT_FORM for call in calls)])
+    host.run_cell(0)
+
+
+def start_form(host: Host, index: int) -> FormView:
+    """Start cell `index` and return its form once pending."""
+    host.run_cell(index, wait=False)
+    view = FormView(host.widget(index))
+    view.expect_status("pending")
+    return view
+
+
+def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_sent(host: Host):
+    open_forms(host, ask_form())
+    view = start_form(host, 1)
     replicas = view.spinbutton("Replicas")
     replicas.fill("12")
     view.group("Region").get_by_role("radio", name="Europe").check()
     view.button("Submit").click()
+
     expect(replicas).to_have_attribute("aria-invalid", "true")
-    expect(view.root).to_contain_text(re.compile(r"10"))
-    error_id = replicas.get_attribute("aria-describedby") or ""
-    assert any(page.locator(f"#{part}").inner_text().strip() for part in error_id.split() if part)
+    expect(replicas).to_be_focused()
+    described = (replicas.get_attribute("aria-describedby") or "").split()
+    messages = [host.page.locator(f"#{part}").inner_text().strip() for part in described]
+    assert "Enter 10 or less." in messages, messages
+    error = host.page.locator(f"#{described[messages.index('Enter 10 or less.')]}")
+    expect(error).to_be_visible()
+    # The message sits in the field's own block, under its control.
+    field = view.root.locator(".nbask-field", has=error)
+    expect(field.get_by_role("spinbutton")).to_have_count(1)
+    expect(field).to_contain_text("Replicas")
+    # Only the bad field is marked.
+    expect(view.root.locator("[aria-invalid='true']")).to_have_count(1)
     view.expect_status("pending")
-    assert "FORM" not in nb.stream_text(1)
+    host.wait_running(1)
+    assert "FORM" not in host.printed(1)
+
     replicas.fill("3")
+    expect(replicas).not_to_have_attribute("aria-invalid", "true")
     view.button("Submit").click()
-    form = read_form(nb)
-    assert form["values"]["replicas"] == 3
+    form = host.read_line(1, "FORM")
+    assert form["action"] == "accept"
+    assert (form["values"]["replicas"], form["types"]["replicas"]) == (3, "int")
     assert form["values"]["region"] == "eu"
 
 
-def test_dismiss_declines_and_escape_declines(open_notebook):
-    nb, view = open_form(open_notebook, ask_form())
+def test_dismiss_declines_and_escape_declines(host: Host):
+    open_forms(host, ask_form(), ask_form(message="Second form?"))
+    view = start_form(host, 1)
     view.button("Dismiss").click()
-    assert read_form(nb)["action"] == "decline"
+    form = host.read_line(1, "FORM")
+    assert (form["action"], form["values"]) == ("decline", {})
     view.expect_status("dismissed")
+    host.wait_done(1)
+    assert not host.failed(1)
 
-    nb2, view2 = open_form(open_notebook, ask_form(message="Second form?"))
+    view2 = start_form(host, 2)
+    keys = host.page.keyboard
+    before = host.keys_mark()
     view2.textbox("Service name").fill("billing")
-    nb2.page.keyboard.press("Escape")  # an entry would be lost: it asks first (js/shell/discard.ts)
+    keys.press("Escape")  # an entry would be lost: it asks first (js/shell/discard.ts)
     expect(view2.button("Keep editing")).to_be_focused()
     expect(view2.root.locator(".nbask-discard")).to_contain_text("Your entry in “Service name” will be lost.")
-    nb2.page.keyboard.press("Escape")  # a second Escape keeps editing
+    keys.press("Escape")  # a second Escape keeps editing
     expect(view2.textbox("Service name")).to_have_value("billing")
     view2.textbox("Service name").fill("web")  # its default again
-    nb2.page.keyboard.press("Escape")  # nothing left to lose: it declines at once
-    assert read_form(nb2)["action"] == "decline"
+    keys.press("Escape")  # nothing left to lose: it declines at once
+    form2 = host.read_line(2, "FORM")
+    assert (form2["action"], form2["values"]) == ("decline", {})
+    view2.expect_status("dismissed")
+    assert host.keys_leaked(before) == [], "Escape in the form is the form's"
 
 
-def test_url_mode_opens_the_page_only_on_a_click(open_notebook, page: Page):
-    url = "https://login.example.test/device?code=A1B2"
-    call = (
-        "nbask.resolvers.run.run_request(nbask.kinds.form.request.url_request("
-        f"'Sign in to the deploy service', {url!r}, timeout=600))"
-    )
-    nb = open_notebook(["import json, nbask, nbask.api", f"f = await {call}\n" + PRINT_FORM])
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    view = FormView(nb.widget(1))
-    view.expect_status("pending")
-    # The page that Open opens is served here: this machine has no way to the example site.
-    page.context.route("https://login.example.test/**", lambda route: route.fulfill(body="signed in"))
-    expect(view.root).to_contain_text(url)  # shown whole, as text
-    assert view.root.locator("a").count() == 0
-    with page.context.expect_page() as opened:
+def test_url_mode_shows_the_address_as_text_and_opens_it_only_from_open(host: Host):
+    open_forms(host, URL_FORM, URL_FORM)
+    context = host.page.context
+    # The page Open opens is served here: this machine has no way to the example site.
+    context.route("https://login.example.test/**", lambda route: route.fulfill(body="signed in"))
+    view = start_form(host, 1)
+    expect(view.root.get_by_text(URL, exact=True)).to_be_visible()  # whole, as text
+    expect(view.root).to_contain_text("Site: login.example.test")  # the host, as the browser reads it
+    expect(view.root.locator("a")).to_have_count(0)
+    expect(view.root.get_by_role("link")).to_have_count(0)
+    expect(view.button("Open")).to_be_enabled()
+    with context.expect_page() as opened:
         view.button("Open").click()
-    assert opened.value.url.startswith("https://login.example.test/device")
-    form = read_form(nb)
+    opened.value.wait_for_load_state()
+    assert opened.value.url == URL
+    expect(opened.value.locator("body")).to_have_text("signed in")
+    form = host.read_line(1, "FORM")
     assert (form["action"], form["values"]) == ("accept", {})
+    view.expect_status("answered")
+    expect(view.root.locator("a")).to_have_count(0)
+    host.wait_done(1)
 
-    nb2 = open_notebook(["import json, nbask, nbask.api", f"f = await {call}\n" + PRINT_FORM])
-    nb2.run_cell(0)
-    nb2.run_cell(1, wait=False)
-    view2 = FormView(nb2.widget(1))
-    view2.expect_status("pending")
-    assert len(page.context.pages) == 3  # the two notebooks and the page the first click opened
+    pages = len(context.pages)
+    view2 = start_form(host, 2)
     view2.button("Decline").click()
-    assert read_form(nb2)["action"] == "decline"
-    assert len(page.context.pages) == 3  # Decline opened nothing
+    form2 = host.read_line(2, "FORM")
+    assert (form2["action"], form2["values"]) == ("decline", {})
+    view2.expect_status("dismissed")
+    assert len(context.pages) == pages  # Decline opened nothing
 
 
-def test_hostile_titles_stay_literal_and_the_form_is_axe_clean(open_notebook, page: Page, axe_source):
+def test_hostile_titles_stay_literal_and_the_form_is_axe_clean(host: Host, axe_source):
     schema = {
         "type": "object",
         "properties": {
@@ -147,7 +183,9 @@ def test_hostile_titles_stay_literal_and_the_form_is_axe_clean(open_notebook, pa
             **{k: v for k, v in SCHEMA["properties"].items() if k in ("replicas", "canary", "checks", "day")},
         },
     }
-    nb, view = open_form(open_notebook, ask_form(schema, message="<script>window.__pwned=2</script>"))
+    open_forms(host, ask_form(schema, message="<script>window.__pwned=2</script>"))
+    view = start_form(host, 1)
+    page = host.page
     expect(view.root).to_contain_text("<img src=x onerror=window.__pwned=1>")
     expect(view.root).to_contain_text("<script>window.__pwned=2</script>")
     assert view.root.locator("img, script, b").count() == 0
@@ -157,7 +195,10 @@ def test_hostile_titles_stay_literal_and_the_form_is_axe_clean(open_notebook, pa
     view.button("Submit").click()
     view.expect_status("answered")
     assert run_axe_serious(page, view.root) == []
-    read_form(nb)
+    host.read_line(1, "FORM")
+
+
+# -- JupyterLab and Notebook 7 ----------------------------------------------------------------------
 
 
 def test_a_real_mcp_server_elicits_through_the_form(open_notebook):
@@ -185,3 +226,124 @@ def test_a_real_mcp_server_elicits_through_the_form(open_notebook):
     nb.wait_output(1, "SERVER ", timeout=RUN_TIMEOUT_MS)
     assert "Deploying checkout-api: 5 replicas in us-east; sre@example.test will be told." in nb.stream_text(1)
     view.expect_status("answered")
+
+
+# -- VS Code ------------------------------------------------------------------------------------------
+
+
+def _open_vscode(open_host, theme: str = "dark") -> VSCodeHost:
+    host: VSCodeHost = open_host(theme)
+    host.run_ok("import json, nbask, nbask.api")
+    return host
+
+
+def _start_vscode(host: VSCodeHost, call: str) -> tuple[int, FormView]:
+    """Run `f = await <call>` then PRINT_FORM in a new cell; return it once its form is pending."""
+    cell = host.run(f"f = await {call}\n" + PRINT_FORM)
+    view = FormView(host.widget(cell))
+    view.expect_status("pending")
+    return cell, view
+
+
+def _outgoing_comm_msgs(host: VSCodeHost) -> list[dict[str, Any]]:
+    return [w for w in host.wire() if w["direction"] == "send" and w["type"] == "comm_msg"]
+
+
+def test_a_refused_value_never_goes_over_the_wire(open_host):
+    """The page's record of what it sent the kernel: one reply, the fixed one, not the refused 12."""
+    host = _open_vscode(open_host)
+    cell, view = _start_vscode(host, ask_form())
+    sent_before = len(_outgoing_comm_msgs(host))
+    view.spinbutton("Replicas").fill("12")
+    view.group("Region").get_by_role("radio", name="Europe").check()
+    view.button("Submit").click()
+    expect(view.spinbutton("Replicas")).to_have_attribute("aria-invalid", "true")
+    view.spinbutton("Replicas").fill("3")
+    view.button("Submit").click()
+    assert host.read_line(cell, "FORM")["values"]["replicas"] == 3
+    assert len(_outgoing_comm_msgs(host)) - sent_before == 1, _outgoing_comm_msgs(host)[sent_before:]
+
+
+# The text colours of a control and the background it is drawn on (its own, else the nearest
+# ancestor's that is not transparent), and the contrast between them.
+READ_CONTROL = """(el) => {
+  const rgba = (s) => { const m = s.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : [...m, 1]; };
+  let node = el, bg = null;
+  while (node && node.nodeType === 1) {
+    const c = rgba(getComputedStyle(node).backgroundColor);
+    if (c[3] > 0) { bg = c; break; }
+    node = node.parentElement;
+  }
+  bg = bg || [255, 255, 255, 1];
+  const fg = rgba(getComputedStyle(el).color);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+  const css = getComputedStyle(el);
+  return {fg: css.color, bg: `rgb(${bg[0]}, ${bg[1]}, ${bg[2]})`, ownBg: css.backgroundColor,
+          scheme: css.colorScheme, contrast: (hi + 0.05) / (lo + 0.05)};
+}"""
+NORMALISE = """(values) => {
+  const probe = document.createElement('div');
+  document.body.appendChild(probe);
+  const out = values.map(v => { probe.style.color = ''; probe.style.color = v; return getComputedStyle(probe).color; });
+  probe.remove();
+  return out;
+}"""
+
+
+def test_the_form_with_a_field_error_is_axe_clean_and_readable_in_each_vscode_theme(open_host, axe_source):
+    host = _open_vscode(open_host, "light")
+    cell, view = _start_vscode(host, ask_form())
+    view.textbox("Docs page").fill("https://docs.example.test/deploy")
+    view.labelled("Day").fill("2026-12-01")
+    view.spinbutton("Replicas").fill("12")
+    view.group("Region").get_by_role("radio", name="Europe").check()
+    view.button("Submit").click()
+    expect(view.spinbutton("Replicas")).to_have_attribute("aria-invalid", "true")
+    expect(view.root).to_contain_text("Enter 10 or less.")
+    host.page.add_script_tag(content=axe_source)
+
+    controls = {
+        "Service name textbox": view.textbox("Service name"),
+        "Docs page textbox": view.textbox("Docs page"),
+        "Day date input": view.labelled("Day"),
+        "Replicas spinbutton (invalid)": view.spinbutton("Replicas"),
+    }
+    problems: dict[str, list[str]] = {}
+    for name, theme in THEMES.items():
+        host.set_theme(name)
+        expect(host.page.locator("body")).to_have_attribute("data-vscode-theme-kind", theme["kind"])
+        found = []
+        violations = run_axe_serious(host.page, view.root)
+        found.extend(f"axe {v['id']} ({v['impact']}): {v['nodes'][:2]}" for v in violations)
+        colors = theme["colors"]
+        want_fg, want_bg = host.page.evaluate(NORMALISE, [colors["input-foreground"], colors["input-background"]])
+        dark = theme["kind"] in ("vscode-dark", "vscode-high-contrast")
+        for what, control in controls.items():
+            seen = control.evaluate(READ_CONTROL)
+            if seen["fg"] == seen["bg"] or seen["contrast"] < 4.5:
+                found.append(f"{what}: text {seen['fg']} on {seen['bg']}, contrast {seen['contrast']:.2f}")
+            if (seen["fg"], seen["ownBg"]) != (want_fg, want_bg):
+                found.append(f"{what}: {seen['fg']} on {seen['ownBg']}, theme's input is {want_fg} on {want_bg}")
+            # Native parts (the date picker's icon, the spin arrows) follow the theme's lightness.
+            if seen["scheme"] != ("dark" if dark else "light"):
+                found.append(f"{what}: color-scheme {seen['scheme']} in a {theme['kind']} theme")
+        for what, control in {
+            "Canary first checkbox": view.checkbox("Canary first"),
+            "Europe radio": view.group("Region").get_by_role("radio", name="Europe"),
+        }.items():
+            box = control.bounding_box()
+            if box is None or box["width"] < 10 or box["height"] < 10:
+                found.append(f"{what}: drawn at {box}")
+        print(f"\n{name}: form axe serious/critical violations: {len(violations)}")  # noqa: T201
+        if found:
+            problems[name] = found
+    assert not problems, json.dumps(problems, indent=1)
+
+    host.set_theme("dark")
+    view.spinbutton("Replicas").fill("5")
+    view.button("Submit").click()
+    assert host.read_line(cell, "FORM")["values"]["replicas"] == 5
