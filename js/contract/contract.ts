@@ -62,6 +62,13 @@ export interface BaseModel {
    *  not send it (reloaded while the cell ran) shows the run's later output in the view
    *  (js/reload/cellrun.ts). Optional: an older kernel does not sync it. */
   _cell_run?: { msg_id?: string; session?: string };
+  /** The only people whose verified answer resolves the request ([] = anyone): every other page
+   *  shows the card read-only, "Waiting for alice or bob" (js/shell/approvers.ts). Optional: an
+   *  older kernel does not sync it. */
+  _approvers?: string[];
+  /** Whether the Jupyter server vouched for who ran the cell (nbask's server extension stamped
+   *  it): where it did not, a request with approvers cannot be answered. Optional. */
+  _verifies?: boolean;
 }
 
 /** A batch as its widgets see it: the `_batch` trait when several requests wait together. */
@@ -265,6 +272,8 @@ export interface SavedDraft {
 export interface ResultExtras {
   late?: boolean;
   answered_by_user?: string;
+  /** How `answered_by_user` is known: stamped by the Jupyter server, or said by the page. */
+  identity?: "verified" | "reported" | "none";
 }
 
 /** A question's result: question text -> answer text, and a note. */

@@ -6,6 +6,8 @@ import { isObject } from "../parts/dom";
 
 let username: string | null = null;
 let asked = false;
+/** Told once the identity has been read (the views that wait to know who may answer). */
+const told = new Set<() => void>();
 
 interface PageConfig {
   baseUrl: string;
@@ -60,12 +62,16 @@ export async function readServerUsername(): Promise<string | null> {
   }
 }
 
-/** Starts reading the identity once per page (every view calls it; only the first asks). */
-export function learnUsername(): void {
+/** Starts reading the identity once per page (every view calls it; only the first asks);
+ *  `onKnown` runs once it has been read. */
+export function learnUsername(onKnown?: () => void): void {
+  if (onKnown !== undefined) told.add(onKnown);
   if (asked) return;
   asked = true;
   void readServerUsername().then((name) => {
     username = name;
+    for (const callback of told) callback();
+    told.clear();
   });
 }
 
@@ -78,4 +84,5 @@ export function knownUsername(): string | null {
 export function resetUsername(): void {
   username = null;
   asked = false;
+  told.clear();
 }

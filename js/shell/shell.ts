@@ -19,7 +19,7 @@ import { lateRow, retitleLate } from "./lateanswer";
 import { statusLineElement } from "../parts/resolved";
 import { ReplyChannel } from "./sidechannel";
 import { registerWaiting, unregisterWaiting, type WaitingView } from "./attention";
-import { showsName } from "../parts/wording";
+import { answeredByText, notAnswerableHere, showAnswerability } from "./approvers";
 
 export { formatDuration } from "./countdown";
 
@@ -87,7 +87,7 @@ export abstract class InteractionView<M extends BaseModel> {
     for (const [type, listener] of this.listeners) this.root.addEventListener(type, listener);
     this.draftSync = new DraftSync(model, this.id, this.onRemoteDraft);
     host.append(this.root);
-    const shared = ["_status", "_request_id", "_result", "_response", "_deadline_ms", "_countdown_from_ms", "_notify", "_show_names"];
+    const shared = ["_status", "_request_id", "_result", "_response", "_deadline_ms", "_countdown_from_ms", "_notify", "_show_names", "_approvers", "_verifies"];
     this.events = [...shared, ...fields].map((f) => `change:${f}`);
     this.waiting = {
       root: this.root,
@@ -97,7 +97,7 @@ export abstract class InteractionView<M extends BaseModel> {
       notify: () => this.model.get("_notify") === true,
     };
     for (const name of this.events) this.model.on(name, this.update);
-    learnUsername();
+    learnUsername(this.update); // who this page's person is decides whether they may answer
   }
 
   /** Subclasses call this at the end of their constructor, once their own fields exist. */
@@ -166,12 +166,6 @@ export abstract class InteractionView<M extends BaseModel> {
     return isObject(result) && result.late === true;
   }
 
-  /** The username the kernel recorded as who answered, or "" when none. */
-  private answeredBy(): string {
-    const result: unknown = this.model.get("_result");
-    return isObject(result) ? asText(result.answered_by_user).trim() : "";
-  }
-
   protected isSending(): boolean {
     const response: unknown = this.model.get("_response");
     return isObject(response) && typeof response.action === "string" && response.action !== "";
@@ -182,9 +176,10 @@ export abstract class InteractionView<M extends BaseModel> {
     return deadline > 0 && Date.now() >= deadline;
   }
 
-  /** Controls are disabled while an answer is on its way or after the time limit. */
+  /** Controls are disabled while an answer is on its way, after the time limit, or where this
+   *  page's person may not answer (js/shell/approvers.ts). */
   protected isLocked(): boolean {
-    return this.isSending() || this.isExpired();
+    return this.isSending() || this.isExpired() || notAnswerableHere(this.model) !== null;
   }
 
   protected domId(suffix: string): string {
@@ -254,7 +249,8 @@ export abstract class InteractionView<M extends BaseModel> {
     if (form === null) return;
     const sending = this.isSending();
     const expired = this.isExpired();
-    const locked = sending || expired;
+    const locked = sending || expired || notAnswerableHere(this.model) !== null;
+    showAnswerability(form, this.model);
     if (locked) unregisterWaiting(this.waiting);
     if (locked) this.discard.close();
     setFlag(this.root, "data-sending", sending);
@@ -311,10 +307,7 @@ export abstract class InteractionView<M extends BaseModel> {
     let shown = text ?? STATUS_TEXT[status] ?? status;
     // Late: no tick, as the cell went on without this answer (the block's note says where it went).
     if (this.isAnsweredLate()) [shown, mark] = [text === undefined ? LATE_TEXT.answered_late : `${shown} late`, "timeout"];
-    const user = this.answeredBy();
-    const result: unknown = this.model.get("_result");
-    const isAccount = isObject(result) && result.answered_by_account === true;
-    if (showsName(user, this.model.get("_show_names") === true, isAccount)) shown += ` by ${user}`;
+    shown += answeredByText(this.model); // " by alice (verified)" where it names someone
     return statusLineElement(status, shown, mark);
   }
 

@@ -103,7 +103,7 @@ def test_the_summary_says_answered_late_and_by_whom():
     widget._response = reply("us-east", user="alice")
     summary = widget.summary_markdown()
     assert summary.startswith("**nbask** (timeout)")
-    assert "**nbask** (answered late by alice)" in summary
+    assert "**nbask** (answered late by alice (reported))" in summary
     assert "us\\-east" in summary
 
 

@@ -28,8 +28,10 @@ from ..core.history import LATE_RECORD_KEY, RECORD_KEY, record_of
 from ..core.lifecycle import DEFAULT_TIMEOUT, Ending, OutcomeT, Request, Resolution
 from ..core.manager import manager, several_answered, who
 from ..errors import MalformedResponse
-from ..replies import answering_user, is_response
+from ..models import Verification
+from ..replies import is_response
 from .batch import follow_batch
+from .sender import ChecksSender, handling
 
 log = logging.getLogger(__name__)
 #: How long before the end of nbask's default limit its countdown shows (a limit no caller set).
@@ -45,10 +47,6 @@ _CSS_PATH = STATIC / "widget.css"
 LATE_ANSWER_NOTE = agent_text("late_ignored")
 ANSWERED_LATE_NOTE = agent_text("answered_late")
 
-#: The header of the comm message being handled on this thread: the front end's message, read
-#: for who sent a response (``_handle_msg`` sets it; the ``_response`` observer runs inside).
-_message = threading.local()
-
 
 def _require_bundle() -> None:
     # Checked when a widget is made, not at import, so the schema and the headless
@@ -62,7 +60,7 @@ def _require_bundle() -> None:
             raise FileNotFoundError(msg)
 
 
-class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
+class InteractionWidget(ChecksSender, anywidget.AnyWidget, Generic[OutcomeT]):
     """Shows one request and settles its Resolution from the person's response."""
 
     _esm = _ESM_PATH if _ESM_PATH.is_file() else "export default {};"
@@ -122,6 +120,8 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         traits.setdefault("_cell", host.running_cell_line())
         traits.setdefault("_source", resolution.request.source or "")
         traits.setdefault("_cell_run", host.running_cell_request())
+        traits.setdefault("_approvers", list(resolution.request.approvers or ()))
+        traits.setdefault("_verifies", host.running_cell_stamp() is not None)
         channel = waiting.reply_channel(resolution.request.request_id, self._on_side_reply)
         if channel is not None:
             traits["_reply_channel"] = channel.name
@@ -221,18 +221,8 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
     # -- resolution ------------------------------------------------------------
 
     def _handle_msg(self, msg: dict[str, Any]) -> None:
-        header = msg.get("header")
-        _message.username = header.get("username") if isinstance(header, dict) else None
-        try:
+        with handling(msg):  # who sent it, for the response's observer
             super()._handle_msg(msg)
-        finally:
-            _message.username = None
-
-    @staticmethod
-    def _message_username() -> str | None:
-        """The username in the header of the comm message being handled, if it names one."""
-        name = getattr(_message, "username", None)
-        return name if isinstance(name, str) else None
 
     def _on_draft_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         # A page being left sends its last draft as a message of its own (js/shell/draftsync.ts): the
@@ -253,9 +243,10 @@ class InteractionWidget(anywidget.AnyWidget, Generic[OutcomeT]):
         except MalformedResponse as error:
             self._refuse(error)
             return
-        user = answering_user(self._message_username(), raw)
-        if user is not None:
-            outcome = outcome.model_copy(update={"answered_by_user": user})
+        user, identity = self._sender(raw)
+        if self._refused_sender(user, identity):
+            return
+        outcome = outcome.model_copy(update={"answered_by_user": user, "identity": identity})
         if ended is None and self._resolution.settle(outcome):
             return
         self._take_late(outcome)
@@ -399,3 +390,10 @@ class ShowsRefusals(InteractionWidget[OutcomeT]):
         with self.hold_sync():
             self._error = str(error)
             super()._refuse(error)
+
+    def _refused_sender(self, user: str | None, identity: Verification) -> bool:
+        with self.hold_sync():
+            refused = super()._refused_sender(user, identity)
+            if refused:
+                self._error = f"Not accepted: {self._refusal}."
+            return refused

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..core.lifecycle import Request, Resolution
 from ..core.manager import Batch, manager
-from ..replies import answering_user
+from ..models import Verification
 
 log = logging.getLogger(__name__)
 
@@ -27,14 +27,15 @@ class BatchCard(Protocol):
     """
 
     request: Request[Any]
-    _batch: dict[str, Any]  # the synced trait the heading is drawn from
 
     @property
     def done(self) -> bool: ...
 
+    _batch: dict[str, Any]  # the synced trait the heading is drawn from
+
     def on_msg(self, callback: Callable[[Any, Any, Any], None]) -> None: ...
 
-    def _message_username(self) -> object: ...
+    def _sender(self, raw: dict[str, Any]) -> tuple[str | None, Verification]: ...
 
 
 #: The custom message a lead widget's heading sends: {"batch": "approve_all" | "reject_all",
@@ -111,7 +112,7 @@ def _on_message(widget: BatchCard, content: Any) -> None:
         return
     # Only the approvals the person confirmed (the heading names how many): one that joined
     # after the confirmation was not seen, and keeps waiting.
-    user = answering_user(widget._message_username(), content)  # noqa: SLF001
+    user, identity = widget._sender(content)  # noqa: SLF001
     approve = BATCH_ACTIONS[content["batch"]]
-    decided = manager().decide_batch(batch_id, ids, approve=approve, user=user)
+    decided = manager().decide_batch(batch_id, ids, approve=approve, user=user, identity=identity)
     log.info("nbask batch %s: %d approval(s) %s at once", batch_id, decided, "approved" if approve else "rejected")
