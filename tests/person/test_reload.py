@@ -1,12 +1,15 @@
-"""A page reload while a question waits: the question is shown again, still answerable, with
-the person's unsent draft (choices, Other text; an approval's edited details and reason).
+"""A page reload while a question waits, in every host (VS Code's on every ipykernel): the
+question is shown again, still answerable, with the person's unsent draft (choices, Other text;
+an approval's edited details and reason), and the next cell reads the answer the waiting cell
+received.
 
-A notebook's outputs reach a reloaded page only from the saved file, so the person saves
-(toolbar) before reloading, as they would. The draft is typed after the save and the page is
-reloaded right after the last keystroke: it lives in the widget model, not in the file. The
-reloaded page no longer owns the running cell's output stream, so the cell's own print is not
-shown in the cell: the widget shows it once the request ended, and the next cell reads the answer
-the waiting cell received.
+A notebook's outputs reach a reloaded JupyterLab or Notebook 7 page only from the saved file, so
+the person saves (toolbar) before reloading, as they would (VS Code's notebook keeps them itself).
+The draft is typed after the save and the page is reloaded right after the last keystroke: it
+lives in the widget model, not in the file. In JupyterLab and Notebook 7 the reloaded page no
+longer owns the running cell's output stream, so the cell's own print is not shown in the cell:
+the widget shows it once the request ended. In VS Code the window keeps the running cell's
+output; a cell queued before the reload runs after the answer, and an interrupt still ends the wait.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from playwright.sync_api import expect
 from support.ask_widget import (
     ANSWER_ANYWAY,
@@ -23,19 +25,20 @@ from support.ask_widget import (
     PRINT_RESULT,
     ApprovalView,
     AskWidget,
-    read_decision,
     read_result,
 )
+from support.hosts import Host
+from support.vscode.host import open_asking
 
-pytestmark = pytest.mark.browser
+HOSTS = ("lab", "notebook7", "vscode", "vscode-7.3", "vscode-6.29")
 
 QUESTION = "Which optimizer should the sweep use?"
 LOGS = "What should each run log?"
 RUN_LABEL = "The cell after the answer"  # js/reload/cellrun.ts RUN_TEXT.label
 
 
-def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_notebook):
-    nb = open_notebook(
+def test_reload_while_waiting_shows_the_question_again_with_its_draft(host: Host):
+    host.open(
         [
             "import json, nbask",
             (
@@ -48,11 +51,11 @@ def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_noteb
             PRINT_RESULT,
         ]
     )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    ask = AskWidget.in_cell(nb, 1)
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    ask = AskWidget(host.widget(1))
     ask.expect_pending()
-    nb.save()
+    host.save()
 
     ask.choose(QUESTION, "SGD")
     ask.choose(LOGS, "Loss")
@@ -60,10 +63,9 @@ def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_noteb
     ask.option(LOGS, "Other", exact=True).check()  # its textbox appears once chosen
     ask.other(LOGS).fill("learning rate")
     ask.other(LOGS).press("s")  # the last keystroke, right before the reload
-    nb.reload()
-    nb.wait_kernel_connected()
+    host.reload()
 
-    ask = AskWidget.in_cell(nb, 1)
+    ask = AskWidget(host.widget(1))
     ask.expect_pending()
     expect(ask.option(QUESTION, "SGD")).to_be_checked()
     expect(ask.option(QUESTION, "AdamW")).not_to_be_checked()
@@ -74,15 +76,17 @@ def test_reload_while_waiting_shows_the_question_again_with_its_draft(open_noteb
     ask.submit()
     ask.expect_resolved("answered", {QUESTION: "SGD"})
 
-    nb.run_cell(2, wait=False)
-    result = read_result(nb, 2)
+    host.run_cell(2, wait=False)
+    result = host.read_line(2, "RESULT")
     assert result["status"] == "answered"
     assert result["answers"] == {QUESTION: "SGD", LOGS: "Loss, Samples, learning rates"}
+    host.wait_done(2)
+    assert not host.failed(2)
 
 
-def test_an_approvals_edited_details_and_reason_survive_a_reload(open_notebook):
+def test_an_approvals_edited_details_and_reason_survive_a_reload(host: Host):
     details = '{"replicas": 2}'
-    nb = open_notebook(
+    host.open(
         [
             "import json, nbask",
             (
@@ -92,29 +96,26 @@ def test_an_approvals_edited_details_and_reason_survive_a_reload(open_notebook):
             PRINT_DECISION,
         ]
     )
-    nb.run_cell(0)
-    nb.run_cell(1, wait=False)
-    view = ApprovalView(nb.widget(1))
-    expect(view.root).to_be_visible()
+    host.run_cell(0)
+    host.run_cell(1, wait=False)
+    view = ApprovalView(host.widget(1))
     view.expect_status("pending")
-    nb.save()
+    host.save()
 
     view.button("Edit").click()
     view.textbox("Details").fill('{"replicas": 3}')
     view.textbox("Reason").fill("traffic doubles tonight")
-    nb.reload()
-    nb.wait_kernel_connected()
+    host.reload()
 
-    view = ApprovalView(nb.widget(1))
-    expect(view.root).to_be_visible()
+    view = ApprovalView(host.widget(1))
     view.expect_status("pending")
     expect(view.textbox("Details")).to_have_value('{"replicas": 3}')
     expect(view.textbox("Reason")).to_have_value("traffic doubles tonight")
     view.button("Approve").click()
     view.expect_status("answered")
 
-    nb.run_cell(2, wait=False)
-    decision = read_decision(nb, 2)
+    host.run_cell(2, wait=False)
+    decision = host.read_line(2, "DECISION")
     assert decision["decision"] == "edit"
     assert decision["edited"] == '{"replicas": 3}'
     assert decision["reason"] == "traffic doubles tonight"
@@ -185,3 +186,39 @@ def test_after_a_reload_the_widget_shows_what_the_cell_prints_after_the_answer(o
     expect(nb.cell(0)).not_to_have_class(re.compile(r"\bjp-mod-active\b"))
     page.keyboard.press("Shift+Enter")
     nb.wait_output(2, "next")
+
+
+# -- VS Code: the window keeps the running cell --------------------------------------------------------
+
+VSCODE_QUESTION = "Retrain the model on the new data?"
+
+
+def test_in_vscode_a_cell_queued_before_the_reload_runs_only_after_the_answer(open_host):
+    host, cell, ask = open_asking(open_host, f"nbask.ask({VSCODE_QUESTION!r}, ['Yes', 'No'], timeout=None)")
+    queued = host.run("print('QUEUED ran', flush=True)")
+    host.reload()
+    # The window reconnected: the kernel answered its kernel_info_request, the cell is restored.
+    assert host.page.evaluate("() => window.vscodeHost.kernelInfoAt()") is not None
+    expect(host.cell(cell)).to_have_attribute("data-restored", "true")
+    assert host.is_running(cell)
+    ask = AskWidget(host.widget(cell))
+    ask.expect_pending()
+    assert host.is_running(queued)
+    assert host.stdout(queued) == ""
+    ask.choose(VSCODE_QUESTION, "Yes")
+    ask.submit()
+    assert host.read_result(cell)["answers"] == {VSCODE_QUESTION: "Yes"}
+    host.wait_output(queued, "QUEUED ran")
+    host.wait_done(queued)
+
+
+def test_in_vscode_after_reload_an_interrupt_still_ends_the_wait(open_host):
+    host, cell, _ask = open_asking(open_host, f"nbask.ask({VSCODE_QUESTION!r}, ['Yes', 'No'], timeout=None)")
+    host.reload()
+    ask = AskWidget(host.widget(cell))
+    ask.expect_pending()
+    host.interrupt()
+    ask.expect_status("cancelled")
+    host.wait_output(cell, "KeyboardInterrupt")
+    host.wait_done(cell)
+    assert "RESULT" not in host.stdout(cell)

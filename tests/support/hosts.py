@@ -93,8 +93,11 @@ class Host(Protocol):
     def interrupt(self) -> None:
         """Interrupt the kernel as the person would."""
 
+    def save(self) -> None:
+        """Save the notebook as the person would before a reload (outputs kept where the host keeps them)."""
+
     def reload(self) -> None:
-        """Reload the page; the kernel and its cells stay."""
+        """Reload the page; the kernel and its cells stay; return once it is attached again."""
 
     def expect_host_rules(self, index: int) -> None:
         """What this host requires of a cell that printed an answer (nothing, but in VS Code)."""
@@ -181,8 +184,13 @@ class JupyterHost:
     def interrupt(self) -> None:
         self.notebook.interrupt()
 
+    def save(self) -> None:
+        self.notebook.save()
+
     def reload(self) -> None:
+        """A reloaded page shows the outputs of the saved file, and attaches to the running kernel."""
         self.notebook.reload()
+        self.notebook.wait_kernel_connected()
 
     def expect_host_rules(self, index: int) -> None:
         del index  # no rule of its own
@@ -280,6 +288,9 @@ class VSCodeWidgetHost:
 
     def interrupt(self) -> None:
         self.host.interrupt()
+
+    def save(self) -> None:
+        return None  # VS Code's notebook document keeps the outputs across a window reload
 
     def reload(self) -> None:
         self.host.reload()

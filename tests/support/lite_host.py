@@ -85,6 +85,9 @@ class LiteHost:
     def interrupt(self) -> None:
         raise NotImplementedError("the Pyodide kernel is not interrupted from the page here")
 
+    def save(self) -> None:
+        raise NotImplementedError("JupyterLite's notebooks are not saved here")
+
     def reload(self) -> None:
         self.lite.page.reload()
         self.wait_idle()
