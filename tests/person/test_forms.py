@@ -19,9 +19,7 @@ from support.ask_widget import run_axe_serious
 from support.forms import PRINT_FORM, SCHEMA
 from support.hosts import Host
 from support.notebook_page import RUN_TIMEOUT_MS
-from support.vscode.host import VSCodeHost
-
-from person.test_theme_vscode import THEMES
+from support.vscode.host import THEMES, VSCodeHost
 
 pytestmark = pytest.mark.colab
 

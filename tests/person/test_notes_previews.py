@@ -16,9 +16,7 @@ import pathlib
 from playwright.sync_api import expect
 from support.ask_widget import HOSTILE_MARKUP, PRINT_NOTES, AskWidget, run_axe_serious
 from support.hosts import Host
-from support.vscode.host import VSCodeHost
-
-from person.test_theme_vscode import THEMES
+from support.vscode.host import THEMES, VSCodeHost
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 

@@ -8,6 +8,7 @@ shows (a cell's `data-state`, output text, the widget's `data-status`), never a 
 from __future__ import annotations
 
 import json
+import pathlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,10 @@ from support.ask_widget import PRINT_RESULT, AskWidget
 
 from .server import HostServer
 
+#: The four theme kinds the page can show, as VS Code names their colours (page/themes.json).
+THEMES: dict[str, Any] = json.loads((pathlib.Path(__file__).resolve().parent / "page" / "themes.json").read_text())[
+    "themes"
+]
 READY_TIMEOUT_MS = 60_000
 RUN_TIMEOUT_MS = 30_000
 

@@ -1,9 +1,11 @@
-"""nbask follows the VS Code colour theme, in each of the four theme kinds: its colours, font,
-buttons, badge and focus ring come from the webview's --vscode-* variables (not from the
+"""nbask follows VS Code's colour theme, in each of the four theme kinds.
+
+Its colours, font, buttons, badge and focus ring come from the webview's --vscode-* variables (not from the
 JupyterLab light variables that VS Code's ipywidgets bundle puts on :root), and axe-core finds no
 colour-contrast or other serious/critical violation. One page, one question; the theme is
 switched live as VS Code does. Screenshots go to test-artifacts/vscode-<theme>.png, and to
-docs/ with NBASK_UPDATE_DOCS_SCREENSHOTS=1.
+docs/ with NBASK_UPDATE_DOCS_SCREENSHOTS=1. JupyterLab's light and dark themes are checked by
+test_screenshots.py, through support/light_and_dark.py.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 from support.ask_widget import PRINT_DECISION, PRINT_RESULT, ApprovalView, AskWidget, run_axe_serious
+from support.vscode.host import THEMES
 
 pytestmark = pytest.mark.vscode
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-PAGE = pathlib.Path(__file__).resolve().parents[1] / "support" / "vscode" / "page"
-THEMES = json.loads((PAGE / "themes.json").read_text())["themes"]
 QUESTION = "Which database should the app use?"
 SECOND = "Which checks should run before deploying?"
 CALL = (
