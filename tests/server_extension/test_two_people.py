@@ -45,10 +45,10 @@ REPORT = (
 )
 
 
-def start_server(home: pathlib.Path, *, extension: bool) -> JupyterServer:
+def start_server(home: pathlib.Path, *, extension: bool, frontend: str = "lab") -> JupyterServer:
     config = None if extension else {"ServerApp": {"jpserver_extensions": {"nbask.server_extension": False}}}
     server = JupyterServer(
-        "lab",
+        frontend,
         home,
         # No server token: JupyterLab writes it into every page, which would then answer as it.
         args=("--ServerApp.identity_provider_class=two_people.TwoPeople",),
@@ -61,9 +61,11 @@ def start_server(home: pathlib.Path, *, extension: bool) -> JupyterServer:
     return server
 
 
-@pytest.fixture(scope="module")
-def stamping_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
-    server = start_server(tmp_path_factory.mktemp("stamping"), extension=True)
+@pytest.fixture(scope="module", params=["lab", "notebook7"])
+def stamping_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[JupyterServer]:
+    server = start_server(tmp_path_factory.mktemp("stamping"), extension=True, frontend=request.param)
     yield server
     server.stop()
 
