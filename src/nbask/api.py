@@ -161,6 +161,8 @@ async def approve(
     ``risk`` ("low", "medium" or "high"; None = no tag) tags the approval with what is at stake;
     "high" draws Approve in the danger colour (Reject is still what has focus first).
     ``source`` names who asks ("billing agent"), shown when a batch mixes sources.
+    ``approvers=["alice"]`` (every call that asks takes it): only a verified answer of one of
+    them resolves it (``nbask.configure(approvers=...)`` sets a default for approvals).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     request = approval_request(
