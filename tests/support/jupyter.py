@@ -1,4 +1,5 @@
-"""Start and stop an isolated JupyterLab / Jupyter Notebook 7 server for the browser tests.
+"""Start and stop an isolated Jupyter server for the tests in real hosts: JupyterLab, Jupyter
+Notebook 7, or a bare jupyter_server behind VS Code's widget host page (support.vscode.server).
 
 Each server gets its own temporary home: root dir (the notebooks), JUPYTER_CONFIG_DIR with
 user settings that turn off windowing and the news/update toasts, JUPYTER_DATA_DIR with a
@@ -34,6 +35,8 @@ KERNEL_DISPLAY_NAME = "nbask test kernel"
 APPS = {
     "lab": "jupyterlab",
     "notebook7": "notebook",
+    # VS Code's host page needs only the REST API, kernels and static files.
+    "vscode": "jupyter_server",
 }
 
 USER_SETTINGS: dict[str, dict[str, Any]] = {
@@ -241,6 +244,8 @@ class JupyterServer:
     def app_url(self, path: str) -> str:
         """The page that shows `path` (a notebook) in this front end; '' is the app's home."""
         quoted = urllib.parse.quote(path)
+        if self.frontend == "vscode":
+            return f"{self.base_url}/static/vscode.html"  # the host page, among the extra static paths
         if self.frontend == "lab":
             return f"{self.base_url}/lab" + (f"/tree/{quoted}" if path else "")
         return f"{self.base_url}/" + (f"notebooks/{quoted}" if path else "tree")
