@@ -77,9 +77,9 @@ def test_three_asks_wait_together_and_are_answered_in_any_order(k: KernelHarness
     # never the other cards' (twenty cards would otherwise each get an update before the
     # answered caller runs).
     other = {"id": answers[0][2], "lead": False, "waiting": 0, "approvals": [], "high_risk": [], "sources": 1}
-    synced = [state["_batch"] for state in k.widget_states(comms[2].comm_id) if "batch" in state]
+    synced = [state["_batch"] for state in k.widget_states(comms[2].comm_id) if "_batch" in state]
     assert synced == [other]
-    synced = [state["_batch"] for state in k.widget_states(comms[1].comm_id) if "batch" in state]
+    synced = [state["_batch"] for state in k.widget_states(comms[1].comm_id) if "_batch" in state]
     assert [(s["lead"], s["waiting"]) for s in synced] == [(False, 0), (True, 1), (False, 0)]
     assert [a[:2] for a in answers] == [
         ["answered", {"Order 0?": "A"}],

@@ -101,7 +101,7 @@ def test_form_values_arrive_typed_and_a_bad_value_is_refused(k: KernelHarness, c
     # Out of range: the kernel refuses it, says why, and clears the reply so the form stays open.
     k.update_widget(comm.comm_id, {"_response": {"action": "submit", "values": {"replicas": 99, "region": "eu-west"}}})
     refused = k.wait_for_state(comm.comm_id, lambda state: state.get("_response") == {})
-    assert "replicas" in refused["error"]
+    assert "replicas" in refused["_error"]
     assert not k.has_reply(cell), "the cell still waits"
     values = {"replicas": 3, "region": "us-east", "canary": False}
     k.update_widget(comm.comm_id, {"_response": {"action": "submit", "values": values}})
