@@ -185,16 +185,18 @@ declare -A SUITE_ARGS=(
   [docs]="tests/docs -m 'not ($NEEDS)'"
   [kernel]="tests -m 'kernel and not agents_more' --ignore=tests/person"
   [colab]="tests -m 'kernel and colab' --ignore=tests/person"
-  [browser]="tests/person tests/server_extension -m browser"
+  [browser]="tests/person -m browser"
+  # the server extension's people and pages, in a process of their own: each test drives its own Chromium
+  [server]="tests/server_extension -m browser"
   [colab-web]="tests/person -m 'browser and colab' -k 'not mcp_server'"
   [vscode]="tests/person -m vscode"
   [lite]="tests/person -m lite"
 )
-SUITES=(unit inbox headless tools integrations agents-more docs kernel colab browser colab-web vscode lite)
+SUITES=(unit inbox headless tools integrations agents-more docs kernel colab browser server colab-web vscode lite)
 # The suites that drive a browser run in a second lane beside the others: they spend most of
 # their time waiting on pages and servers, the others on the CPU. NBASK_TEST_LANES=1 runs all in
 # one lane. Each lane runs its suites one after another (no two browser suites share a moment).
-BROWSER_LANE=(browser colab-web vscode lite)
+BROWSER_LANE=(browser server colab-web vscode lite)
 [ "$QUICK" = 1 ] && SUITES=(unit)
 
 run_suite() {  # run_suite NAME: run one suite, leave its summary line in $ARTIFACTS/NAME.line

@@ -132,7 +132,7 @@ def reply(k: KernelHarness, comm: CommInfo, action: str, values: dict[str, Any] 
 
 
 def statuses(k: KernelHarness, comm: CommInfo) -> list[str]:
-    return [state["_status"] for state in k.widget_states(comm.comm_id) if "status" in state]
+    return [state["_status"] for state in k.widget_states(comm.comm_id) if "_status" in state]
 
 
 def received(result: CellResult) -> dict[str, Any]:

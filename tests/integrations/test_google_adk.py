@@ -243,8 +243,8 @@ def test_a_malformed_confirmation_request_names_the_field():
 KERNEL = "nbask-ipykernel-7.4"
 SETUP = f"""
 import json, sys
-sys.path.insert(0, {str(REPO / "tests" / "tools")!r})
-import adk_scripted
+sys.path.insert(0, {str(REPO / "tests" / "integrations")!r})
+import google_adk_scripted as adk_scripted
 """
 RUN = "print(json.dumps(await adk_scripted.drive({tool!r})))"
 

@@ -185,8 +185,8 @@ def test_a_payload_a_form_cannot_show_is_an_approval_of_the_json(person: Person,
 KERNEL = "nbask-ipykernel-7.4"
 SETUP = f"""
 import json, sys
-sys.path.insert(0, {str(REPO / "tests" / "tools")!r})
-import adk_scripted
+sys.path.insert(0, {str(REPO / "tests" / "integrations")!r})
+import google_adk_scripted as adk_scripted
 """
 
 

@@ -142,8 +142,8 @@ def start(k: KernelHarness, cell: str) -> str:
 
 
 def widget(k: KernelHarness, **state: Any) -> CommInfo:
-    """The comm_open of the nbask widget whose state has ``state``."""
-    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(n) == v for n, v in state.items()), timeout=30)
+    """The comm_open of the nbask widget whose wire state has ``state`` (names without their "_")."""
+    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(f"_{n}") == v for n, v in state.items()), timeout=30)
 
 
 def send(k: KernelHarness, comm: CommInfo, response: dict[str, Any]) -> None:

@@ -22,12 +22,21 @@ import papermill
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
-from support.headless import NOTEBOOK_CELLS, REPO, clean_env, markdown_outputs, printed_results, write_notebook
+from support.headless import (
+    NOTEBOOK_CELLS,
+    REPO,
+    clean_env,
+    markdown_outputs,
+    notebook_fixture,
+    printed_results,
+    write_notebook,
+)
 from support.kernel import KernelHarness, ensure_kernelspecs
 
 from nbask.core.history import RECORD_KEY, entries_in_notebook, load
 
 pytestmark = pytest.mark.kernel
+notebook = notebook_fixture  # the fixture, under the name the tests take
 
 HARNESS_KERNEL = "nbask-ipykernel-7.4"
 

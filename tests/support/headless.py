@@ -89,6 +89,7 @@ def markdown_outputs(nb: Any) -> list[str]:
     ]
 
 
-@pytest.fixture
-def notebook(tmp_path: pathlib.Path) -> pathlib.Path:
+@pytest.fixture(name="notebook")
+def notebook_fixture(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A notebook that asks, written in the test's folder (import it as ``notebook``)."""
     return write_notebook(tmp_path / "agent.ipynb")

@@ -25,7 +25,7 @@ EXPECTED_STRATEGY = {"6": "shell-stream", "7.0-7.3": "shell-pipe", "7.4": "concu
 # Defined once per kernel. ``Probe`` is the minimal test widget: the "front end" answers by
 # setting ``response``; its observer resolves an asyncio future with call_soon_threadsafe
 # (as nbask's widget does) and sets a threading.Event (for wait_sync). ``p.began`` is the
-# waits' ``on_waiting``: it publishes ``deadline_ms`` as nbask's widget does once its wait
+# waits' ``on_waiting``: it publishes ``_deadline_ms`` as nbask's widget does once its wait
 # receives messages and interrupts, so ``k.wait_until_waiting(comm)`` sees the wait begin.
 SETUP = r'''
 import asyncio, os, signal, threading, time
@@ -35,10 +35,10 @@ from nbask import waiting
 class Probe(ipywidgets.DOMWidget):
     label = traitlets.Unicode().tag(sync=True)
     response = traitlets.Dict().tag(sync=True)
-    deadline_ms = traitlets.Int(0).tag(sync=True)
+    _deadline_ms = traitlets.Int(0).tag(sync=True)
 
     def began(self):
-        self.deadline_ms = 1
+        self._deadline_ms = 1
 
 def make_probe(label):
     p = Probe(label=label)
