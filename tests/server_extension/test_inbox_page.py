@@ -22,13 +22,10 @@ from playwright.sync_api import Browser, Page, expect
 from support.ask_widget import run_axe_serious
 from support.jupyter import JupyterServer
 from support.notebook_page import RUN_TIMEOUT_MS, NotebookPage, write_notebook
-from support.processes import chromium_browser
 
 import nbask
 from nbask.inbox_store import InboxStore, open_inbox
 from nbask.kinds import ApprovalRequest
-
-__all__ = ["chromium_browser"]  # the ``browser`` fixture
 
 HERE = pathlib.Path(__file__).resolve().parent
 LAB_EXTENSIONS = HERE.parents[1] / "src" / "nbask" / "labextension"

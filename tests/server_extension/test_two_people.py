@@ -18,11 +18,10 @@ from playwright.sync_api import Browser, Page, expect
 from support.ask_widget import ApprovalView, waiting_panel
 from support.jupyter import JupyterServer
 from support.notebook_page import KERNEL_NAME, KERNEL_TIMEOUT_MS, RUN_TIMEOUT_MS, NotebookPage, write_notebook
-from support.processes import chromium_browser, watch_console
+from support.processes import watch_console
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["chromium_browser"]  # the ``browser`` fixture
 
 PEOPLE = {secrets.token_hex(16): "alice", secrets.token_hex(16): "bob"}
 TOKEN = {name: token for token, name in PEOPLE.items()}
