@@ -422,7 +422,8 @@ k = kernel_fixture(KERNEL_SETUP)
 
 def widget(k: Any, **state: Any) -> Any:
     """The comm_open of the nbask widget whose state has ``state``."""
-    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(f"_{n}") == v for n, v in state.items()), timeout=30)
+    wanted = {f"_{name}": value for name, value in state.items()}  # the wire's private names
+    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(n) == v for n, v in wanted.items()), timeout=30)
 
 
 def send(k: Any, comm: Any, response: dict[str, Any]) -> None:

@@ -143,7 +143,8 @@ def start(k: KernelHarness, cell: str) -> str:
 
 def widget(k: KernelHarness, **state: Any) -> CommInfo:
     """The comm_open of the nbask widget whose wire state has ``state`` (names without their "_")."""
-    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(f"_{n}") == v for n, v in state.items()), timeout=30)
+    wanted = {f"_{name}": value for name, value in state.items()}  # the wire's private names
+    return k.wait_for_comm_open(predicate=lambda c: all(c.state.get(n) == v for n, v in wanted.items()), timeout=30)
 
 
 def send(k: KernelHarness, comm: CommInfo, response: dict[str, Any]) -> None:
