@@ -14,7 +14,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ValidationError
 
 from ...contract import MAX_HEADER_CHARS
-from ...errors import MAX_PROBLEM_CHARS, ArgumentError
+from ...errors import ArgumentError
 from ...models import QuestionSet
 
 #: The longest arguments text accepted (the JSON, or the XML of the 004 dialect), in characters.
@@ -27,10 +27,6 @@ MAX_TOOLTIP_CHARS: Final = 200
 
 #: Where a validation error is, as pydantic gives it: ``("questions", 0, "options")``.
 Location = tuple[int | str, ...]
-
-
-def _clip(text: str, limit: int = MAX_PROBLEM_CHARS) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
