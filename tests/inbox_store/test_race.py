@@ -49,7 +49,7 @@ def test_racing_processes_answer_a_request_exactly_once(store, location):
 
 
 def test_processes_opening_a_new_store_at_once_make_its_tables_once(location):
-    count = 4
+    count = 6  # enough that two ask for write-ahead logging at once in most runs
     ready = PROCESSES.Barrier(count)
     results = PROCESSES.Queue()
     openers = [PROCESSES.Process(target=_workers.open_at_once, args=(location, ready, results)) for _ in range(count)]

@@ -68,8 +68,25 @@ class SqliteInbox(SqlInbox):
                 pass  # an existing store keeps the mode it has
             else:
                 self.path.chmod(0o600)
-            with closing(self._connect()) as connection:
-                connection.execute("PRAGMA journal_mode=WAL")
+            self._write_ahead_logging()
+
+    def _write_ahead_logging(self) -> None:
+        """Switch the file to write-ahead logging (it stays so). Processes opening a new file at
+        the same moment all ask: each holds a read lock and wants the exclusive one, and SQLite
+        refuses all but one at once, without its busy wait (it would deadlock). So the refused
+        ask again until ``busy_timeout`` has passed.
+        """
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                with closing(self._connect()) as connection:
+                    connection.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as error:  # noqa: PERF203 - a retry, rarely taken
+                if not _busy(error) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
+            else:
+                return
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: the transactions are the BEGIN and COMMIT this module sends.
@@ -84,7 +101,7 @@ class SqliteInbox(SqlInbox):
             raise  # a broken constraint is this module's mistake, not the file's
         except sqlite3.OperationalError as error:
             text = str(error)
-            if "locked" in text or "busy" in text:
+            if _busy(error):
                 msg = (
                     f"the inbox {self.name} is locked by another process (waited {self.busy_timeout:g} s: "
                     f"{text}); nothing was changed, try again"
@@ -148,3 +165,9 @@ class SqliteInbox(SqlInbox):
         """Changes whenever another connection commits to the file (SQLite's own counter)."""
         with self._errors():
             return int(connection.execute("PRAGMA data_version").fetchone()[0])
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds the lock."""
+    text = str(error)
+    return "locked" in text or "busy" in text
