@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from support.hosts import Host, JupyterHost, VSCodeWidgetHost
 from support.jupyter import JupyterServer
 from support.lite_host import LiteHost
@@ -40,6 +40,9 @@ FRONTENDS = [name for name in os.environ.get("NBASK_BROWSER_FRONTENDS", "lab,not
 VIEWPORT = {"width": 1280, "height": 900}
 VSCODE_VIEWPORT = {"width": 1000, "height": 800}
 DEFAULT_TIMEOUT_MS = 30_000
+#: How long an ``expect`` waits (Playwright's own default is 5 s): when the browser lane runs
+#: beside the kernel suites, two cores can take longer than that to show a widget's text.
+expect.set_options(timeout=15_000)
 
 #: Each host a scenario can run in, the marker that selects it, and (VS Code) its kernel.
 HOST_MARKS = {
