@@ -61,9 +61,9 @@ def main() -> None:
     print(f"import nbask / import anywidget: {statistics.median(ratios):.2f}x (median of per-round ratios)")
 
     print("\nfront-end bundle (minified)")
-    for name in ("widget.js", "widget.css"):
+    for name in ("widget-question.js", "widget-approval.js", "widget-form.js", "widget.css"):
         data = (STATIC / name).read_bytes()
-        print(f"{name:<12} {len(data):8d} bytes  {len(gzip.compress(data, 9)):8d} gzip")
+        print(f"{name:<20} {len(data):8d} bytes  {len(gzip.compress(data, 9)):8d} gzip")
 
 
 if __name__ == "__main__":

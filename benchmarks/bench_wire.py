@@ -75,9 +75,8 @@ def measure(code: str) -> dict[str, int]:
 
 def main() -> None:
     """Print the bundle's size and the table of bytes per request."""
-    js = (STATIC / "widget.js").stat().st_size
-    css = (STATIC / "widget.css").stat().st_size
-    print(f"Bundle: widget.js {js:,} bytes, widget.css {css:,} bytes\n")
+    sizes = {path.name: path.stat().st_size for path in sorted(STATIC.glob("widget*"))}
+    print("Bundle: " + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()) + "\n")
     print("| request | nbask models | comm_open bytes | comm_msg bytes | total | of which ESM + CSS |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, code in CASES.items():

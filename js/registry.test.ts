@@ -2,7 +2,12 @@
 // loudly (an error in the widget and on the console) and renders no question.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeModel, pendingModel, unmountAll, view } from "./testing/harness";
-import { VIEWS, unknownKindText } from "./widget";
+import type { Kind } from "./contract/contract";
+import { VIEWS } from "./kinds/all";
+import approvalWidget from "./kinds/approval/widget";
+import formWidget from "./kinds/form/widget";
+import questionWidget from "./kinds/question/widget";
+import { unknownKindText } from "./widget";
 
 afterEach(() => {
   unmountAll();
@@ -38,5 +43,30 @@ describe("kind registry", () => {
     const { root } = view(model);
     expect(root.querySelector('[role="alert"]')?.textContent).toBe(unknownKindText(""));
     expect(root.querySelector("fieldset")).toBeNull();
+  });
+});
+
+describe("each kind's own bundle", () => {
+  const MODULES: Record<Kind, typeof questionWidget> = {
+    question: questionWidget,
+    approval: approvalWidget,
+    form: formWidget,
+  };
+  const KINDS = Object.keys(MODULES) as Kind[];
+
+  it.each(KINDS)("the %s bundle shows its own kind and no other", (kind) => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    for (const shown of KINDS) {
+      const model = shown === "question" ? pendingModel() : new FakeModel({ _kind: shown, _title: "Deploy" });
+      const { root } = view(model, { module: MODULES[kind] });
+      if (shown === kind) {
+        expect(root.dataset.kind).toBe(kind);
+        expect(root.dataset.status).toBe("pending");
+      } else {
+        expect(root.querySelector('[role="alert"]')?.textContent).toBe(unknownKindText(shown));
+        expect(root.dataset.status).toBe("error");
+      }
+    }
+    expect(error).toHaveBeenCalledTimes(KINDS.length - 1);
   });
 });

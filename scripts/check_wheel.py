@@ -20,7 +20,9 @@ import venv
 import zipfile
 
 REQUIRED = {
-    "nbask/static/widget.js",
+    "nbask/static/widget-question.js",  # each kind's widget module (nbask.widget.bundle)
+    "nbask/static/widget-approval.js",
+    "nbask/static/widget-form.js",
     "nbask/static/widget.css",
     "nbask/static/inbox.js",  # the server's inbox page (nbask.server_extension.inbox_page)
     "nbask/static/inbox.css",

@@ -7,7 +7,32 @@
 // (js/contract/oldnames.ts reads state saved under the earlier names). The kernel writes every
 // field except `_response` and `_draft`. Statuses, fixed texts and limits come from
 // src/nbask/contract.json, which the Python side reads too.
-import contract from "../../src/nbask/contract.json";
+// Named imports: the bundle keeps only the entries the front end reads.
+import {
+  answer_separator,
+  approval_risks,
+  decision_text,
+  edit_sent_back_text,
+  field_types,
+  late_text,
+  max_choice_options,
+  max_description_chars,
+  max_details_chars,
+  max_draft_chars,
+  max_field_chars,
+  max_form_fields,
+  max_note_chars,
+  max_other_chars,
+  max_preview_chars,
+  max_reason_chars,
+  max_source_chars,
+  max_title_chars,
+  no_preference,
+  recommended_suffix_pattern,
+  risk_text,
+  status_text,
+  string_formats,
+} from "../../src/nbask/contract.json";
 
 export type Kind = "question" | "approval" | "form";
 export type Status = "pending" | "answered" | "dismissed" | "timeout" | "cancelled";
@@ -299,35 +324,35 @@ export interface FormResult extends ResultExtras {
   note?: string;
 }
 
-export const STATUS_TEXT: Readonly<Record<string, string>> = contract.status_text;
+export const STATUS_TEXT: Readonly<Record<string, string>> = status_text;
 /** "Answer anyway" (the button on a timed-out request), the reopened form's title line, and
  *  "Answered late" (its resolved block). */
 export const LATE_TEXT: Readonly<{ answer_anyway: string; answering_late: string; answered_late: string }> =
-  contract.late_text;
-export const DECISION_TEXT: Readonly<Record<string, string>> = contract.decision_text;
+  late_text;
+export const DECISION_TEXT: Readonly<Record<string, string>> = decision_text;
 /** The decision's text when an edit went back to the model instead of running (`edits` "sent_back"). */
-export const EDIT_SENT_BACK_TEXT: string = contract.edit_sent_back_text;
-export const APPROVAL_RISKS: readonly string[] = contract.approval_risks;
+export const EDIT_SENT_BACK_TEXT: string = edit_sent_back_text;
+export const APPROVAL_RISKS: readonly string[] = approval_risks;
 /** The tag an approval's header shows for its risk: "High risk"… */
-export const RISK_TEXT: Readonly<Record<string, string>> = contract.risk_text;
-export const NO_PREFERENCE: string = contract.no_preference;
+export const RISK_TEXT: Readonly<Record<string, string>> = risk_text;
+export const NO_PREFERENCE: string = no_preference;
 /** Between the labels of a multi-select answer in the result's text. */
-export const ANSWER_SEPARATOR: string = contract.answer_separator;
-export const MAX_OTHER_CHARS: number = contract.max_other_chars;
-export const MAX_NOTE_CHARS: number = contract.max_note_chars;
-export const MAX_PREVIEW_CHARS: number = contract.max_preview_chars;
-export const MAX_REASON_CHARS: number = contract.max_reason_chars;
-export const MAX_DETAILS_CHARS: number = contract.max_details_chars;
-export const MAX_DRAFT_CHARS: number = contract.max_draft_chars;
-export const FIELD_TYPES: readonly string[] = contract.field_types;
-export const STRING_FORMATS: readonly string[] = contract.string_formats;
-export const MAX_FORM_FIELDS: number = contract.max_form_fields;
-export const MAX_FIELD_CHARS: number = contract.max_field_chars;
-export const MAX_CHOICE_OPTIONS: number = contract.max_choice_options;
-export const MAX_TITLE_CHARS: number = contract.max_title_chars;
-export const MAX_SOURCE_CHARS: number = contract.max_source_chars;
-export const MAX_DESCRIPTION_CHARS: number = contract.max_description_chars;
-export const RECOMMENDED = new RegExp(contract.recommended_suffix_pattern, "i");
+export const ANSWER_SEPARATOR: string = answer_separator;
+export const MAX_OTHER_CHARS: number = max_other_chars;
+export const MAX_NOTE_CHARS: number = max_note_chars;
+export const MAX_PREVIEW_CHARS: number = max_preview_chars;
+export const MAX_REASON_CHARS: number = max_reason_chars;
+export const MAX_DETAILS_CHARS: number = max_details_chars;
+export const MAX_DRAFT_CHARS: number = max_draft_chars;
+export const FIELD_TYPES: readonly string[] = field_types;
+export const STRING_FORMATS: readonly string[] = string_formats;
+export const MAX_FORM_FIELDS: number = max_form_fields;
+export const MAX_FIELD_CHARS: number = max_field_chars;
+export const MAX_CHOICE_OPTIONS: number = max_choice_options;
+export const MAX_TITLE_CHARS: number = max_title_chars;
+export const MAX_SOURCE_CHARS: number = max_source_chars;
+export const MAX_DESCRIPTION_CHARS: number = max_description_chars;
+export const RECOMMENDED = new RegExp(recommended_suffix_pattern, "i");
 
 export function isRecommended(label: string): boolean {
   return RECOMMENDED.test(label);

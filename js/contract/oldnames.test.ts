@@ -4,7 +4,7 @@ import type { AnyModel } from "@anywidget/types";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Model } from "./contract";
 import { hasOldNames, readable } from "./oldnames";
-import widget from "../widget";
+import widget from "../kinds/all";
 import { DB, FakeModel } from "../testing/harness";
 
 /** Saved widget state as an earlier version wrote it: no key starts with "_". */

@@ -3,7 +3,7 @@
 // (js/widget.ts VIEWS) over a model held in the page (./pagemodel.ts). An answer goes to the
 // server's inbox API (./api.ts) instead of a kernel, which takes it once, as the person the server
 // knows; the card then shows what the server kept, or why it refused. Model text is text only.
-import { VIEWS } from "../widget";
+import { VIEWS } from "../kinds/all";
 import type { Kind } from "../contract/contract";
 import { alertBox } from "../shell/alert";
 import { button, el, textEl } from "../parts/dom";

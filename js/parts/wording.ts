@@ -3,7 +3,7 @@
 // the widget. A result carries the agent's wording; the resolved block recognises it and shows
 // the person's instead. A text that matches no agent wording is the person's own (a typed note
 // or reason). Also here: the marks of the status line and the names it shows.
-import contract from "../../src/nbask/contract.json";
+import { person_text, wording } from "../../src/nbask/contract.json";
 
 interface Wording {
   agent: string;
@@ -11,14 +11,14 @@ interface Wording {
   person_many?: string;
 }
 
-const WORDINGS: readonly Wording[] = Object.entries(contract.wording)
+const WORDINGS: readonly Wording[] = Object.entries(wording)
   .filter(([key]) => key !== "$comment")
   .map(([, value]) => value as Wording);
 
 /** The person's fixed texts: "You rejected this.", the "Note" label, the time warning. */
-export const PERSON_TEXT = contract.person_text;
+export const PERSON_TEXT = person_text;
 /** A symbol per status or decision, shown with the status text (never colour alone). */
-export const MARKS: Readonly<Record<string, string>> = contract.person_text.marks;
+export const MARKS: Readonly<Record<string, string>> = person_text.marks;
 
 function agentPattern(agent: string): RegExp {
   const escaped = agent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -8,7 +8,7 @@ import { PANEL_TEXT } from "./panel";
 import { ORPHAN_DELAY_MS, isShown } from "./orphans";
 import { DB, FakeModel, pendingModel, sent, unmountAll, view } from "../testing/harness";
 import { waitingCount } from "../shell/attention";
-import widget from "../widget";
+import widget from "../kinds/all";
 
 const cleanups: (() => void)[] = [];
 

@@ -46,58 +46,12 @@ export const CLOSE_EVENT = "nbask-orphans-close";
 const PANEL = "nbask-orphans";
 const CARD = "nbask-orphan-card";
 
-/** The panel's own look. It sits outside .nbask, so, like the waiting badge, it names the hosts'
- *  variables itself; the cards inside are ordinary .nbask views. Put in the page once. */
-const STYLE = `
-.${PANEL} {
-  position: fixed; right: 16px; bottom: 60px; z-index: 10000; box-sizing: border-box;
-  display: flex; flex-direction: column; gap: 8px;
-  width: min(36rem, calc(100vw - 32px)); max-height: calc(100vh - 96px); overflow: auto;
-  padding: 10px 12px; border: 1px solid var(--jp-border-color1, var(--vscode-widget-border, #d1d9e0));
-  border-radius: 8px; background: var(--jp-layout-color1, var(--vscode-editor-background, #ffffff));
-  color: var(--jp-ui-font-color1, var(--vscode-foreground, #1f2328));
-  font-family: var(--jp-ui-font-family, var(--vscode-font-family, system-ui, sans-serif));
-  font-size: var(--jp-ui-font-size1, var(--vscode-font-size, 13px));
-  box-shadow: 0 4px 16px rgb(0 0 0 / 25%);
-}
-.${PANEL}-top { display: flex; align-items: flex-start; gap: 8px; }
-.${PANEL}-title { flex: 1; }
-.${PANEL}-heading { margin: 0; font-size: 1.1em; font-weight: 600; }
-.${PANEL}-note { margin: 2px 0 0; color: var(--jp-ui-font-color2, var(--vscode-descriptionForeground, #59636e)); }
-.${PANEL}-close {
-  padding: 3px 10px; border: 1px solid var(--jp-border-color1, var(--vscode-button-border, #d1d9e0));
-  border-radius: 6px; background: transparent; color: inherit; font: inherit; cursor: pointer;
-}
-.${PANEL}-close:focus-visible { outline: 2px solid var(--jp-brand-color1, var(--vscode-focusBorder, #0969da)); }
-.${CARD} > .nbask { margin: 0; max-width: none; }
-.nbask-cell-mark { margin: 6px 0; }
-.nbask-cell-mark-note {
-  margin: 0 0 4px; color: var(--jp-ui-font-color2, var(--vscode-descriptionForeground, #59636e));
-  font-family: var(--jp-ui-font-family, var(--vscode-font-family, system-ui, sans-serif));
-  font-size: var(--jp-ui-font-size1, var(--vscode-font-size, 13px));
-}
-.${CARD}-from { margin: 0 0 4px; color: var(--jp-ui-font-color2, var(--vscode-descriptionForeground, #59636e)); }
-.${CARD}-from code {
-  font-family: var(--jp-code-font-family, var(--vscode-editor-font-family, monospace));
-  white-space: pre-wrap; overflow-wrap: anywhere;
-}
-`;
-
-function addStyle(): void {
-  if (document.getElementById(`${PANEL}-style`) !== null) return;
-  const style = document.createElement("style");
-  style.id = `${PANEL}-style`;
-  style.textContent = STYLE;
-  document.head.append(style);
-}
-
 /** The panel in the page, or null. */
 export function findPanel(): HTMLElement | null {
   return document.querySelector<HTMLElement>(`section.${PANEL}`);
 }
 
 function createPanel(): HTMLElement {
-  addStyle();
   const panel = el("section", PANEL);
   panel.setAttribute("role", "region");
   panel.setAttribute("aria-label", PANEL_TEXT.region);

@@ -5,7 +5,7 @@ import userEvent, { type UserEvent } from "@testing-library/user-event";
 import type { AnyModel } from "@anywidget/types";
 import { expect, vi } from "vitest";
 import type { FormField, Model, Question, Response } from "../contract/contract";
-import widget from "../widget";
+import widget from "../kinds/all";
 
 type Listener = (...args: unknown[]) => void;
 
@@ -95,11 +95,18 @@ export interface Mounted {
   cleanup: () => void;
 }
 
+/** How a view is made: attached to the document or not, and by which module (by default the
+ *  one with every kind; a kind's own bundle is js/kinds/<kind>/widget.ts). */
+export interface MountOptions {
+  attach?: boolean;
+  module?: Pick<typeof widget, "render">;
+}
+
 /** Renders one view of the model into a fresh element attached to the document. */
-export function mount(model: FakeModel, { attach = true }: { attach?: boolean } = {}): Mounted {
+export function mount(model: FakeModel, { attach = true, module = widget }: MountOptions = {}): Mounted {
   const host = document.createElement("div");
   if (attach) document.body.append(host);
-  const cleanup = widget.render({
+  const cleanup = module.render({
     model: model as unknown as AnyModel<Model>,
     el: host,
     signal: new AbortController().signal,
@@ -114,7 +121,7 @@ export function mount(model: FakeModel, { attach = true }: { attach?: boolean } 
 const mounted: Mounted[] = [];
 
 /** Like mount(), and remembered so that unmountAll() (each test file's afterEach) removes it. */
-export function view(model: FakeModel, options?: { attach?: boolean }): Mounted {
+export function view(model: FakeModel, options?: MountOptions): Mounted {
   const m = mount(model, options);
   mounted.push(m);
   return m;

@@ -222,7 +222,7 @@ def test_the_page_is_served_with_its_script_and_no_token_in_it(server, store):
     del store
     status, _ = call(server, "GET", "/nbask/inbox/static/inbox.js", who="alice")
     assert status == 200
-    assert call(server, "GET", "/nbask/inbox/static/widget.js", who="alice")[0] == 404
+    assert call(server, "GET", "/nbask/inbox/static/widget-question.js", who="alice")[0] == 404
     request = urllib.request.Request(server.base_url + "/nbask/inbox")  # noqa: S310 - our own server
     request.add_header("Authorization", f"token {TOKEN['alice']}")
     with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - our own server

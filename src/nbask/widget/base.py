@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import pathlib
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from ..core.manager import manager, several_answered, who
 from ..errors import MalformedResponse
 from ..models import Verification
 from ..replies import is_response
+from . import bundle
 from .batch import follow_batch
 from .sender import ChecksSender, handling
 
@@ -41,30 +41,15 @@ QUIET_COUNTDOWN_S = 120.0
 #: widget shows what its kind says and the headless policies print the same.
 SUMMARIES: dict[str, Callable[[Any, Any], str]] = {}
 
-STATIC = pathlib.Path(__file__).parent.parent / "static"
-_ESM_PATH = STATIC / "widget.js"
-_CSS_PATH = STATIC / "widget.css"
 LATE_ANSWER_NOTE = agent_text("late_ignored")
 ANSWERED_LATE_NOTE = agent_text("answered_late")
-
-
-def _require_bundle() -> None:
-    # Checked when a widget is made, not at import, so the schema and the headless
-    # paths keep working in a checkout whose front end was never built.
-    for path in (_ESM_PATH, _CSS_PATH):
-        if not path.is_file():
-            msg = (
-                f"nbask's front-end bundle {path} is missing. Build it from the repository root "
-                "with `npm ci && npm run build`, then reinstall with `pip install -e .`."
-            )
-            raise FileNotFoundError(msg)
 
 
 class InteractionWidget(ChecksSender, anywidget.AnyWidget, Generic[OutcomeT]):
     """Shows one request and settles its Resolution from the person's response."""
 
-    _esm = _ESM_PATH if _ESM_PATH.is_file() else "export default {};"
-    _css = _CSS_PATH if _CSS_PATH.is_file() else ""
+    # Each kind's widget sets ``_esm = bundle.esm_of(kind)``: its own front end.
+    _css = bundle.CSS if bundle.CSS.is_file() else ""
 
     # Which form the front end renders: the request's kind ("question", "approval").
     _kind = traitlets.Unicode("question").tag(sync=True)
@@ -107,7 +92,7 @@ class InteractionWidget(ChecksSender, anywidget.AnyWidget, Generic[OutcomeT]):
     _cell_run = traitlets.Dict().tag(sync=True)
 
     def __init__(self, resolution: Resolution[OutcomeT], **traits: Any) -> None:
-        _require_bundle()
+        bundle.require(resolution.request.kind)
         self._resolution: Resolution[OutcomeT] = resolution
         #: The answer given after the request timed out, if one was (at most one is kept).
         self.late_answer: OutcomeT | None = None

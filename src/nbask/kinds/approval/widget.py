@@ -9,6 +9,7 @@ import traitlets
 from ...core.lifecycle import Resolution
 from ...models import Approval, Decision, Risk
 from ...widget import ShowsRefusals
+from ...widget.bundle import esm_of
 from .request import ApprovalRequest
 
 
@@ -21,6 +22,9 @@ class ApprovalWidget(ShowsRefusals[Decision]):
         display(w)
         decision = await w.await_answer(timeout=None)
     """
+
+    # This kind's own front end (js/kinds/approval/widget.ts), not the other kinds'.
+    _esm = esm_of("approval")
 
     # Mirrored by ApprovalModel in js/contract/contract.ts.
     _title = traitlets.Unicode("").tag(sync=True)

@@ -9,6 +9,7 @@ import traitlets
 from ...core.lifecycle import Resolution
 from ...models import FormAnswer
 from ...widget import ShowsRefusals
+from ...widget.bundle import esm_of
 from .request import FormRequest
 
 
@@ -17,6 +18,9 @@ class FormWidget(ShowsRefusals[FormAnswer]):
 
     Made by ``nbask.ask_form``; its traits are mirrored by FormModel in js/contract/contract.ts.
     """
+
+    # This kind's own front end (js/kinds/form/widget.ts), not the other kinds'.
+    _esm = esm_of("form")
 
     _message = traitlets.Unicode("").tag(sync=True)
     _fields = traitlets.List(traitlets.Dict()).tag(sync=True)

@@ -9,6 +9,7 @@ import traitlets
 from ...core.lifecycle import Resolution
 from ...models import Answer, Question, QuestionSet
 from ...widget import InteractionWidget
+from ...widget.bundle import esm_of
 from .request import QuestionRequest
 
 
@@ -22,6 +23,9 @@ class QuestionWidget(InteractionWidget[Answer]):
         display(w)
         answer = await w.await_answer(timeout=None)
     """
+
+    # This kind's own front end (js/kinds/question/widget.ts), not the other kinds'.
+    _esm = esm_of("question")
 
     # Mirrored by QuestionModel in js/contract/contract.ts.
     _questions = traitlets.List(traitlets.Dict()).tag(sync=True)
