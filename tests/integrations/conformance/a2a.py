@@ -16,7 +16,7 @@ from a2a.types import Part
 from integrations.a2a_scripted_agent import Agent, form, text
 from nbask.integrations import a2a
 
-from .contract import ARGS, NUMBER_QUESTION, QUESTION, Integration, ToolRun, timeout_kw
+from .contract import ARGS, NUMBER_QUESTION, QUESTION, Integration, ToolRun, entry_kw
 
 REPLICAS = {"type": "object", "properties": {"replicas": {"type": "integer", "minimum": 1}}, "required": ["replicas"]}
 
@@ -24,7 +24,7 @@ REPLICAS = {"type": "object", "properties": {"replicas": {"type": "integer", "mi
 def _received(asks: Sequence[Sequence[Part]], timeout: float | None = None) -> list[dict[str, Any]]:
     """Send a task to an agent asking each of ``asks`` in turn; the parts of each reply it got."""
     agent = Agent(asks=asks)
-    a2a.send_sync(agent.client(), "Set up the app.", show=False, **timeout_kw(timeout))
+    a2a.send_sync(agent.client(), "Set up the app.", show=False, **entry_kw(timeout))
     return [part for got in agent.received[1:] for part in got["parts"]]
 
 

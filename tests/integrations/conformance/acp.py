@@ -20,14 +20,14 @@ from typing import Any
 
 from nbask.integrations import acp
 
-from .contract import ARGS, Integration, ToolRun, timeout_kw
+from .contract import ARGS, Integration, ToolRun, entry_kw
 
 AGENT = Path(__file__).parents[1] / "acp_scripted_agent.py"
 
 
 async def _prompts(folder: Path, log: Path, texts: list[str], timeout: float | None) -> None:
     command = [sys.executable, str(AGENT), "--log", str(log)]
-    async with acp.Session(command, cwd=folder, show=False, **timeout_kw(timeout)) as session:
+    async with acp.Session(command, cwd=folder, show=False, **entry_kw(timeout)) as session:
         for text in texts:
             await session.prompt(text)
 

@@ -15,13 +15,13 @@ from integrations.ag2_scripted import call, results_read, scripted
 from integrations.test_ag2 import Warehouse
 from nbask.integrations import ag2
 
-from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
 def _run(turns: list[Any], tools: list[Any], timeout: float | None = None) -> list[list[tuple[str, str]]]:
     """Run the agent through ``turns``; what the model read back, per model call."""
     config = scripted(*turns, "done")
-    ag2.run_sync(Agent("ops", config=config, tools=tools), "Clean up the warehouse.", **timeout_kw(timeout))
+    ag2.run_sync(Agent("ops", config=config, tools=tools), "Clean up the warehouse.", **entry_kw(timeout))
     return results_read(config)
 
 

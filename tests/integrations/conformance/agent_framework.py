@@ -16,7 +16,7 @@ from agent_framework import Executor, WorkflowBuilder, WorkflowContext, handler,
 from integrations.agent_framework_scripted import Turn
 from integrations.test_agent_framework import Warehouse, agent_for
 
-from .contract import ARGS, BATCH, NUMBER_QUESTION, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, NUMBER_QUESTION, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 nbask_af = importlib.import_module("nbask.integrations.agent_framework")
 
@@ -48,13 +48,13 @@ class Asker(Executor):
 def _run(turns: list[Turn], timeout: float | None = None) -> tuple[list[dict[str, Any]], Any]:
     warehouse = Warehouse()
     agent, client = agent_for(turns, warehouse)
-    nbask_af.run_sync(agent, "Clean up the warehouse.", **timeout_kw(timeout))
+    nbask_af.run_sync(agent, "Clean up the warehouse.", **entry_kw(timeout))
     return [args for name, args in warehouse.ran if name == TOOL], client
 
 
 def _asked(question: str, kind: type, rounds: int = 1, timeout: float | None = None) -> Any:
     asker = Asker(question, kind, rounds)
-    nbask_af.run_sync(WorkflowBuilder(start_executor=asker).build(), "the app", **timeout_kw(timeout))
+    nbask_af.run_sync(WorkflowBuilder(start_executor=asker).build(), "the app", **entry_kw(timeout))
     return asker.got[-1] if asker.got else None
 
 

@@ -14,13 +14,13 @@ from integrations.agno_scripted import ScriptedModel, Turn
 from integrations.test_agno import Warehouse
 from nbask.integrations import agno
 
-from .contract import ARGS, BATCH, OPTIONS, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, OPTIONS, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
 def _run(turns: list[Turn], timeout: float | None = None) -> tuple[list[dict[str, Any]], ScriptedModel]:
     warehouse = Warehouse()
     model = ScriptedModel(turns=[*turns, "done"])
-    agno.run_sync(Agent(model=model, tools=warehouse.tools()), "Clean up the warehouse.", **timeout_kw(timeout))
+    agno.run_sync(Agent(model=model, tools=warehouse.tools()), "Clean up the warehouse.", **entry_kw(timeout))
     return [args for name, args in warehouse.ran if name == TOOL], model
 
 

@@ -26,7 +26,7 @@ from autogen_core.models import UserMessage
 from integrations.autogen_scripted import RecordingExecutor, ScriptedClient, handoff
 from nbask.integrations import autogen
 
-from .contract import ARGS, QUESTION, Integration, ToolRun, timeout_kw
+from .contract import ARGS, QUESTION, Integration, ToolRun, entry_kw
 
 PREFIX = "args = "
 
@@ -49,7 +49,7 @@ class Adapter(Integration):
                 "coder",
                 code_executor=executor,
                 model_client=model,
-                approval_func=autogen.approval_func_with(**timeout_kw(timeout)),
+                approval_func=autogen.approval_func_with(**entry_kw(timeout)),
             )
             team = RoundRobinGroupChat([coder], max_turns=calls)
             asyncio.run(team.run(task="Clean up the warehouse."))
@@ -64,6 +64,6 @@ class Adapter(Integration):
         )
         stop = HandoffTermination(target="user") | TextMentionTermination("TERMINATE")
         team = RoundRobinGroupChat([assistant], termination_condition=stop)
-        result = autogen.run_sync(team, "Set up the app.", **timeout_kw(timeout))
+        result = autogen.run_sync(team, "Set up the app.", **entry_kw(timeout))
         replies = [m.content for m in result.messages if isinstance(m, HandoffMessage) and m.source == "user"]
         return replies[-1] if replies else None

@@ -16,7 +16,7 @@ from support.person import FIXTURES
 
 from nbask.integrations import claude_agent_sdk
 
-from .contract import ARGS, OPTIONS, QUESTION, TOOL, Integration, ToolRun, timeout_kw
+from .contract import ARGS, OPTIONS, QUESTION, TOOL, Integration, ToolRun, entry_kw
 
 sys.path.insert(0, str(FIXTURES))
 from claude_code_cli import ClaudeCodeCLI, ToolCall
@@ -24,7 +24,7 @@ from claude_code_cli import ClaudeCodeCLI, ToolCall
 
 def _run(calls: list[ToolCall], timeout: float | None) -> ClaudeCodeCLI:
     cli = ClaudeCodeCLI(calls)
-    options = ClaudeAgentOptions(can_use_tool=claude_agent_sdk.can_use_tool_with(**timeout_kw(timeout)))
+    options = ClaudeAgentOptions(can_use_tool=claude_agent_sdk.can_use_tool_with(**entry_kw(timeout)))
 
     async def main() -> None:
         async for _ in claude_agent_sdk.query(prompt="Clean up the warehouse.", options=options, transport=cli):

@@ -99,14 +99,29 @@ class Integration(ABC):
     has_batches: ClassVar[bool] = False
 
     @abstractmethod
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         """The model calls ``drop_table(**args)`` (``calls`` times, each after reading the last
-        result) through the framework's loop with nbask answering its approvals.
+        result) through the framework's loop with nbask answering its approvals. ``timeout`` and
+        ``approvers`` go to the integration's entry point or callback factory (``entry_kw``).
         """
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         """The framework asks ``question`` (``rounds`` times at most, the same question); return
-        what it received as the answer (the last one).
+        what it received as the answer (the last one). ``timeout`` and ``approvers`` as above.
         """
         raise NotImplementedError
 
@@ -124,10 +139,20 @@ class Pending(Integration):
     suite marks them xfail (strict) so the gap stays visible.
     """
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         raise NotImplementedError(f"no conformance adapter for {self.framework} yet")
 
 
-def timeout_kw(timeout: float | None) -> dict[str, Any]:
-    """``timeout=`` for an integration's entry point: given, or left to nbask's default."""
-    return {} if timeout is None else {"timeout": timeout}
+def entry_kw(timeout: float | None = None, approvers: list[str] | None = None) -> dict[str, Any]:
+    """``timeout=`` and ``approvers=`` for an integration's entry point or callback factory: each
+    where given, else left to nbask's default.
+    """
+    given = {"timeout": timeout, "approvers": approvers}
+    return {name: value for name, value in given.items() if value is not None}

@@ -21,7 +21,7 @@ from crewai.tools import tool
 from integrations.crewai_scripted import ScriptedLLM, act, final
 from nbask.integrations import crewai
 
-from .contract import ARGS, OPTIONS, QUESTION, RECOMMENDED, TOOL, Integration, ToolRun, timeout_kw
+from .contract import ARGS, OPTIONS, QUESTION, RECOMMENDED, TOOL, Integration, ToolRun, entry_kw
 
 #: The outcomes of the feedback: the options, without the "(Recommended)" mark.
 OUTCOMES = [option.removesuffix(" (Recommended)") for option in OPTIONS]
@@ -30,7 +30,7 @@ OUTCOMES = [option.removesuffix(" (Recommended)") for option in OPTIONS]
 @contextmanager
 def installed(timeout: float | None) -> Iterator[None]:
     """Nbask answering CrewAI's human in the loop (process-wide) for one run."""
-    crewai.install(tools=[TOOL], **timeout_kw(timeout))
+    crewai.install(tools=[TOOL], **entry_kw(timeout))
     try:
         yield
     finally:

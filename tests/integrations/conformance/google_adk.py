@@ -22,7 +22,7 @@ from integrations import google_adk_scripted as adk_scripted
 from integrations.google_adk_scripted import ScriptedLlm
 from nbask.integrations import google_adk
 
-from .contract import ARGS, BATCH, NUMBER_QUESTION, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, NUMBER_QUESTION, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 DROP = adk_scripted.TOOLS[TOOL][0]
 
@@ -63,7 +63,7 @@ def _run(tool: Any, model: Calls, timeout: float | None) -> int:
         runner = InMemoryRunner(agent=LlmAgent(name="agent", model=model, tools=[tool]), app_name="conformance")
         session = await runner.session_service.create_session(app_name="conformance", user_id="u")
         message = types.Content(role="user", parts=[types.Part(text="Do the job.")])
-        kwargs = {"user_id": "u", "session_id": session.id, "new_message": message, **timeout_kw(timeout)}
+        kwargs = {"user_id": "u", "session_id": session.id, "new_message": message, **entry_kw(timeout)}
         async for _ in google_adk.run(runner, **kwargs):
             pass
         stored = await runner.session_service.get_session(app_name="conformance", user_id="u", session_id=session.id)

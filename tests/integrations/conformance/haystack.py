@@ -14,14 +14,14 @@ from integrations.haystack_scripted import Turn, scripted
 from integrations.test_haystack import Warehouse
 from nbask.integrations import haystack
 
-from .contract import ARGS, BATCH, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
 def _run(turns: list[Turn], timeout: float | None = None) -> tuple[list[dict[str, Any]], list[str], int]:
     """The tool's runs, what the model read (tool results, then user notes), and its turns."""
     warehouse = Warehouse()
     generator, script = scripted([*turns, "done"])
-    hook = haystack.confirmation_hook(tools=[TOOL], **timeout_kw(timeout))
+    hook = haystack.confirmation_hook(tools=[TOOL], **entry_kw(timeout))
     agent = Agent(chat_generator=generator, tools=warehouse.tools(), hooks={"before_tool": [hook]})
     agent.run([ChatMessage.from_user("Clean up the warehouse.")])
     read = [result for _, result, _ in script.seen] + script.notes

@@ -22,7 +22,7 @@ from integrations.langchain_scripted import Scripted
 from integrations.test_langgraph import State
 from nbask.integrations import langgraph
 
-from .contract import ARGS, BATCH, NUMBER_QUESTION, OPTIONS, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, NUMBER_QUESTION, OPTIONS, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 USER = {"messages": [{"role": "user", "content": "Clean up the warehouse."}]}
 
@@ -31,7 +31,9 @@ def _config() -> dict[str, Any]:
     return {"configurable": {"thread_id": uuid.uuid4().hex}}
 
 
-def _agent(turns: list[list[dict[str, Any]]], timeout: float | None = None) -> tuple[list[str], Scripted]:
+def _agent(
+    turns: list[list[dict[str, Any]]], timeout: float | None = None, approvers: list[str] | None = None
+) -> tuple[list[str], Scripted]:
     """Run the agent through ``turns`` of calls; the tool's runs and what the model saw."""
     test_langgraph.ran.clear()
     calls = [
@@ -42,7 +44,7 @@ def _agent(turns: list[list[dict[str, Any]]], timeout: float | None = None) -> t
     agent = create_agent(
         model, tools=[test_langgraph.drop_table], middleware=[middleware], checkpointer=InMemorySaver()
     )
-    state = langgraph.run_sync(agent, USER, _config(), **timeout_kw(timeout))
+    state = langgraph.run_sync(agent, USER, _config(), **entry_kw(timeout, approvers))
     del state
     return list(test_langgraph.ran), model
 
@@ -65,15 +67,29 @@ class Adapter(Integration):
     has_typed = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
-        ran, model = _agent([[args]] * calls, timeout)
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
+        ran, model = _agent([[args]] * calls, timeout, approvers)
         read = [str(m.content) for m in model.seen[-1] if isinstance(m, ToolMessage)]
         return ToolRun(ran=[{"name": name} for name in ran], read=read)
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         options = [{"label": label} for label in OPTIONS]
         asked = {"questions": [{"question": question, "header": "DB", "options": options}]}
-        return _asking(asked, rounds, **timeout_kw(timeout))
+        return _asking(asked, rounds, **entry_kw(timeout, approvers))
 
     def run_typed(self) -> Any:
         return _asking(NUMBER_QUESTION, 1, resume_type=int)

@@ -34,7 +34,7 @@ from .contract import (
     BatchRun,
     Integration,
     ToolRun,
-    timeout_kw,
+    entry_kw,
 )
 
 
@@ -83,14 +83,14 @@ class Scenario:
         agent = FunctionAgent(llm=llm, tools=tools, streaming=False, timeout=60)
 
         async def go() -> Any:  # the handler needs a running loop
-            return await llama_index.run(agent.run("Clean up the warehouse."), **timeout_kw(timeout))
+            return await llama_index.run(agent.run("Clean up the warehouse."), **entry_kw(timeout))
 
         asyncio.run(go())
 
 
 def _asked(ask: dict[str, Any], timeout: float | None = None) -> Any:
     async def go() -> Any:
-        return await llama_index.run(Asks(timeout=60), ask=ask, **timeout_kw(timeout))
+        return await llama_index.run(Asks(timeout=60), ask=ask, **entry_kw(timeout))
 
     return asyncio.run(go())["response"]
 

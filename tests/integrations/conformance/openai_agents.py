@@ -13,7 +13,7 @@ import agents
 from integrations.test_openai_agents import ScriptedModel, drop_table
 from nbask.integrations import openai_agents
 
-from .contract import ARGS, BATCH, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
 class Adapter(Integration):
@@ -25,7 +25,7 @@ class Adapter(Integration):
     def _run(model: ScriptedModel, timeout: float | None = None) -> list[str]:
         context: dict[str, list[str]] = {"dropped": []}
         agent = agents.Agent(name="janitor", model=model, tools=[drop_table])
-        asyncio.run(openai_agents.run(agent, "Clean up the warehouse.", context=context, **timeout_kw(timeout)))
+        asyncio.run(openai_agents.run(agent, "Clean up the warehouse.", context=context, **entry_kw(timeout)))
         return context["dropped"]
 
     def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:

@@ -16,7 +16,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from integrations.test_pydantic_ai import Script, Warehouse
 from nbask.integrations.pydantic_ai import handle_deferred_with
 
-from .contract import ARGS, BATCH, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
 @dataclass
@@ -45,7 +45,7 @@ class Adapter(Integration):
 
     def _run(self, script: Rounds, timeout: float | None = None) -> tuple[list[dict[str, Any]], int]:
         warehouse, pauses = Warehouse(), []
-        handle = handle_deferred_with(**timeout_kw(timeout))
+        handle = handle_deferred_with(**entry_kw(timeout))
 
         async def handler(ctx: Any, requests: Any) -> Any:
             pauses.append(requests)

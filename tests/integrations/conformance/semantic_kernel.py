@@ -19,7 +19,7 @@ from integrations.semantic_kernel_scripted import ScriptedChat, Turn
 from integrations.test_semantic_kernel import AskAfterWriter, orchestrate
 from nbask.integrations import semantic_kernel
 
-from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 #: The name the model calls the gated tool by: SK's "<plugin>-<function>".
 CALLED = f"Warehouse-{TOOL}"
@@ -40,7 +40,7 @@ class Warehouse:
 def _run(turns: list[Turn], timeout: float | None = None) -> tuple[Warehouse, ScriptedChat]:
     model, warehouse = ScriptedChat(*turns, "done"), Warehouse()
     agent = ChatCompletionAgent(service=model, name="ops", plugins=[warehouse])
-    gate = semantic_kernel.approval_filter_with(tools=[CALLED], **timeout_kw(timeout))
+    gate = semantic_kernel.approval_filter_with(tools=[CALLED], **entry_kw(timeout))
     agent.kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, gate)
     asyncio.run(agent.get_response(messages="Clean up the warehouse."))
     return warehouse, model
@@ -62,7 +62,7 @@ class Adapter(Integration):
         writer = ChatCompletionAgent(service=ScriptedChat(question), name="Writer", description="writes")
         reviewer_model = ScriptedChat("Reviewed.")
         reviewer = ChatCompletionAgent(service=reviewer_model, name="Reviewer", description="reviews")
-        human = semantic_kernel.human_response_function_with(**timeout_kw(timeout))
+        human = semantic_kernel.human_response_function_with(**entry_kw(timeout))
         manager = AskAfterWriter(max_rounds=2 * rounds, human_response_function=human)
         orchestration = GroupChatOrchestration(members=[writer, reviewer], manager=manager)
         asyncio.run(orchestrate(orchestration, "Set up the app."))

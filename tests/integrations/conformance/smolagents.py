@@ -15,14 +15,14 @@ from integrations.smolagents_scripted import ScriptedModel, Turn
 from integrations.test_smolagents import DropTable
 from nbask.integrations import smolagents
 
-from .contract import ARGS, QUESTION, TOOL, Integration, ToolRun, timeout_kw
+from .contract import ARGS, QUESTION, TOOL, Integration, ToolRun, entry_kw
 
 
 def _run(turns: list[Turn], timeout: float | None = None) -> tuple[DropTable, ScriptedModel]:
     model = ScriptedModel([*turns, "done"])
     drop = DropTable()
-    listed = [drop, smolagents.UserInputTool(**timeout_kw(timeout))]
-    tools = smolagents.approving(listed, tools=[TOOL], **timeout_kw(timeout))
+    listed = [drop, smolagents.UserInputTool(**entry_kw(timeout))]
+    tools = smolagents.approving(listed, tools=[TOOL], **entry_kw(timeout))
     agent = ToolCallingAgent(tools=tools, model=model, verbosity_level=0, max_steps=len(turns) + 2)
     smolagents.run(agent, "Clean up the warehouse.")
     return drop, model

@@ -16,7 +16,7 @@ from integrations.strands_scripted import ScriptedModel, Turn
 from integrations.test_strands import Warehouse
 from nbask.integrations import strands
 
-from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, timeout_kw
+from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
 class Invocations:
@@ -39,7 +39,7 @@ def _run(turns: list[Turn], tools: list[Any], timeout: float | None = None) -> t
     model, invocations = ScriptedModel(*turns, "done"), Invocations()
     hooks = [strands.Approvals(tools=[TOOL], interrupt=True), invocations]
     agent = Agent(model=model, tools=tools, hooks=hooks, callback_handler=None)
-    strands.run_sync(agent, "Clean up the warehouse.", **timeout_kw(timeout))
+    strands.run_sync(agent, "Clean up the warehouse.", **entry_kw(timeout))
     return model, invocations.count - 1
 
 

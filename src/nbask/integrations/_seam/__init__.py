@@ -22,6 +22,9 @@ The convention every module in this package follows (see the package docstring):
 - An unattended run ends in bounded steps: the same caller asking again what was decided without
   a person in the same run raises ``nbask.AskedAgain`` (``_bounded``) instead of answering again.
 - A call's edited arguments are read by ``edited_arguments``, with one wording for what is wrong.
+- ``approvers=`` on an entry point or a callback's factory: only those people may answer what it
+  asks (every request it drives that names none of its own). ``answerable_by`` around the
+  driving applies it; ``twins`` does so for a program's keyword ``approvers``.
 """
 
 from ...errors import EditNotUsable
@@ -38,7 +41,7 @@ from .asking import (
     not_run_text,
     replying,
 )
-from .driving import Asking, Together, Work, drive, drive_or_raise, drive_sync, together, twins
+from .driving import Asking, Together, Work, answerable_by, drive, drive_or_raise, drive_sync, together, twins
 
 __all__ = [
     "REPLY",
@@ -46,6 +49,7 @@ __all__ = [
     "EditNotUsable",
     "Together",
     "Work",
+    "answerable_by",
     "approval",
     "arguments_text",
     "ask",

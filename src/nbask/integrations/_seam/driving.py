@@ -6,15 +6,18 @@ blocking twin from one program. See the package docstring for the convention.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, Union, cast
 
 from ...core.lifecycle import Request
 from ...errors import NoOneCanAnswer
+from ...identity import checked_approvers
 from ...models import Outcome
 from ...resolvers.run import refused, run_request, run_request_sync, run_requests, run_requests_sync
 from ...waiting import WaitingUnsupported, cancelled_by_interrupt
@@ -51,6 +54,39 @@ class Work:
     on_cancel: Callable[[], None] | None = None
 
 
+#: The approvers an entry point was given (``approvers=``), for every request driven inside it.
+_APPROVERS: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar("nbask_approvers", default=None)
+
+
+@contextlib.contextmanager
+def answerable_by(approvers: Sequence[str] | None) -> Iterator[None]:
+    """Every request driven inside that names no approvers of its own may be answered only by
+    ``approvers`` (a verified answer of one of them); None leaves each as configured
+    (``nbask.configure(approvers=...)``). Checked first: ValueError or TypeError naming
+    ``approvers`` and the rule. An entry point's ``approvers=`` is this around its driving; a
+    framework's callback made by a factory enters it each time it is called.
+    """
+    checked = checked_approvers(approvers)
+    if checked is None:
+        yield
+        return
+    token = _APPROVERS.set(checked)
+    try:
+        yield
+    finally:
+        _APPROVERS.reset(token)
+
+
+def _given(step: Request[Any] | Together) -> Request[Any] | Together:
+    """``step``, each of its requests that names no approvers given the entry point's."""
+    approvers = _APPROVERS.get()
+    if approvers is not None:
+        for request in _requests_of(step):
+            if request.approvers is None:
+                request.approvers = approvers
+    return step
+
+
 #: What answering one pause yields (an nbask request, several ``Together``, or framework
 #: ``Work``), receives (the outcome, the list of outcomes, what the work returned) and returns
 #: (what the framework resumes with). Whatever a step raises is thrown into the Asking, so its
@@ -70,9 +106,9 @@ async def drive(asking: Asking[T]) -> T:
             if isinstance(step, Work):
                 sent: Any = await step.start()
             elif isinstance(step, Together):
-                sent = _remembered(caller, step, await _all(_checked(caller, step)))
+                sent = _remembered(caller, step, await _all(_checked(caller, _given(step))))
             else:
-                sent = _remembered(caller, step, await _one(_checked(caller, step)[0]))
+                sent = _remembered(caller, step, await _one(_checked(caller, _given(step))[0]))
         except BaseException as error:  # noqa: BLE001 - thrown in; raised again unless handled there
             step, result = _thrown(asking, error)
             continue
@@ -112,7 +148,7 @@ def drive_sync(asking: Asking[T]) -> T:
                     else:
                         sent = step.blocking()
                 else:
-                    _checked(caller, step)
+                    _checked(caller, _given(step))
                     sent = _remembered(caller, step, _blocking_outcomes(step))
             except BaseException as error:  # noqa: BLE001 - thrown in; raised again unless handled there
                 step, result = _thrown(asking, error)
@@ -129,17 +165,18 @@ def twins(
 ) -> tuple[Callable[P, Coroutine[Any, Any, T]], Callable[P, T]]:
     """An entry point and its blocking twin (``<name>_sync``, documented by ``blocking_doc``)
     from ``program``, the one Asking both drive: each takes ``program``'s parameters, and the
-    first has its docstring.
+    first has its docstring. A program's keyword ``approvers`` is applied here, to every request
+    it yields (``answerable_by``); the program itself need not pass it on.
     """
 
     async def awaiting(*args: P.args, **kwargs: P.kwargs) -> T:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        with _bounded.one_run():
+        with _bounded.one_run(), answerable_by(cast("Sequence[str] | None", kwargs.get("approvers"))):
             return await drive(program(*args, **kwargs))
 
     def blocking(*args: P.args, **kwargs: P.kwargs) -> T:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        with _bounded.one_run():
+        with _bounded.one_run(), answerable_by(cast("Sequence[str] | None", kwargs.get("approvers"))):
             return drive_sync(program(*args, **kwargs))
 
     # What help(), the docs and an editor show: the program's parameters, not *args/**kwargs,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -57,7 +57,7 @@ from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...kinds import QuestionRequest
 from ...models import Answer
 from ...tools.dialects import DIALECTS, ArgumentError, Dialect, Plan
-from .._seam import Asking, Work, drive, drive_sync, resuming, together, twins
+from .._seam import Asking, Work, answerable_by, drive, drive_sync, resuming, together, twins
 from . import _hitl as hitl
 from . import _values as values
 from ._values import InterruptNotAnswered, ResumeType
@@ -82,6 +82,7 @@ def _running(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     resume_type: ResumeTypes = None,
+    approvers: Sequence[str] | None = None,
 ) -> Asking[Any]:
     """Stream ``graph`` (``astream``) from ``input`` and answer each interrupt in the cell,
     resuming with ``Command(resume={interrupt id: value})`` until the graph ends; returns the final
@@ -90,7 +91,9 @@ def _running(
     ``{node name: type}``) is what a plain string interrupt resumes with (str when not given).
     A rejection the tool cannot take raises ``ApprovalRejected``; a form not filled raises
     ``InterruptNotAnswered``; either way the graph stays paused and the tool never ran.
+    ``approvers``: only these people may answer what the run asks.
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     run_config = _thread_config(graph, config)
     _check_types(resume_type, graph)
     by_node = isinstance(resume_type, Mapping)
@@ -133,21 +136,32 @@ def _streamed(graph: PregelProtocol[Any, Any, Any, Any], input: Any, config: Any
 
 
 async def resolve(
-    interrupts: Any, *, timeout: float | None = DEFAULT_TIMEOUT, resume_type: ResumeTypes = None
+    interrupts: Any,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    resume_type: ResumeTypes = None,
+    approvers: Sequence[str] | None = None,
 ) -> Command[Any]:
     """Ask the person about each interrupt in turn and return ``Command(resume={interrupt.id:
     value, ...})``, which resumes them all, parallel ones included. ``interrupts``: an Interrupt,
     a list of them, ``invoke``'s result (its ``"__interrupt__"``), a v2 result (``.interrupts``)
-    or ``graph.get_state(config)`` (needed for a ``resume_type`` by node name).
+    or ``graph.get_state(config)`` (needed for a ``resume_type`` by node name). ``approvers``:
+    only these people may answer.
     """
-    return await drive(_answering(interrupts, timeout, resume_type))
+    with answerable_by(approvers):
+        return await drive(_answering(interrupts, timeout, resume_type))
 
 
 def resolve_sync(
-    interrupts: Any, *, timeout: float | None = DEFAULT_TIMEOUT, resume_type: ResumeTypes = None
+    interrupts: Any,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    resume_type: ResumeTypes = None,
+    approvers: Sequence[str] | None = None,
 ) -> Command[Any]:
     """The blocking twin of ``resolve``."""
-    return drive_sync(_answering(interrupts, timeout, resume_type))
+    with answerable_by(approvers):
+        return drive_sync(_answering(interrupts, timeout, resume_type))
 
 
 def _answering(interrupts: Any, timeout: float | None, resume_type: ResumeTypes) -> Asking[Command[Any]]:
