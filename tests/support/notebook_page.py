@@ -165,6 +165,9 @@ class NotebookPage:
         editor.scroll_into_view_if_needed()
         editor.click()
         expect(self.cell(index)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+        # The key that follows goes where focus is: wait until the editor holds it (a widget
+        # rendering in another cell at that moment may take it first).
+        expect(editor.locator(".cm-content")).to_be_focused()
 
     def run_cell(self, index: int, wait: bool = True, timeout: float = RUN_TIMEOUT_MS) -> int | None:
         """Run cell `index` with Shift+Enter. With `wait`, wait until it finished and return
