@@ -117,16 +117,25 @@ EOF
     rm -rf "$tmp"
 }
 
+# Node reads a .js file as an ES module when the nearest package.json above it says so, and the
+# repository's own (the front end's) does: without a package.json of its own, an environment
+# inside the checkout makes Node misread the CommonJS scripts installed in it (JupyterLab's
+# yarn.js fails at every start with "Dynamic require of "util" is not supported").
+_nbask_commonjs() {  # _nbask_commonjs DIR
+    [ -f "$1/package.json" ] || printf '{"type": "commonjs"}\n' >"$1/package.json"
+}
+
 nbask_new_venv() {  # nbask_new_venv DIR PYTHON
     local dir="$1" py="$2"
     rm -rf "$dir"
-    if "$py" -m venv "$dir" >/dev/null 2>&1; then return 0; fi
+    if "$py" -m venv "$dir" >/dev/null 2>&1; then _nbask_commonjs "$dir"; return 0; fi
     rm -rf "$dir"
-    if _nbask_apt_venv "$py" && "$py" -m venv "$dir" >/dev/null 2>&1; then return 0; fi
+    if _nbask_apt_venv "$py" && "$py" -m venv "$dir" >/dev/null 2>&1; then _nbask_commonjs "$dir"; return 0; fi
     rm -rf "$dir"
     "$py" -m venv --without-pip "$dir" || _nbask_die "could not create a virtual environment in $dir with $py"
     _nbask_bootstrap_pip "$dir/bin/python" \
         || _nbask_die "could not install pip into $dir (no ensurepip, and the pip wheel could not be fetched)"
+    _nbask_commonjs "$dir"
 }
 
 # Does .venv exist, run, have pip, and (if PYTHON was given) come from that interpreter?
@@ -150,6 +159,7 @@ nbask_venv() {  # nbask_venv EXTRAS
         nbask_new_venv "$NBASK_VENV" "$base"
     fi
     PY="$NBASK_VENV/bin/python"
+    _nbask_commonjs "$NBASK_VENV"
     # Skip pip when nothing it would read has changed since the last install of these extras.
     stamp="$NBASK_VENV/.nbask-installed-$extras"
     want="$("$PY" - "$NBASK_ROOT" "$extras" <<'EOF'

@@ -9,4 +9,6 @@ cd "$(dirname "$0")/.."
 nbask_venv notebook
 args=()
 [ "$(id -u)" = 0 ] && args+=(--allow-root)   # JupyterLab refuses to run as root otherwise
-exec "$PY" -m jupyter lab ${args[@]+"${args[@]}"} "$@" notebooks/01_quickstart.ipynb
+# `-m jupyterlab`, not `-m jupyter lab`: the latter runs the first jupyter-lab on PATH (another
+# installation's, without nbask) before this environment's own.
+exec "$PY" -m jupyterlab ${args[@]+"${args[@]}"} "$@" notebooks/01_quickstart.ipynb
