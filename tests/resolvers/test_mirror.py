@@ -9,6 +9,7 @@ import logging
 import pathlib
 
 from inbox_store.requests import outcome_of, question
+from support.person import Person
 
 import nbask
 from nbask.inbox_store import open_inbox
@@ -25,6 +26,29 @@ def test_with_the_setting_each_request_waits_in_the_inbox_until_it_is_answered_h
     assert item.request_id == request.request_id
     resolution.settle(outcome_of(request))
     assert store.get(item.id).status == "answered"
+
+
+def test_with_the_setting_a_batch_waits_in_the_inbox_too(tmp_path: pathlib.Path, monkeypatch):
+    where = tmp_path / "inbox.sqlite3"
+    nbask.configure(inbox=where, inbox_mirror=True)
+    store = open_inbox(where)
+    seen: list[list[str]] = []
+
+    class Looking(Person):
+        """Answers each request after noting what waits in the inbox at that moment."""
+
+        def resolve_sync(self, resolution):
+            seen.append(sorted(item.request_id for item in store.pending()))
+            return super().resolve_sync(resolution)
+
+    monkeypatch.setattr("nbask.resolvers.run.choose_resolver", lambda request: Looking())
+    requests = [question("Which database?"), question("Which cache?")]
+    run.run_requests_sync(requests)
+    ids = sorted(request.request_id for request in requests)
+    assert seen[0] == ids  # both wait in the inbox while the first is answered
+    assert store.pending() == []
+    assert sorted(item.request_id for item in store.items()) == ids
+    assert {item.status for item in store.items()} == {"answered"}
 
 
 def test_without_it_nothing_is_kept(tmp_path: pathlib.Path):

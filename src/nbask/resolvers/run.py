@@ -53,17 +53,18 @@ def _resolution(request: Request[OutcomeT], *, inbox: bool) -> Resolution[Outcom
 
 async def run_requests(requests: Sequence[Request[Any]]) -> list[Any]:
     """Show ``requests`` together (beside any already waiting), answered in any order; returns
-    every outcome, in order. An interrupt cancels all of them and raises once.
+    every outcome, in order. An interrupt cancels all of them and raises once. With
+    ``inbox_mirror`` in force, each waits in the inbox too, as a request asked alone does.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    resolutions = [Resolution(with_default_approvers(request)) for request in requests]
+    resolutions = [_resolution(request, inbox=False) for request in requests]
     return await manager().run_together(resolutions, choose_resolver)
 
 
 def run_requests_sync(requests: Sequence[Request[Any]]) -> list[Any]:
     """The blocking twin of ``run_requests``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    resolutions = [Resolution(with_default_approvers(request)) for request in requests]
+    resolutions = [_resolution(request, inbox=False) for request in requests]
     return manager().run_together_sync(resolutions, choose_resolver)
 
 
