@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 import pathlib
+import subprocess
+import sys
 
 from inbox_store.requests import outcome_of, question
 from support.person import Person
@@ -49,6 +51,24 @@ def test_with_the_setting_a_batch_waits_in_the_inbox_too(tmp_path: pathlib.Path,
     assert store.pending() == []
     assert sorted(item.request_id for item in store.items()) == ids
     assert {item.status for item in store.items()} == {"answered"}
+
+
+def test_what_still_waits_when_the_process_ends_is_cancelled_in_the_inbox(tmp_path: pathlib.Path):
+    where = tmp_path / "inbox.sqlite3"
+    script = (
+        "import nbask\n"
+        "from nbask.resolvers import run\n"
+        "from inbox_store.requests import question\n"
+        f"nbask.configure(inbox={str(where)!r}, inbox_mirror=True)\n"
+        "run._resolution(question(), inbox=False)\n"  # mirrored, never answered: the process ends
+    )
+    tests = pathlib.Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tests, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    [item] = open_inbox(where).items()
+    assert item.status == "cancelled"
 
 
 def test_without_it_nothing_is_kept(tmp_path: pathlib.Path):

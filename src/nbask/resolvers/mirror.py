@@ -6,11 +6,13 @@ PostgreSQL: at once, by NOTIFY), from a thread that sleeps in the store's wait, 
 An answer given in the cell is kept in the inbox; a request that ends unanswered there (a
 timeout, an interrupt, a dismissal) is cancelled in the inbox. ``inbox_mirror``
 (``NBASK_INBOX_MIRROR=1``, set by nbask's server extension for its kernels) mirrors every request
-a person is asked, as if each said ``inbox=True``.
+a person is asked, as if each said ``inbox=True``. What still waits when the process ends (a
+kernel shut down or restarted) is cancelled in the inbox then: no cell would resume with its answer.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 from typing import Any
@@ -24,6 +26,23 @@ from ..models import Outcome
 from .later import from_item, refused_from_inbox
 
 log = logging.getLogger("nbask.inbox_store")
+
+#: The mirrored requests of this process still waiting, by inbox item id, with their store.
+_waiting: dict[str, Any] = {}
+_waiting_lock = threading.Lock()
+
+
+@atexit.register
+def _cancel_left() -> None:
+    """At the process's end, cancel in the inbox what its cells still waited for."""
+    with _waiting_lock:
+        left = list(_waiting.items())
+        _waiting.clear()
+    for item_id, store in left:
+        try:
+            store.cancel(item_id)
+        except InboxError as error:  # noqa: PERF203 - answered or gone there meanwhile: nothing to cancel
+            log.info("inbox %s: request %s was not cancelled at exit: %s", store.name, item_id, type(error).__name__)
 
 
 def mirrored_by_default(resolution: Resolution[Any]) -> None:
@@ -43,6 +62,8 @@ def mirrored(resolution: Resolution[Any]) -> None:
     notebook = host.notebook_path()
     run = host.running_cell_request().get("msg_id")
     item = store.add(resolution.request, notebook=notebook, run_id=run, expires=config.value_of("inbox_expires")[0])
+    with _waiting_lock:
+        _waiting[item.id] = store
     stop = threading.Event()
 
     def watch() -> None:
@@ -55,6 +76,8 @@ def mirrored(resolution: Resolution[Any]) -> None:
 
     def ended(outcome: Outcome) -> None:
         stop.set()
+        with _waiting_lock:
+            _waiting.pop(item.id, None)
         if outcome.answered_by == "inbox":
             return
         try:
