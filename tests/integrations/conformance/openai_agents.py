@@ -22,15 +22,24 @@ class Adapter(Integration):
     has_batches = True
 
     @staticmethod
-    def _run(model: ScriptedModel, timeout: float | None = None) -> list[str]:
+    def _run(model: ScriptedModel, timeout: float | None = None, approvers: list[str] | None = None) -> list[str]:
         context: dict[str, list[str]] = {"dropped": []}
         agent = agents.Agent(name="janitor", model=model, tools=[drop_table])
-        asyncio.run(openai_agents.run(agent, "Clean up the warehouse.", context=context, **entry_kw(timeout)))
+        asyncio.run(
+            openai_agents.run(agent, "Clean up the warehouse.", context=context, **entry_kw(timeout, approvers))
+        )
         return context["dropped"]
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         model = ScriptedModel(*[(TOOL, args)] * calls)
-        dropped = self._run(model, timeout)
+        dropped = self._run(model, timeout, approvers)
         return ToolRun(ran=[{"name": name} for name in dropped], read=[str(r) for turn in model.read for r in turn])
 
     def run_batch(self) -> BatchRun:

@@ -54,11 +54,13 @@ from agents import (
 from agents.stream_events import StreamEvent
 
 from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...identity import checked_approvers
 from ...models import Decision
 from .._seam import (
     Asking,
     EditNotUsable,
     Work,
+    answerable_by,
     approval,
     arguments_text,
     call_title,
@@ -132,6 +134,7 @@ def _run(
     input: str | list[TResponseInputItem] | RunState[Any],  # noqa: A002 - Runner.run's own name
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     rejection_message: RejectionMessage | None = None,
     **runner_kwargs: Any,
 ) -> Asking[RunResult]:
@@ -144,8 +147,10 @@ def _run(
     first run and to every resumption, except the response-chaining ids the state keeps itself.
     A rejection's text: ``rejection_message``, else ``run_config.tool_error_formatter`` (called
     with nbask's text as ``default_message``), else nbask's text. A kernel interrupt while the
-    person decides propagates (KeyboardInterrupt); so does a replay miss.
+    person decides propagates (KeyboardInterrupt); so does a replay miss. ``approvers``: only
+    these people may answer what the run asks.
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     first, resume, texts = run_kwargs(agent, "run", runner_kwargs)
     paused = _later.key(agent, input)
     kept = resuming.kept(paused)
@@ -179,6 +184,7 @@ async def resolve(
     result: RunResult | RunResultStreaming | RunState[Any],
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     rejection_message: RejectionMessage | None = None,
     run_config: RunConfig | None = None,
 ) -> RunState[Any]:
@@ -189,10 +195,12 @@ async def resolve(
     or a ``RunState`` (e.g. from ``RunState.from_json``); decided as the module docstring says.
     Pass the ``run_config`` you resume with when it has a ``tool_error_formatter``: a rejection's
     text is then left to it, as after ``state.reject(item)`` (the SDK gives it its own default).
+    ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     state, items = _pending(result)
-    verdicts = await drive(_asking(items, timeout, Earlier.of(result)))
+    with answerable_by(approvers):
+        verdicts = await drive(_asking(items, timeout, Earlier.of(result)))
     _apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
@@ -201,13 +209,15 @@ def resolve_sync(
     result: RunResult | RunResultStreaming | RunState[Any],
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     rejection_message: RejectionMessage | None = None,
     run_config: RunConfig | None = None,
 ) -> RunState[Any]:
     """The blocking twin of ``resolve``, for a loop around ``Runner.run_sync``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     state, items = _pending(result)
-    verdicts = drive_sync(_asking(items, timeout, Earlier.of(result)))
+    with answerable_by(approvers):
+        verdicts = drive_sync(_asking(items, timeout, Earlier.of(result)))
     _apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
@@ -218,7 +228,17 @@ class StreamedRun:
     resumes streamed, until a run ends without them. ``result``: the current RunResultStreaming.
     """
 
-    def __init__(self, agent: Agent[Any], start: Any, timeout: float | None, rejection: Any, kwargs: Any) -> None:
+    def __init__(
+        self,
+        agent: Agent[Any],
+        start: Any,
+        timeout: float | None,
+        rejection: Any,
+        kwargs: Any,
+        *,
+        approvers: Sequence[str] | None = None,
+    ) -> None:
+        self._approvers = checked_approvers(approvers)
         first, self._resume, self._texts = run_kwargs(agent, "run_streamed", kwargs)
         self._agent, self._timeout, self._rejection_message = agent, timeout, rejection
         self._earlier = Earlier()  # the tools the person decided in earlier streamed runs
@@ -232,7 +252,8 @@ class StreamedRun:
             if not self.result.interruptions:
                 return
             state, items = _pending(self.result)
-            verdicts = await drive(_asking(items, self._timeout, self._earlier))
+            with answerable_by(self._approvers):
+                verdicts = await drive(_asking(items, self._timeout, self._earlier))
             _apply(state, verdicts, self._rejection_message, self._texts)
             self.result = Runner.run_streamed(self._agent, state, **self._resume)
 
@@ -247,11 +268,14 @@ def run_streamed(
     input: str | list[TResponseInputItem] | RunState[Any],  # noqa: A002 - Runner's own name
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     rejection_message: RejectionMessage | None = None,
     **runner_kwargs: Any,
 ) -> StreamedRun:
-    """``Runner.run_streamed(agent, input, **runner_kwargs)`` answered in the cell (``StreamedRun``)."""
-    return StreamedRun(agent, input, timeout, rejection_message, runner_kwargs)
+    """``Runner.run_streamed(agent, input, **runner_kwargs)`` answered in the cell (``StreamedRun``);
+    ``approvers``: only these people may answer.
+    """
+    return StreamedRun(agent, input, timeout, rejection_message, runner_kwargs, approvers=approvers)
 
 
 # -- what is pending, and how it is decided --------------------------------------------------
