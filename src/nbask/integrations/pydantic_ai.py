@@ -56,6 +56,7 @@ from pydantic_ai.tools import (
 
 from .. import host
 from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..identity import checked_approvers
 from ..models import Decision
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
@@ -92,16 +93,21 @@ async def handle_deferred(ctx: RunContext[Any], requests: DeferredToolRequests) 
 
 
 def handle_deferred_with(
-    *, timeout: float | None = DEFAULT_TIMEOUT, external: Handler | None = None
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    external: Handler | None = None,
 ) -> Callable[[RunContext[Any], DeferredToolRequests], Awaitable[DeferredToolResults]]:
     """A ``handle_deferred`` that waits ``timeout`` seconds for each approval (None: no limit)
     and, with ``external``, then hands the external calls (``requests.calls``) to that handler
     (your own, of the same shape as ``HandleDeferredToolCalls``' handler) and returns both
-    answers together, so one capability answers every deferred call.
+    answers together, so one capability answers every deferred call. ``approvers``: only these
+    people may answer the approvals.
     """
+    checked = checked_approvers(approvers)
 
     async def handle(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
-        results = await resolve(requests, timeout=timeout, tool_definitions=ctx.tools)
+        results = await resolve(requests, timeout=timeout, approvers=checked, tool_definitions=ctx.tools)
         rest = requests.remaining(results) if external is not None else None
         if external is not None and rest is not None:
             answered = external(ctx, rest)
@@ -119,6 +125,7 @@ def _running(
     user_prompt: Any = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     run_timeout: float | None = None,
     **run_kwargs: Any,
 ) -> _seam.Asking[AgentRunResult[Any]]:
@@ -128,13 +135,15 @@ def _running(
     ``agent.run(message_history=..., deferred_tool_results=...)`` until it ends with the agent's
     own output. A pause that also has external calls (``requests.calls``) is returned as it is,
     its ``DeferredToolRequests`` the output, for the caller's code to answer. ``timeout``: each
-    approval's time limit; ``run_timeout``: pydantic-ai's own ``timeout`` of each run.
+    approval's time limit; ``run_timeout``: pydantic-ai's own ``timeout`` of each run;
+    ``approvers``: only these people may answer the approvals.
 
     Under the ``later`` policy, a pause whose approvals wait in the inbox keeps the run (its
     messages and requests) there too, and the next ``run`` of the same agent, prompt and
     notebook goes on from it with the inbox's answers: the model is not asked again for the
     steps it took.
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     output_type = run_kwargs.pop("output_type", agent.output_type)
     several = isinstance(output_type, Sequence) and not isinstance(output_type, str)
     types = list(output_type) if several else [output_type]
@@ -187,6 +196,7 @@ async def resolve(
     requests: DeferredToolRequests,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     tool_definitions: Mapping[str, ToolDefinition] | None = None,
 ) -> DeferredToolResults:
     """Map each call of ``requests.approvals`` to an nbask approval, one after another, and return
@@ -196,22 +206,26 @@ async def resolve(
     replay). External calls (``requests.calls``) are left out: add their results before resuming.
     With ``tool_definitions`` (tool definitions by name, e.g. ``RunContext.tools``), an edit that does not
     fit the called tool's ``parameters_json_schema`` is refused and the approval stays open.
+    ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await _seam.drive(_asking(requests, timeout=timeout, tool_definitions=tool_definitions))
+    with _seam.answerable_by(approvers):
+        return await _seam.drive(_asking(requests, timeout=timeout, tool_definitions=tool_definitions))
 
 
 def resolve_sync(
     requests: DeferredToolRequests,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     tool_definitions: Mapping[str, ToolDefinition] | None = None,
 ) -> DeferredToolResults:
     """The blocking twin of ``resolve``, for synchronous code; it also works in a notebook cell,
     whose event loop is already running (where ``asyncio.run(resolve(...))`` cannot).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _seam.drive_sync(_asking(requests, timeout=timeout, tool_definitions=tool_definitions))
+    with _seam.answerable_by(approvers):
+        return _seam.drive_sync(_asking(requests, timeout=timeout, tool_definitions=tool_definitions))
 
 
 def _asking(

@@ -43,9 +43,11 @@ class Adapter(Integration):
     framework = "pydantic_ai"
     has_batches = True
 
-    def _run(self, script: Rounds, timeout: float | None = None) -> tuple[list[dict[str, Any]], int]:
+    def _run(
+        self, script: Rounds, timeout: float | None = None, approvers: list[str] | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
         warehouse, pauses = Warehouse(), []
-        handle = handle_deferred_with(**entry_kw(timeout))
+        handle = handle_deferred_with(**entry_kw(timeout, approvers))
 
         async def handler(ctx: Any, requests: Any) -> Any:
             pauses.append(requests)
@@ -59,9 +61,16 @@ class Adapter(Integration):
         agent.run_sync("Clean up the warehouse.")
         return [args for name, args in warehouse.ran if name == TOOL], len(pauses)
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         script = Rounds([(TOOL, args)], rounds=calls)
-        ran, _ = self._run(script, timeout)
+        ran, _ = self._run(script, timeout, approvers)
         return ToolRun(ran=ran, read=[str(content) for content in script.contents()])
 
     def run_batch(self) -> BatchRun:
