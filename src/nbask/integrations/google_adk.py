@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any
 
@@ -45,11 +45,12 @@ from google.genai import types
 from ..contract import MAX_DETAILS_CHARS
 from ..core.lifecycle import DEFAULT_TIMEOUT
 from ..forms import FormSchemaError
+from ..identity import checked_approvers
 from ..kinds import FormRequest
 from ..kinds.form.request import form_request
 from ..models import MAX_ACTION_CHARS, Decision
 from . import _seam
-from ._seam import Asking, EditNotUsable, approval, drive, drive_sync, edited_arguments, together
+from ._seam import Asking, EditNotUsable, answerable_by, approval, drive, drive_sync, edited_arguments, together
 
 __all__ = [
     "CONFIRMATION",
@@ -86,6 +87,7 @@ async def run(
     session_id: str,
     new_message: types.Content | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     **kwargs: Any,
 ) -> AsyncIterator[Event]:
     """Yield the events of ``runner.run_async(...)``, answering the ADK's pauses in the cell.
@@ -97,13 +99,15 @@ async def run(
     ``run_async`` (``run_config`` and the other options are passed again; ``invocation_id`` and
     ``state_delta`` only the first time), until a run ends without asking. Other long-running
     calls, and input the person declined, are left unanswered: the run ends paused on them, as the
-    ADK leaves it for a client that has not answered. ``timeout`` (seconds) applies to each ask::
+    ADK leaves it for a client that has not answered. ``timeout`` (seconds) applies to each ask;
+    ``approvers``: only these people may answer them::
 
         async for event in nbask.integrations.google_adk.run(
             runner, user_id="u", session_id=s.id, new_message=message
         ):
             ...
     """
+    checked = checked_approvers(approvers)
     options = dict(kwargs)
     message = new_message
     while True:
@@ -113,7 +117,7 @@ async def run(
             async for event in events:
                 yield event
                 pending.extend(requests_of(event))
-        parts = await resolve(pending, timeout=timeout)
+        parts = await resolve(pending, timeout=timeout, approvers=checked)
         if not parts:
             return
         message = types.Content(role="user", parts=parts)
@@ -132,19 +136,32 @@ def requests_of(event: Event) -> list[types.FunctionCall]:
     ]
 
 
-async def resolve(calls: list[types.FunctionCall], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[types.Part]:
+async def resolve(
+    calls: list[types.FunctionCall],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+) -> list[types.Part]:
     """The FunctionResponse parts answering ``calls`` (``requests_of`` an event), asked together:
     a pause's parallel confirmations and input requests are shown at once and answered in any
     order; a call left unanswered (declined input, another long-running call) gets no part.
+    ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _parts(calls, await drive(together([_answering(call, timeout=timeout) for call in calls])))
+    with answerable_by(approvers):
+        return _parts(calls, await drive(together([_answering(call, timeout=timeout) for call in calls])))
 
 
-def resolve_sync(calls: list[types.FunctionCall], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[types.Part]:
+def resolve_sync(
+    calls: list[types.FunctionCall],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+) -> list[types.Part]:
     """The blocking twin of ``resolve``, for ``Runner.run``'s synchronous loop."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _parts(calls, drive_sync(together([_answering(call, timeout=timeout) for call in calls])))
+    with answerable_by(approvers):
+        return _parts(calls, drive_sync(together([_answering(call, timeout=timeout) for call in calls])))
 
 
 def _parts(calls: list[types.FunctionCall], responses: list[dict[str, Any] | None]) -> list[types.Part]:
@@ -165,14 +182,18 @@ def _answering(call: types.FunctionCall, *, timeout: float | None = DEFAULT_TIME
 # -- adk_request_confirmation -> an approval, or a form of the payload --------------------------
 
 
-async def confirmation_response(args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+async def confirmation_response(
+    args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Map an ``adk_request_confirmation`` call's args (``originalFunctionCall``,
     ``toolConfirmation``) to an nbask approval or form, and its outcome to the
     ``ToolConfirmation`` dict the ADK reads: ``{"confirmed": bool}`` plus ``"payload"`` when the
     tool gave one (the submitted values when confirmed, the tool's own payload when not).
+    ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await drive(_confirming(args, timeout=timeout))
+    with answerable_by(approvers):
+        return await drive(_confirming(args, timeout=timeout))
 
 
 def _confirming(args: Mapping[str, Any], *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[dict[str, Any]]:
@@ -284,7 +305,11 @@ def _confirmed_payload(
 
 
 async def input_response(
-    args: Mapping[str, Any], *, tool_call_id: str | None = None, timeout: float | None = DEFAULT_TIMEOUT
+    args: Mapping[str, Any],
+    *,
+    tool_call_id: str | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
 ) -> dict[str, Any] | None:
     """Map an ``adk_request_input`` call's args (``message``, ``response_schema``) to an nbask
     form, and its FormAnswer to the response the ADK reads: an object schema's values as they
@@ -293,10 +318,11 @@ async def input_response(
     None for a declined or cancelled form (and when no one can be asked): the ADK checks every
     answer against the schema, so there is no "declined" answer to send, and the request stays
     unanswered. A schema outside nbask's form subset raises FormSchemaError naming the property
-    and the rule.
+    and the rule. ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await drive(_inputting(args, tool_call_id=tool_call_id, timeout=timeout))
+    with answerable_by(approvers):
+        return await drive(_inputting(args, tool_call_id=tool_call_id, timeout=timeout))
 
 
 def _inputting(

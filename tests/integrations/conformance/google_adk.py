@@ -56,14 +56,14 @@ class Calls(ScriptedLlm):
             yield response
 
 
-def _run(tool: Any, model: Calls, timeout: float | None) -> int:
+def _run(tool: Any, model: Calls, timeout: float | None, approvers: list[str] | None = None) -> int:
     """Run the agent to its end; how many times the ADK was resumed with answers."""
 
     async def main() -> int:
         runner = InMemoryRunner(agent=LlmAgent(name="agent", model=model, tools=[tool]), app_name="conformance")
         session = await runner.session_service.create_session(app_name="conformance", user_id="u")
         message = types.Content(role="user", parts=[types.Part(text="Do the job.")])
-        kwargs = {"user_id": "u", "session_id": session.id, "new_message": message, **entry_kw(timeout)}
+        kwargs = {"user_id": "u", "session_id": session.id, "new_message": message, **entry_kw(timeout, approvers)}
         async for _ in google_adk.run(runner, **kwargs):
             pass
         stored = await runner.session_service.get_session(app_name="conformance", user_id="u", session_id=session.id)
@@ -89,20 +89,41 @@ class Adapter(Integration):
     has_typed = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         model = Calls(call_name=TOOL, call_args=args, calls=[args], rounds=calls)
-        _run(DROP, model, timeout)
+        _run(DROP, model, timeout, approvers)
         return ToolRun(ran=_ran(), read=[json.dumps(seen["response"]) for seen in model.seen])
 
-    def _ask(self, message: str, schema: dict[str, Any], rounds: int = 1, timeout: float | None = None) -> Any:
+    def _ask(
+        self,
+        message: str,
+        schema: dict[str, Any],
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         args = {"message": message, "response_schema": schema}
         model = Calls(call_name="adk_request_input", call_args=args, calls=[args], rounds=rounds)
         model.call_name = getattr(request_input, "name", "")
-        _run(request_input, model, timeout)
+        _run(request_input, model, timeout, approvers)
         return model.seen[-1]["response"].get("result") if model.seen else None
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
-        return self._ask(question, {"type": "string", "title": "Database"}, rounds, timeout)
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
+        return self._ask(question, {"type": "string", "title": "Database"}, rounds, timeout, approvers)
 
     def run_typed(self) -> Any:
         return self._ask(NUMBER_QUESTION, {"type": "integer", "title": "Replicas"})
