@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -86,6 +86,7 @@ def _running(
     input: Any,  # noqa: A002 - agno's own name
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     **run_kwargs: Any,
 ) -> _seam.Asking[RunOutput]:
     """``agent.arun(input, **run_kwargs)`` with every pause answered in the cell: while the run is
@@ -93,7 +94,9 @@ def _running(
     on with ``agent.acontinue_run(run_response=...)`` (given ``user_id``, ``dependencies``,
     ``metadata``, ``knowledge_filters`` and ``debug_mode`` again), until it ends; that RunOutput
     is returned. A requirement left open (see the module docstring) returns the paused run.
+    ``approvers``: only these people may answer what the run asks.
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     resume = _resume_kwargs(run_kwargs)
     run_kwargs.pop("stream", None)
     key = _later.key(agent, input, run_kwargs)
@@ -130,7 +133,11 @@ run, run_sync = _seam.twins(
 
 
 async def resolve(
-    paused: Paused, *, timeout: float | None = DEFAULT_TIMEOUT, agent: Agent | None = None
+    paused: Paused,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    agent: Agent | None = None,
 ) -> list[RunRequirement]:
     """Answer one paused run's active requirements (a ``RunOutput`` or a streamed
     ``RunPausedEvent``), asked together, each answered in place, and return the run's
@@ -138,19 +145,26 @@ async def resolve(
     ``RunOutput`` itself (``continue_run(run_response=...)``) carries them too. With ``agent``, an
     approval's edit is checked against the called tool's JSON Schema, and a form asks the tool's
     ``user_input_fields`` with its defaults. Requirements left open
-    (see the module docstring) are still among ``paused.active_requirements``.
+    (see the module docstring) are still among ``paused.active_requirements``. ``approvers``:
+    only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    await _seam.drive(_asking(paused.active_requirements, timeout, _declared(agent)))
+    with _seam.answerable_by(approvers):
+        await _seam.drive(_asking(paused.active_requirements, timeout, _declared(agent)))
     return list(paused.requirements or [])
 
 
 def resolve_sync(
-    paused: Paused, *, timeout: float | None = DEFAULT_TIMEOUT, agent: Agent | None = None
+    paused: Paused,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    agent: Agent | None = None,
 ) -> list[RunRequirement]:
     """The blocking twin of ``resolve``; it also works in a notebook cell."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    _seam.drive_sync(_asking(paused.active_requirements, timeout, _declared(agent)))
+    with _seam.answerable_by(approvers):
+        _seam.drive_sync(_asking(paused.active_requirements, timeout, _declared(agent)))
     return list(paused.requirements or [])
 
 
