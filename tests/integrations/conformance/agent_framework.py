@@ -45,16 +45,20 @@ class Asker(Executor):
             await ctx.yield_output(list(self.got))
 
 
-def _run(turns: list[Turn], timeout: float | None = None) -> tuple[list[dict[str, Any]], Any]:
+def _run(
+    turns: list[Turn], timeout: float | None = None, approvers: list[str] | None = None
+) -> tuple[list[dict[str, Any]], Any]:
     warehouse = Warehouse()
     agent, client = agent_for(turns, warehouse)
-    nbask_af.run_sync(agent, "Clean up the warehouse.", **entry_kw(timeout))
+    nbask_af.run_sync(agent, "Clean up the warehouse.", **entry_kw(timeout, approvers))
     return [args for name, args in warehouse.ran if name == TOOL], client
 
 
-def _asked(question: str, kind: type, rounds: int = 1, timeout: float | None = None) -> Any:
+def _asked(
+    question: str, kind: type, rounds: int = 1, timeout: float | None = None, approvers: list[str] | None = None
+) -> Any:
     asker = Asker(question, kind, rounds)
-    nbask_af.run_sync(WorkflowBuilder(start_executor=asker).build(), "the app", **entry_kw(timeout))
+    nbask_af.run_sync(WorkflowBuilder(start_executor=asker).build(), "the app", **entry_kw(timeout, approvers))
     return asker.got[-1] if asker.got else None
 
 
@@ -64,12 +68,26 @@ class Adapter(Integration):
     has_typed = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
-        ran, client = _run([[(TOOL, args)]] * calls, timeout)
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
+        ran, client = _run([[(TOOL, args)]] * calls, timeout, approvers)
         return ToolRun(ran=ran, read=[text for _, text in client.seen])
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
-        return _asked(question, str, rounds, timeout)
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
+        return _asked(question, str, rounds, timeout, approvers)
 
     def run_typed(self) -> Any:
         return _asked(NUMBER_QUESTION, int)

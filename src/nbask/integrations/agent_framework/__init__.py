@@ -74,13 +74,15 @@ def _running(
     *,
     session: Any = None,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     **run_kwargs: Any,
 ) -> _seam.Asking[Any]:
     """Run an ``Agent`` (``agent.run(input, session=..., **run_kwargs)``) or a ``Workflow``
     (``workflow.run(input, **run_kwargs)``) with every approval and request answered in the cell
-    (``timeout`` seconds each); see the module docstring. Returns the last ``AgentResponse`` /
-    ``WorkflowRunResult``.
+    (``timeout`` seconds each; only ``approvers`` may answer, when given); see the module
+    docstring. Returns the last ``AgentResponse`` / ``WorkflowRunResult``.
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     if run_kwargs.pop("stream", False):
         msg = "run(..., stream=True): run drives a whole run; stream yourself and answer each pause with resolve"
         raise TypeError(msg)
@@ -99,22 +101,37 @@ run, run_sync = _seam.twins(
 )
 
 
-async def resolve(response: Result, *, agent: Any = None, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
+async def resolve(
+    response: Result,
+    *,
+    agent: Any = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+) -> Any:
     """Answer one pause, asked together: an ``AgentResponse``'s approval requests -> the list of
     ``function_approval_response`` contents to send back (``Message(role="user",
     contents=...)`` in the same session); a ``WorkflowRunResult``'s ``request_info`` events ->
     ``{request_id: response}`` for ``workflow.run(responses=...)`` (without the ones left open).
     With ``agent`` (its tools, and whether it carries nbask's middleware) an edit is checked
     against the tool's schema and applied; without nbask's middleware an edit is a rejection.
+    ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _answers(response, await _seam.drive(_asking(response, agent, timeout)))
+    with _seam.answerable_by(approvers):
+        return _answers(response, await _seam.drive(_asking(response, agent, timeout)))
 
 
-def resolve_sync(response: Result, *, agent: Any = None, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
+def resolve_sync(
+    response: Result,
+    *,
+    agent: Any = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+) -> Any:
     """The blocking twin of ``resolve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _answers(response, _seam.drive_sync(_asking(response, agent, timeout)))
+    with _seam.answerable_by(approvers):
+        return _answers(response, _seam.drive_sync(_asking(response, agent, timeout)))
 
 
 # -- the loop, shared by run and run_sync: ("call", awaitable) / ("ask", Asking) / ("done", result)
