@@ -77,20 +77,20 @@ class Scenario:
         self.ran.append(args)
         return f"dropped {args['name']}"
 
-    def run(self, timeout: float | None = None) -> None:
+    def run(self, timeout: float | None = None, approvers: list[str] | None = None) -> None:
         llm = MockFunctionCallingLLM(response_generator=self.reply)
         tools = [FunctionTool.from_defaults(async_fn=self.drop_table, name=TOOL)]
         agent = FunctionAgent(llm=llm, tools=tools, streaming=False, timeout=60)
 
         async def go() -> Any:  # the handler needs a running loop
-            return await llama_index.run(agent.run("Clean up the warehouse."), **entry_kw(timeout))
+            return await llama_index.run(agent.run("Clean up the warehouse."), **entry_kw(timeout, approvers))
 
         asyncio.run(go())
 
 
-def _asked(ask: dict[str, Any], timeout: float | None = None) -> Any:
+def _asked(ask: dict[str, Any], timeout: float | None = None, approvers: list[str] | None = None) -> Any:
     async def go() -> Any:
-        return await llama_index.run(Asks(timeout=60), ask=ask, **entry_kw(timeout))
+        return await llama_index.run(Asks(timeout=60), ask=ask, **entry_kw(timeout, approvers))
 
     return asyncio.run(go())["response"]
 
@@ -102,14 +102,28 @@ class Adapter(Integration):
     has_typed = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         scenario = Scenario([args], rounds=calls)
-        scenario.run(timeout)
+        scenario.run(timeout, approvers)
         return ToolRun(ran=scenario.ran, read=scenario.read)
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         del rounds  # the workflow asks once
-        return _asked({"prompt": question, "options": list(OPTIONS), "header": "DB"}, timeout)
+        return _asked({"prompt": question, "options": list(OPTIONS), "header": "DB"}, timeout, approvers)
 
     def run_typed(self) -> Any:
         schema = {"type": "object", "properties": {"replicas": {"type": "integer"}}, "required": ["replicas"]}

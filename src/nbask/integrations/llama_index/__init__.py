@@ -132,19 +132,20 @@ async def run(
     /,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
     **start: Any,
 ) -> Any:
     """Run ``workflow`` (``workflow.run(**start)``), or go on with a ``WorkflowHandler`` it
     returned, answering every ``InputRequiredEvent`` (see the module docstring) until it ends;
     returns what awaiting the handler returns. ``timeout`` is how long each answer is waited for
-    (seconds; None: no limit); ``resume_type`` is the event sent back (a ``HumanResponseEvent``
-    subclass, for a step that waits for one).
+    (seconds; None: no limit); ``approvers``: only these people may answer; ``resume_type`` is
+    the event sent back (a ``HumanResponseEvent`` subclass, for a step that waits for one).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     handler = _started(workflow, start)
     with _bounded.one_run():  # one run of the workflow: its rounds are bounded unattended
-        async for _event in stream(handler, timeout=timeout, resume_type=resume_type):
+        async for _event in stream(handler, timeout=timeout, approvers=approvers, resume_type=resume_type):
             pass
     return await handler
 
@@ -154,6 +155,7 @@ def run_sync(
     /,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
     **start: Any,
 ) -> Any:
@@ -161,17 +163,21 @@ def run_sync(
     thread (LlamaIndex runs workflows only on a loop), its questions asked from there.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _seam.drive_sync(_on_a_loop(workflow, timeout=timeout, resume_type=resume_type, start=start))
+    return _seam.drive_sync(
+        _on_a_loop(workflow, timeout=timeout, approvers=approvers, resume_type=resume_type, start=start)
+    )
 
 
 def _on_a_loop(
     workflow: Workflow | WorkflowHandler,
     *,
     timeout: float | None,
+    approvers: Sequence[str] | None,
     resume_type: type[HumanResponseEvent],
     start: dict[str, Any],
 ) -> _seam.Asking[Any]:
-    result = yield _seam.Work(partial(run, workflow, timeout=timeout, resume_type=resume_type, **start))
+    work = partial(run, workflow, timeout=timeout, approvers=approvers, resume_type=resume_type, **start)
+    result = yield _seam.Work(work)
     return result
 
 
@@ -180,6 +186,7 @@ async def stream(
     /,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> AsyncIterator[Event]:
     """Yield the events of ``handler.stream_events()`` (the run's own, LlamaIndex's internal
@@ -197,7 +204,9 @@ async def stream(
             if isinstance(event, WorkflowIdleEvent) and waiting:
                 asked, waiting = waiting, []
                 batch = _batch(asked, timeout=timeout, resume_type=resume_type, limit=limit)
-                for response in await _seam.drive(batch):
+                with _seam.answerable_by(approvers):
+                    responses = await _seam.drive(batch)
+                for response in responses:
                     handler.ctx.send_event(response)
             if not isinstance(event, InternalDispatchEvent):
                 yield event
@@ -211,28 +220,32 @@ async def resolve(
     events: Sequence[Event],
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> list[HumanResponseEvent]:
     """Ask what each of ``events`` (``InputRequiredEvent``s waiting together) asks, shown at once
     and answered in any order; returns the response to send for each, in order
     (``handler.ctx.send_event(response)``). Raises ``InputNotAnswered`` for the first one left
-    unanswered (see the module docstring).
+    unanswered (see the module docstring). ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await _seam.drive(_batch(events, timeout=timeout, resume_type=resume_type))
+    with _seam.answerable_by(approvers):
+        return await _seam.drive(_batch(events, timeout=timeout, resume_type=resume_type))
 
 
 def resolve_sync(
     events: Sequence[Event],
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> list[HumanResponseEvent]:
     """The blocking twin of ``resolve``. The workflow itself runs only on an event loop, so
     there is no blocking ``run``.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _seam.drive_sync(_batch(events, timeout=timeout, resume_type=resume_type))
+    with _seam.answerable_by(approvers):
+        return _seam.drive_sync(_batch(events, timeout=timeout, resume_type=resume_type))
 
 
 def _batch(
