@@ -21,10 +21,12 @@ from .contract import ARGS, NUMBER_QUESTION, QUESTION, Integration, ToolRun, ent
 REPLICAS = {"type": "object", "properties": {"replicas": {"type": "integer", "minimum": 1}}, "required": ["replicas"]}
 
 
-def _received(asks: Sequence[Sequence[Part]], timeout: float | None = None) -> list[dict[str, Any]]:
+def _received(
+    asks: Sequence[Sequence[Part]], timeout: float | None = None, approvers: list[str] | None = None
+) -> list[dict[str, Any]]:
     """Send a task to an agent asking each of ``asks`` in turn; the parts of each reply it got."""
     agent = Agent(asks=asks)
-    a2a.send_sync(agent.client(), "Set up the app.", show=False, **entry_kw(timeout))
+    a2a.send_sync(agent.client(), "Set up the app.", show=False, **entry_kw(timeout, approvers))
     return [part for got in agent.received[1:] for part in got["parts"]]
 
 
@@ -34,12 +36,26 @@ class Adapter(Integration):
     has_questions = True
     has_typed = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         msg = "A2A has no tool approvals: a task's input-required is asked as a question (run_question)"
         raise NotImplementedError(msg)
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
-        replies = _received([[text(question)]] * rounds, timeout)
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
+        replies = _received([[text(question)]] * rounds, timeout, approvers)
         return replies[-1]["text"] if replies else None
 
     def run_typed(self) -> Any:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from functools import partial
 
 from a2a.client import Client, ClientConfig, create_client
@@ -90,6 +91,7 @@ def _sending(
     message: str | Message,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     unanswered: Unanswered = "cancel",
     context_id: str | None = None,
     show: bool = True,
@@ -98,8 +100,10 @@ def _sending(
     """Send ``message`` to ``agent`` and answer every ``input-required`` of its task in the cell
     (``timeout`` seconds each) until the task ends; returns the final ``Task`` (an agent that
     answers with a ``Message`` and no task returns that message). ``context_id`` continues a
-    conversation; see the module docstring for the rest.
+    conversation; ``approvers``: only these people may answer; see the module docstring for the
+    rest.
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     first, unanswered = _first(message, context_id), check_unanswered(unanswered)
     session: _Session = yield _seam.Work(partial(_Session.open, agent, client_config, show=show))
     try:
@@ -127,24 +131,37 @@ send, send_sync = _seam.twins(
 
 
 async def resolve(
-    task: Task | TaskStatusUpdateEvent, *, timeout: float | None = DEFAULT_TIMEOUT, unanswered: Unanswered = "cancel"
+    task: Task | TaskStatusUpdateEvent,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    unanswered: Unanswered = "cancel",
 ) -> Message | None:
     """Ask what one ``input-required`` task (or status update) asks and return the ``Message``
     that answers it in the same task and context, for ``client.send_message``. Not answered:
     None (``unanswered="cancel"``: cancel the task yourself) or the refusal (``"reply"``).
+    ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     asked = _as_task(task)
-    return _resolved(asked, await _seam.drive(answering(asked, timeout)), check_unanswered(unanswered))
+    with _seam.answerable_by(approvers):
+        reply = await _seam.drive(answering(asked, timeout))
+    return _resolved(asked, reply, check_unanswered(unanswered))
 
 
 def resolve_sync(
-    task: Task | TaskStatusUpdateEvent, *, timeout: float | None = DEFAULT_TIMEOUT, unanswered: Unanswered = "cancel"
+    task: Task | TaskStatusUpdateEvent,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    unanswered: Unanswered = "cancel",
 ) -> Message | None:
     """The blocking twin of ``resolve``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     asked = _as_task(task)
-    return _resolved(asked, _seam.drive_sync(answering(asked, timeout)), check_unanswered(unanswered))
+    with _seam.answerable_by(approvers):
+        reply = _seam.drive_sync(answering(asked, timeout))
+    return _resolved(asked, reply, check_unanswered(unanswered))
 
 
 def _resolved(task: Task, reply: Reply, unanswered: Unanswered) -> Message | None:
