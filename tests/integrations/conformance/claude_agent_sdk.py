@@ -22,9 +22,9 @@ sys.path.insert(0, str(FIXTURES))
 from claude_code_cli import ClaudeCodeCLI, ToolCall
 
 
-def _run(calls: list[ToolCall], timeout: float | None) -> ClaudeCodeCLI:
+def _run(calls: list[ToolCall], timeout: float | None, approvers: list[str] | None = None) -> ClaudeCodeCLI:
     cli = ClaudeCodeCLI(calls)
-    options = ClaudeAgentOptions(can_use_tool=claude_agent_sdk.can_use_tool_with(**entry_kw(timeout)))
+    options = ClaudeAgentOptions(can_use_tool=claude_agent_sdk.can_use_tool_with(**entry_kw(timeout, approvers)))
 
     async def main() -> None:
         async for _ in claude_agent_sdk.query(prompt="Clean up the warehouse.", options=options, transport=cli):
@@ -39,12 +39,26 @@ class Adapter(Integration):
     has_questions = True
     question_options = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
-        cli = _run([ToolCall(TOOL, args) for _ in range(calls)], timeout)
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
+        cli = _run([ToolCall(TOOL, args) for _ in range(calls)], timeout, approvers)
         read = [response.get("message") or response.get("error", "") for response in cli.responses]
         return ToolRun(ran=[ran for name, ran in cli.ran if name == TOOL], read=read)
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         asked = {
             "questions": [
                 {
@@ -55,6 +69,6 @@ class Adapter(Integration):
                 }
             ]
         }
-        cli = _run([ToolCall("AskUserQuestion", asked) for _ in range(rounds)], timeout)
+        cli = _run([ToolCall("AskUserQuestion", asked) for _ in range(rounds)], timeout, approvers)
         last = cli.responses[-1]
         return last["updatedInput"]["answers"] if last["behavior"] == "allow" else last["message"]

@@ -78,6 +78,7 @@ from claude_agent_sdk import (
 from ...contract import MAX_PREVIEW_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import AskedAgain, ReplayMissing
+from ...identity import checked_approvers
 from ...kinds import QuestionRequest
 from ...models import MAX_ACTION_CHARS, Answer, Decision, Outcome, one_question_set
 from ...tools.dialects import DIALECTS, ArgumentError, Plan
@@ -85,7 +86,7 @@ from ...tools.function import DO_NOT_RETRY
 from ...tools.late import with_late_answers
 from ...waiting import cancelled_by_interrupt
 from .. import _seam, _texts
-from .._seam import Asking, EditNotUsable, approval, call_title, drive, edited_arguments, not_run_text
+from .._seam import Asking, EditNotUsable, answerable_by, approval, call_title, drive, edited_arguments, not_run_text
 from ._replay import query, raise_replay_misses, remember
 
 __all__ = [
@@ -138,13 +139,16 @@ async def can_use_tool(
 def can_use_tool_with(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     allow: Sequence[Rule] = (),
     deny: Sequence[Rule] = (),
 ) -> CanUseTool:
     """A ``can_use_tool`` that waits ``timeout`` seconds for each answer (None: no limit), and
     first applies your rules: a call matching a ``deny`` rule is denied, else one matching an
-    ``allow`` rule is allowed as it is, without asking; the rest is asked as ``can_use_tool`` asks.
+    ``allow`` rule is allowed as it is, without asking; the rest is asked as ``can_use_tool`` asks,
+    answerable only by ``approvers`` when given.
     """
+    checked = checked_approvers(approvers)
 
     async def callback(
         tool_name: str,
@@ -156,7 +160,8 @@ def can_use_tool_with(
             return PermissionResultDeny(message=message)
         if _matches(allow, tool_name, input):
             return PermissionResultAllow(updated_input=input)
-        return await _answer(tool_name, input, context, timeout)
+        with answerable_by(checked):
+            return await _answer(tool_name, input, context, timeout)
 
     return callback
 
