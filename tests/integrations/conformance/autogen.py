@@ -41,7 +41,14 @@ class Adapter(Integration):
     carries_edits = False
     has_questions = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         model = ScriptedClient(*[_block(args), "Done."] * calls)
         with tempfile.TemporaryDirectory() as folder:
             executor = RecordingExecutor(Path(folder))
@@ -49,7 +56,7 @@ class Adapter(Integration):
                 "coder",
                 code_executor=executor,
                 model_client=model,
-                approval_func=autogen.approval_func_with(**entry_kw(timeout)),
+                approval_func=autogen.approval_func_with(**entry_kw(timeout, approvers)),
             )
             team = RoundRobinGroupChat([coder], max_turns=calls)
             asyncio.run(team.run(task="Clean up the warehouse."))
@@ -57,13 +64,20 @@ class Adapter(Integration):
         read = [str(m.content) for m in model.seen[-1] if isinstance(m, UserMessage) and m.source == "coder"]
         return ToolRun(ran=ran, read=read)
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         model = ScriptedClient(*[handoff(question)] * rounds, "Noted. TERMINATE")
         assistant = AssistantAgent(
             "assistant", model_client=model, handoffs=[Handoff(target="user", message="Transfer to user.")]
         )
         stop = HandoffTermination(target="user") | TextMentionTermination("TERMINATE")
         team = RoundRobinGroupChat([assistant], termination_condition=stop)
-        result = autogen.run_sync(team, "Set up the app.", **entry_kw(timeout))
+        result = autogen.run_sync(team, "Set up the app.", **entry_kw(timeout, approvers))
         replies = [m.content for m in result.messages if isinstance(m, HandoffMessage) and m.source == "user"]
         return replies[-1] if replies else None

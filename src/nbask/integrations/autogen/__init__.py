@@ -51,10 +51,11 @@ from autogen_core.models import AssistantMessage
 from ... import errors
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...identity import checked_approvers
 from ...models import MAX_ACTION_CHARS, Decision, FormAnswer
 from ...waiting import cancelled_by_interrupt
 from .. import _seam, _texts
-from .._seam import Asking, Work, approval, drive, drive_sync, not_run_text, replying, twins
+from .._seam import Asking, Work, answerable_by, approval, drive, drive_sync, not_run_text, replying, twins
 from . import _compat
 
 __all__ = [
@@ -107,12 +108,16 @@ async def input_func(prompt: str, cancellation_token: CancellationToken | None =
     return await _input(prompt, cancellation_token, DEFAULT_TIMEOUT)
 
 
-def input_func_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> InputFunc:
-    """An ``input_func`` that waits ``timeout`` seconds for each reply (None: no limit)."""
+def input_func_with(*, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None) -> InputFunc:
+    """An ``input_func`` that waits ``timeout`` seconds for each reply (None: no limit), which
+    only ``approvers`` may give when named.
+    """
+    checked = checked_approvers(approvers)
 
     async def input_func(prompt: str, cancellation_token: CancellationToken | None = None) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await _input(prompt, cancellation_token, timeout)
+        with answerable_by(checked):
+            return await _input(prompt, cancellation_token, timeout)
 
     return input_func
 
@@ -169,12 +174,18 @@ async def approval_func(request: ApprovalRequest) -> ApprovalResponse:
     return await _asked(_approving(request.code, timeout=DEFAULT_TIMEOUT))
 
 
-def approval_func_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> ApprovalFunc:
-    """An ``approval_func`` that waits ``timeout`` seconds for each decision (None: no limit)."""
+def approval_func_with(
+    *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None
+) -> ApprovalFunc:
+    """An ``approval_func`` that waits ``timeout`` seconds for each decision (None: no limit),
+    which only ``approvers`` may give when named.
+    """
+    checked = checked_approvers(approvers)
 
     async def approval_func(request: ApprovalRequest) -> ApprovalResponse:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await _asked(_approving(request.code, timeout=timeout))
+        with answerable_by(checked):
+            return await _asked(_approving(request.code, timeout=timeout))
 
     return approval_func
 
@@ -247,6 +258,7 @@ def _running(
     task: str | BaseChatMessage | Sequence[BaseChatMessage] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     user: str = "user",
     cancellation_token: CancellationToken | None = None,
 ) -> Asking[TaskResult]:
@@ -254,10 +266,12 @@ def _running(
     ``user`` (``HandoffTermination(target="user")``), ask the person and run it again with their
     reply as a ``HandoffMessage`` back to the agent that handed off, until it stops otherwise or
     the reply is not given (the team stays paused at that handoff). ``timeout`` applies to each
-    ask; ``cancellation_token`` (AutoGen's) cancels the runs (and, awaited, the asks between them).
+    ask, answerable only by ``approvers`` when named; ``cancellation_token`` (AutoGen's) cancels
+    the runs (and, awaited, the asks between them).
 
         result = await nbask.integrations.autogen.run(team, "What is the weather in New York?")
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     token = cancellation_token or CancellationToken()
     result: TaskResult = yield _team_run(team, task, token)
     messages = list(result.messages)
