@@ -18,16 +18,20 @@ from nbask.integrations import ag2
 from .contract import ARGS, BATCH, QUESTION, TOOL, BatchRun, Integration, ToolRun, entry_kw
 
 
-def _run(turns: list[Any], tools: list[Any], timeout: float | None = None) -> list[list[tuple[str, str]]]:
+def _run(
+    turns: list[Any], tools: list[Any], timeout: float | None = None, approvers: list[str] | None = None
+) -> list[list[tuple[str, str]]]:
     """Run the agent through ``turns``; what the model read back, per model call."""
     config = scripted(*turns, "done")
-    ag2.run_sync(Agent("ops", config=config, tools=tools), "Clean up the warehouse.", **entry_kw(timeout))
+    ag2.run_sync(Agent("ops", config=config, tools=tools), "Clean up the warehouse.", **entry_kw(timeout, approvers))
     return results_read(config)
 
 
-def _drops(turns: list[Any], timeout: float | None = None) -> tuple[list[dict[str, Any]], list[list[Any]]]:
+def _drops(
+    turns: list[Any], timeout: float | None = None, approvers: list[str] | None = None
+) -> tuple[list[dict[str, Any]], list[list[Any]]]:
     warehouse = Warehouse()
-    read = _run(turns, warehouse.tools()[:1], timeout)
+    read = _run(turns, warehouse.tools()[:1], timeout, approvers)
     return [args for name, args in warehouse.ran if name == TOOL], read
 
 
@@ -36,11 +40,25 @@ class Adapter(Integration):
     has_questions = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
-        ran, read = _drops([call(TOOL, **args)] * calls, timeout)
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
+        ran, read = _drops([call(TOOL, **args)] * calls, timeout, approvers)
         return ToolRun(ran=ran, read=[text for turn in read for _, text in turn])
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         received: list[str] = []
 
         @tool
@@ -49,7 +67,7 @@ class Adapter(Integration):
             received.append(await context.input(question))
             return received[-1]
 
-        _run([call("ask_user", question=question)] * rounds, [ask_user], timeout)
+        _run([call("ask_user", question=question)] * rounds, [ask_user], timeout, approvers)
         return received[-1] if received else None
 
     def run_batch(self) -> BatchRun:
