@@ -297,7 +297,7 @@ def test_a_replay_miss_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, s
 
 def test_the_hook_and_strategy_serialize_as_haystack_components(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "nbask.integrations.haystack")  # Haystack's allowlist
-    hook = nbask_haystack.confirmation_hook(tools=["drop_table", "count_rows"], timeout=30)
+    hook = nbask_haystack.confirmation_hook(tools=["drop_table", "count_rows"], timeout=30, approvers=["alice"])
     data = hook.to_dict()
     assert data["type"] == "nbask.integrations.haystack.CellConfirmationHook"
     again = nbask_haystack.CellConfirmationHook.from_dict(data)
@@ -305,6 +305,7 @@ def test_the_hook_and_strategy_serialize_as_haystack_components(monkeypatch: pyt
     assert list(again.confirmation_strategies) == [("drop_table", "count_rows")]
     assert isinstance(strategy, nbask_haystack.AskInCell)
     assert strategy.timeout == 30
+    assert strategy.approvers == ("alice",)
 
 
 # -- a real kernel, answered through the widget -------------------------------------------------------

@@ -43,6 +43,7 @@ from haystack.tools.tool import Tool
 from typing_extensions import NotRequired, TypedDict, Unpack
 
 from ..core.lifecycle import DEFAULT_TIMEOUT
+from ..identity import checked_approvers
 from ..tools.function import DO_NOT_RETRY
 from . import _seam
 
@@ -65,27 +66,38 @@ _Key = tuple[str | None, str, str]
 
 
 def confirmation_hook(
-    *, tools: Collection[str] | None = None, timeout: float | None = DEFAULT_TIMEOUT
+    *,
+    tools: Collection[str] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
 ) -> CellConfirmationHook:
     """A ``before_tool`` hook asking the person about every call of the tools named in ``tools``
-    (None: every tool), the calls of one step together; ``timeout`` seconds each (None: no limit).
+    (None: every tool), the calls of one step together; ``timeout`` seconds each (None: no limit),
+    answerable only by ``approvers`` when named.
     """
     if isinstance(tools, str):
         msg = f"tools must be a collection of tool names, not one string: tools=[{tools!r}]"
         raise TypeError(msg)
     names = tuple(tools or ())
     key: str | tuple[str, ...] = "*" if not names else names[0] if len(names) == 1 else names
-    return CellConfirmationHook({key: AskInCell(timeout=timeout)})
+    return CellConfirmationHook({key: AskInCell(timeout=timeout, approvers=approvers)})
 
 
 class AskInCell:
     """Haystack's ``ConfirmationStrategy``: each call it is given is an nbask approval (see the
     module docstring). ``tool_definitions``: the tools whose ``parameters`` an edit is checked against (in a
-    ``CellConfirmationHook`` the Agent's own are used).
+    ``CellConfirmationHook`` the Agent's own are used); ``approvers``: who alone may answer.
     """
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, tool_definitions: Iterable[Tool] = ()) -> None:
+    def __init__(
+        self,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        approvers: Sequence[str] | None = None,
+        tool_definitions: Iterable[Tool] = (),
+    ) -> None:
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
         self._schemas: dict[str, Mapping[str, Any]] = {tool.name: tool.parameters for tool in tool_definitions}
         #: Decisions asked ahead by a CellConfirmationHook (one step's calls together), by call.
         self._decided: dict[_Key, ToolExecutionDecision] = {}
@@ -117,13 +129,15 @@ class AskInCell:
         schema: Mapping[str, Any] | None = None,
     ) -> _seam.Asking[ToolExecutionDecision]:
         """The Asking of one call: its ``ToolExecutionDecision``."""
+        schema = schema or self._schemas.get(tool_name)
         return _confirming(
-            tool_name, tool_params, tool_call_id, timeout=self.timeout, schema=schema or self._schemas.get(tool_name)
+            tool_name, tool_params, tool_call_id, timeout=self.timeout, approvers=self.approvers, schema=schema
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Haystack's serialization: the timeout (tools are the Agent's, given again)."""
-        return default_to_dict(self, timeout=self.timeout)
+        """Haystack's serialization: the timeout and approvers (tools are the Agent's, given again)."""
+        approvers = list(self.approvers) if self.approvers is not None else None
+        return default_to_dict(self, timeout=self.timeout, approvers=approvers)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AskInCell:
@@ -167,11 +181,18 @@ class CellConfirmationHook(ConfirmationHook):
 class CellConfirmationUI:
     """Haystack's ``ConfirmationUI`` for ``BlockingConfirmationStrategy``: the call as an nbask
     approval (blocking); confirm, modify (the edited arguments) or reject with the text the model
-    reads. ``tool_definitions``: the tools whose ``parameters`` an edit is checked against.
+    reads. ``tool_definitions``: the tools whose ``parameters`` an edit is checked against;
+    ``approvers``: who alone may answer.
     """
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, tool_definitions: Iterable[Tool] = ()) -> None:
-        self._strategy = AskInCell(timeout=timeout, tool_definitions=tool_definitions)
+    def __init__(
+        self,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        approvers: Sequence[str] | None = None,
+        tool_definitions: Iterable[Tool] = (),
+    ) -> None:
+        self._strategy = AskInCell(timeout=timeout, approvers=approvers, tool_definitions=tool_definitions)
 
     def get_user_confirmation(
         self,
@@ -188,7 +209,8 @@ class CellConfirmationUI:
         return ConfirmationUIResult(action="confirm")
 
     def to_dict(self) -> dict[str, Any]:
-        return default_to_dict(self, timeout=self._strategy.timeout)
+        approvers = list(self._strategy.approvers) if self._strategy.approvers is not None else None
+        return default_to_dict(self, timeout=self._strategy.timeout, approvers=approvers)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CellConfirmationUI:
@@ -201,9 +223,13 @@ def _confirming(
     tool_call_id: str | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: tuple[str, ...] | None = None,
     schema: Mapping[str, Any] | None = None,
 ) -> _seam.Asking[ToolExecutionDecision]:
-    """The Asking of one pending call: the ``ToolExecutionDecision`` Haystack applies."""
+    """The Asking of one pending call: the ``ToolExecutionDecision`` Haystack applies. Its
+    strategy's ``approvers`` are set on the request itself: a hook asks the calls of several
+    strategies together.
+    """
     title = _seam.call_title(tool_name)
     params = dict(tool_params)
 
@@ -218,6 +244,7 @@ def _confirming(
         return refused(
             f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
         )
+    request.approvers = approvers if approvers is not None else request.approvers
     decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         return refused(_seam.not_run_text(decision, title))
