@@ -37,10 +37,12 @@ class Warehouse:
         return f"dropped {name}"
 
 
-def _run(turns: list[Turn], timeout: float | None = None) -> tuple[Warehouse, ScriptedChat]:
+def _run(
+    turns: list[Turn], timeout: float | None = None, approvers: list[str] | None = None
+) -> tuple[Warehouse, ScriptedChat]:
     model, warehouse = ScriptedChat(*turns, "done"), Warehouse()
     agent = ChatCompletionAgent(service=model, name="ops", plugins=[warehouse])
-    gate = semantic_kernel.approval_filter_with(tools=[CALLED], **entry_kw(timeout))
+    gate = semantic_kernel.approval_filter_with(tools=[CALLED], **entry_kw(timeout, approvers))
     agent.kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, gate)
     asyncio.run(agent.get_response(messages="Clean up the warehouse."))
     return warehouse, model
@@ -51,18 +53,32 @@ class Adapter(Integration):
     has_questions = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
-        warehouse, model = _run([[(CALLED, args)]] * calls, timeout)
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
+        warehouse, model = _run([[(CALLED, args)]] * calls, timeout, approvers)
         return ToolRun(ran=warehouse.ran, read=[text for _, text in model.results])
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         """The writer says ``question``; the person replies after each of its ``rounds`` turns, and
         the reviewer, speaking next, reads the reply: what it read last is returned.
         """
         writer = ChatCompletionAgent(service=ScriptedChat(question), name="Writer", description="writes")
         reviewer_model = ScriptedChat("Reviewed.")
         reviewer = ChatCompletionAgent(service=reviewer_model, name="Reviewer", description="reviews")
-        human = semantic_kernel.human_response_function_with(**entry_kw(timeout))
+        human = semantic_kernel.human_response_function_with(**entry_kw(timeout, approvers))
         manager = AskAfterWriter(max_rounds=2 * rounds, human_response_function=human)
         orchestration = GroupChatOrchestration(members=[writer, reviewer], manager=manager)
         asyncio.run(orchestrate(orchestration, "Set up the app."))

@@ -35,12 +35,13 @@ calls never run.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ... import errors
 from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...identity import checked_approvers
 from ...kinds.approval.edit_check import edit_problems
 from ...models import Decision, FormAnswer
 from ...tools.function import DO_NOT_RETRY
@@ -92,14 +93,19 @@ async def approval_filter(context: AutoFunctionInvocationContext, next: Next) ->
     await _filtered(context, next, DEFAULT_TIMEOUT, None)
 
 
-def approval_filter_with(*, timeout: float | None = DEFAULT_TIMEOUT, tools: Functions = None) -> Filter:
-    """An ``approval_filter`` that waits ``timeout`` seconds for each decision (None: no limit)
-    and asks only about ``tools`` (names, or a predicate; None: every function).
+def approval_filter_with(
+    *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None, tools: Functions = None
+) -> Filter:
+    """An ``approval_filter`` that waits ``timeout`` seconds for each decision (None: no limit),
+    which only ``approvers`` may give when named, and asks only about ``tools`` (names, or a
+    predicate; None: every function).
     """
+    checked = checked_approvers(approvers)
 
     async def approval_filter(context: AutoFunctionInvocationContext, next: Next) -> None:  # noqa: A002
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        await _filtered(context, next, timeout, tools)
+        with _seam.answerable_by(checked):
+            await _filtered(context, next, timeout, tools)
 
     return approval_filter
 
@@ -276,12 +282,18 @@ async def human_response_function(chat_history: ChatHistory | None = None) -> Ch
     return await _respond(chat_history, DEFAULT_TIMEOUT)
 
 
-def human_response_function_with(*, timeout: float | None = DEFAULT_TIMEOUT) -> HumanResponse:
-    """A ``human_response_function`` that waits ``timeout`` seconds for each reply (None: no limit)."""
+def human_response_function_with(
+    *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None
+) -> HumanResponse:
+    """A ``human_response_function`` that waits ``timeout`` seconds for each reply (None: no
+    limit), which only ``approvers`` may give when named.
+    """
+    checked = checked_approvers(approvers)
 
     async def human_response_function(chat_history: ChatHistory | None = None) -> ChatMessageContent:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return await _respond(chat_history, timeout)
+        with _seam.answerable_by(checked):
+            return await _respond(chat_history, timeout)
 
     return human_response_function
 
