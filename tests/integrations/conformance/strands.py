@@ -34,18 +34,22 @@ class Invocations:
         self.count += 1
 
 
-def _run(turns: list[Turn], tools: list[Any], timeout: float | None = None) -> tuple[ScriptedModel, int]:
+def _run(
+    turns: list[Turn], tools: list[Any], timeout: float | None = None, approvers: list[str] | None = None
+) -> tuple[ScriptedModel, int]:
     """Run the agent through ``turns``; the model (what it read) and how often it was resumed."""
     model, invocations = ScriptedModel(*turns, "done"), Invocations()
     hooks = [strands.Approvals(tools=[TOOL], interrupt=True), invocations]
     agent = Agent(model=model, tools=tools, hooks=hooks, callback_handler=None)
-    strands.run_sync(agent, "Clean up the warehouse.", **entry_kw(timeout))
+    strands.run_sync(agent, "Clean up the warehouse.", **entry_kw(timeout, approvers))
     return model, invocations.count - 1
 
 
-def _drops(turns: list[Turn], timeout: float | None = None) -> tuple[list[dict[str, Any]], ScriptedModel, int]:
+def _drops(
+    turns: list[Turn], timeout: float | None = None, approvers: list[str] | None = None
+) -> tuple[list[dict[str, Any]], ScriptedModel, int]:
     warehouse = Warehouse()
-    model, resumed = _run(turns, warehouse.tools, timeout)
+    model, resumed = _run(turns, warehouse.tools, timeout, approvers)
     return [{"name": value} for name, value in warehouse.ran if name == TOOL], model, resumed
 
 
@@ -54,11 +58,25 @@ class Adapter(Integration):
     has_questions = True
     has_batches = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
-        ran, model, _ = _drops([[(TOOL, args)]] * calls, timeout)
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
+        ran, model, _ = _drops([[(TOOL, args)]] * calls, timeout, approvers)
         return ToolRun(ran=ran, read=[text for _, _, text in model.seen])
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         received: list[Any] = []
 
         @tool(context=True)
@@ -73,7 +91,7 @@ class Adapter(Integration):
             received.append(tool_context.interrupt("question", reason=question))
             return str(received[-1])
 
-        _run([[("ask_user", {"question": question})]] * rounds, [ask_user], timeout)
+        _run([[("ask_user", {"question": question})]] * rounds, [ask_user], timeout, approvers)
         return received[-1] if received else None
 
     def run_batch(self) -> BatchRun:

@@ -51,6 +51,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ...core.lifecycle import DEFAULT_TIMEOUT
+from ...identity import checked_approvers
 from .. import _seam
 from ._asking import APPROVAL, HITL, answering, apply, approval_reason, approving, hitl_confirming, waited
 
@@ -66,18 +67,25 @@ class Approvals:
     """A Strands hook provider (``Agent(hooks=[Approvals()])``) asking before each tool call.
 
     ``tools``: the names of the tools to ask about (all when None). ``timeout``: seconds each
-    approval waits. ``interrupt``: raise a Strands interrupt ("nbask:approval") instead of asking
-    inline, for ``run`` / ``resolve`` (or a session manager) to answer when the agent stops.
+    approval waits; ``approvers``: who alone may give it. ``interrupt``: raise a Strands interrupt
+    ("nbask:approval") instead of asking inline, for ``run`` / ``resolve`` (or a session manager)
+    to answer when the agent stops.
     """
 
     def __init__(
-        self, *, tools: Collection[str] | None = None, timeout: float | None = DEFAULT_TIMEOUT, interrupt: bool = False
+        self,
+        *,
+        tools: Collection[str] | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        approvers: Sequence[str] | None = None,
+        interrupt: bool = False,
     ) -> None:
         if isinstance(tools, str):
             msg = "tools must be a list of tool names, not a single string"
             raise TypeError(msg)
         self.tools = None if tools is None else frozenset(tools)
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
         self.interrupt = interrupt
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
@@ -97,25 +105,37 @@ class Approvals:
             return
         reason = approval_reason(event)
         asking = approving(reason["tool"], reason["input"], reason["toolUseId"], self.timeout, reason["schema"])
-        apply(event, await waited(asking))
+        with _seam.answerable_by(self.approvers):
+            verdict = await waited(asking)
+        apply(event, verdict)
 
 
-async def ask(prompt: str, *, timeout: float | None = DEFAULT_TIMEOUT, **kwargs: Any) -> Any:
-    """``HumanInTheLoop``'s ``ask``: the call its prompt names, approved in the cell; returns
-    True, or nbask's rejection text (read by ``evaluate`` as "no").
+async def ask(
+    prompt: str, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None, **kwargs: Any
+) -> Any:
+    """``HumanInTheLoop``'s ``ask``: the call its prompt names, approved in the cell (only by
+    ``approvers``, when named); returns True, or nbask's rejection text (read by ``evaluate`` as "no").
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     del kwargs
-    return await waited(hitl_confirming(prompt, timeout))
+    with _seam.answerable_by(approvers):
+        return await waited(hitl_confirming(prompt, timeout))
 
 
 def _running(
-    agent: Agent, prompt: Any = None, *, timeout: float | None = DEFAULT_TIMEOUT, **invoke_kwargs: Any
+    agent: Agent,
+    prompt: Any = None,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    **invoke_kwargs: Any,
 ) -> _seam.Asking[AgentResult]:
     """``agent.invoke_async(prompt, **invoke_kwargs)``, every interrupt answered in the cell
-    (``timeout`` seconds each) and the agent resumed with all the responses at once, until it
-    ends; that result is returned (or the interrupted one, when an interrupt is left open).
+    (``timeout`` seconds each, only by ``approvers`` when named) and the agent resumed with all
+    the responses at once, until it ends; that result is returned (or the interrupted one, when
+    an interrupt is left open).
     """
+    del approvers  # applied to every request this run asks by _seam.twins
     given = prompt
     while True:
         result: AgentResult = yield _seam.Work(
@@ -132,19 +152,25 @@ def _running(
 run, run_sync = _seam.twins(_running, "run", "The blocking twin of ``run``: ``agent(prompt)``, the same requests.")
 
 
-async def resolve(result: AgentResult, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[dict[str, Any]]:
+async def resolve(
+    result: AgentResult, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """Answer an interrupted result's interrupts, asked together; returns the
     ``interruptResponse`` blocks to resume with (``agent(responses)``), one per answered
-    interrupt (each also answered in place).
+    interrupt (each also answered in place). ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return await _seam.drive(_asking(list(result.interrupts or []), timeout))
+    with _seam.answerable_by(approvers):
+        return await _seam.drive(_asking(list(result.interrupts or []), timeout))
 
 
-def resolve_sync(result: AgentResult, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[dict[str, Any]]:
+def resolve_sync(
+    result: AgentResult, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """The blocking twin of ``resolve``; it also works in a notebook cell."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    return _seam.drive_sync(_asking(list(result.interrupts or []), timeout))
+    with _seam.answerable_by(approvers):
+        return _seam.drive_sync(_asking(list(result.interrupts or []), timeout))
 
 
 def _asking(interrupts: Sequence[Any], timeout: float | None) -> _seam.Asking[list[dict[str, Any]]]:
