@@ -28,9 +28,9 @@ OUTCOMES = [option.removesuffix(" (Recommended)") for option in OPTIONS]
 
 
 @contextmanager
-def installed(timeout: float | None) -> Iterator[None]:
+def installed(timeout: float | None, approvers: list[str] | None = None) -> Iterator[None]:
     """Nbask answering CrewAI's human in the loop (process-wide) for one run."""
-    crewai.install(tools=[TOOL], **entry_kw(timeout))
+    crewai.install(tools=[TOOL], **entry_kw(timeout, approvers))
     try:
         yield
     finally:
@@ -81,7 +81,14 @@ class Adapter(Integration):
     has_questions = True
     question_options = True
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         ran: list[dict[str, Any]] = []
 
         @tool(TOOL)
@@ -93,13 +100,20 @@ class Adapter(Integration):
         llm = ScriptedLLM(*[act(TOOL, args, thought=f"Call {i}.") for i in range(calls)], final("done"))
         agent = Agent(role="Janitor", goal="Clean up", backstory="Careful.", llm=llm, tools=[drop_table])
         task = Task(description="Clean up the warehouse.", expected_output="a confirmation", agent=agent)
-        with installed(timeout):
+        with installed(timeout, approvers):
             Crew(agents=[agent], tasks=[task]).kickoff()
         return ToolRun(ran=ran, read=_read(llm))
 
-    def run_question(self, question: str = QUESTION, *, rounds: int = 1, timeout: float | None = None) -> Any:
+    def run_question(
+        self,
+        question: str = QUESTION,
+        *,
+        rounds: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> Any:
         received: list[str] = []
-        with installed(timeout):
+        with installed(timeout, approvers):
             for _ in range(rounds):
                 _flow(question, received).kickoff()
         return received[-1] if received else None

@@ -43,14 +43,24 @@ import contextvars
 import functools
 import logging
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from contextvars import ContextVar
 from typing import Any, Final
 
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...errors import ReplayMissing
+from ...identity import checked_approvers
 from ...models import Decision
-from .._seam import Asking, EditNotUsable, approval, arguments_text, call_title, drive_sync, edited_arguments
+from .._seam import (
+    Asking,
+    EditNotUsable,
+    answerable_by,
+    approval,
+    arguments_text,
+    call_title,
+    drive_sync,
+    edited_arguments,
+)
 from .._seam import not_run_text as _not_run_text
 from ._flow import FeedbackProvider, InputProvider
 from ._task import task_feedback_provider
@@ -75,23 +85,30 @@ _not_run: dict[int, str] = {}  # id(tool_input) -> what the model reads instead 
 _lock = threading.Lock()
 
 
-def install(*, timeout: float | None = DEFAULT_TIMEOUT, tools: bool | Collection[str] = True) -> None:
+def install(
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
+    tools: bool | Collection[str] = True,
+) -> None:
     """Answer CrewAI's human-in-the-loop with nbask in this process (see the module docstring):
-    ``timeout`` for each request; ``tools`` says which tool calls are asked (True: every one, a
-    list of tool names: those, False: none). Installing again replaces the previous settings.
+    ``timeout`` for each request; ``approvers``: who alone may answer them; ``tools`` says which
+    tool calls are asked (True: every one, a list of tool names: those, False: none). Installing
+    again replaces the previous settings.
     """
+    checked = checked_approvers(approvers)
     from crewai import hooks  # noqa: PLC0415 - imported when used
     from crewai.core.providers import human_input  # noqa: PLC0415 - imported when used
     from crewai.flow.flow_config import flow_config  # noqa: PLC0415 - imported when used
 
     uninstall()
     previous = (flow_config.hitl_provider, flow_config.input_provider, human_input._provider)  # noqa: SLF001
-    flow_config.hitl_provider = FeedbackProvider(timeout=timeout)
-    flow_config.input_provider = InputProvider(timeout=timeout)
+    flow_config.hitl_provider = FeedbackProvider(timeout=timeout, approvers=checked)
+    flow_config.input_provider = InputProvider(timeout=timeout, approvers=checked)
     # A ContextVar's value set in one cell is gone in the next: its default holds everywhere.
-    reviewer = task_feedback_provider(timeout)
+    reviewer = task_feedback_provider(timeout, checked)
     human_input._provider = ContextVar("human_input_provider", default=reviewer)  # noqa: SLF001
-    _state.update(previous=previous, timeout=timeout, tools=tools)
+    _state.update(previous=previous, timeout=timeout, approvers=checked, tools=tools)
     _kickoff_in_a_cell(install=True)
     if tools is not False:
         hooks.register_before_tool_call_hook(before_tool_call)
@@ -155,7 +172,8 @@ def before_tool_call(context: Any) -> bool | None:
     if tools is not True and context.tool_name not in tools:
         return None
     try:
-        text = drive_sync(_approving(context, timeout=_state.get("timeout", DEFAULT_TIMEOUT)))
+        with answerable_by(_state.get("approvers")):
+            text = drive_sync(_approving(context, timeout=_state.get("timeout", DEFAULT_TIMEOUT)))
     except ReplayMissing as miss:
         log.exception("nbask: the replay has no answer for a CrewAI tool call; the call is blocked")
         text = f"Not run: {call_title(context.tool_name)} was blocked: {miss}"

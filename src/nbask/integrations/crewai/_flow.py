@@ -16,11 +16,12 @@ from typing import Any, Final
 from ...contract import MAX_DETAILS_CHARS, is_recommended
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import AskedAgain
+from ...identity import checked_approvers
 from ...kinds import QuestionRequest
 from ...kinds.form.request import form_request
 from ...models import Answer, FormAnswer, one_question_set
 from .. import _bounded
-from .._seam import Asking, arguments_text, drive_sync
+from .._seam import Asking, answerable_by, arguments_text, drive_sync
 
 __all__ = ["ANSWER", "FEEDBACK", "OUTCOME", "FeedbackProvider", "InputProvider"]
 
@@ -84,13 +85,15 @@ class FeedbackProvider:
     ``HumanFeedbackPending`` with nbask's reason: the flow pauses and ``kickoff`` returns it.
     """
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None) -> None:
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
 
     def request_feedback(self, context: Any, flow: Any) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del flow  # the context carries what is asked
-        return drive_sync(_asking_feedback(context, timeout=self.timeout))
+        with answerable_by(self.approvers):
+            return drive_sync(_asking_feedback(context, timeout=self.timeout))
 
 
 def _asking_feedback(context: Any, *, timeout: float | None = DEFAULT_TIMEOUT) -> Asking[str]:
@@ -157,14 +160,16 @@ class InputProvider:
     ``nbask.AskedAgain`` cannot end the flow from here).
     """
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None) -> None:
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
 
     def request_input(self, message: str, flow: Any, metadata: dict[str, Any] | None = None) -> Any:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         del flow, metadata  # CrewAI routes by them; nbask asks in the cell
         try:
-            return drive_sync(_asking_input(message, timeout=self.timeout))
+            with answerable_by(self.approvers):
+                return drive_sync(_asking_input(message, timeout=self.timeout))
         except AskedAgain as again:
             from crewai.flow.input_provider import InputResponse  # noqa: PLC0415 - imported when used
 

@@ -10,7 +10,7 @@ from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...kinds.form.request import form_request
 from ...models import FormAnswer
 from .. import _bounded
-from .._seam import Asking, drive, drive_sync
+from .._seam import Asking, answerable_by, drive, drive_sync
 from ._flow import readable, shown, this_run
 
 __all__ = ["REVIEW", "task_feedback_provider"]
@@ -56,8 +56,10 @@ def _rework_asked(context: Any, feedback: str) -> bool:
     return True
 
 
-def task_feedback_provider(timeout: float | None) -> Any:
-    """A CrewAI ``HumanInputProvider`` asking each review in the cell (CrewAI is imported here)."""
+def task_feedback_provider(timeout: float | None, approvers: tuple[str, ...] | None = None) -> Any:
+    """A CrewAI ``HumanInputProvider`` asking each review in the cell, answerable only by
+    ``approvers`` when named (CrewAI is imported here).
+    """
     from crewai.core.providers.human_input import SyncHumanInputProvider  # noqa: PLC0415 - imported when used
 
     class TaskFeedbackProvider(SyncHumanInputProvider):  # type: ignore[misc]
@@ -67,6 +69,10 @@ def task_feedback_provider(timeout: float | None) -> Any:
 
         def handle_feedback(self, formatted_answer: Any, context: Any) -> Any:
             __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+            with answerable_by(approvers):
+                return self._reviewed(formatted_answer, context)
+
+        def _reviewed(self, formatted_answer: Any, context: Any) -> Any:
             feedback = drive_sync(_reviewing(_output_text(formatted_answer), _role(context), timeout=timeout))
             if context._is_training_mode():  # noqa: SLF001 - CrewAI's ExecutorContext protocol
                 return self._handle_training_feedback(formatted_answer, feedback, context)
@@ -78,6 +84,10 @@ def task_feedback_provider(timeout: float | None) -> Any:
 
         async def handle_feedback_async(self, formatted_answer: Any, context: Any) -> Any:
             __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+            with answerable_by(approvers):
+                return await self._reviewed_async(formatted_answer, context)
+
+        async def _reviewed_async(self, formatted_answer: Any, context: Any) -> Any:
             feedback = await drive(_reviewing(_output_text(formatted_answer), _role(context), timeout=timeout))
             if context._is_training_mode():  # noqa: SLF001 - CrewAI's ExecutorContext protocol
                 return await self._handle_training_feedback_async(formatted_answer, feedback, context)
