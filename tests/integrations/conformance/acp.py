@@ -25,9 +25,11 @@ from .contract import ARGS, Integration, ToolRun, entry_kw
 AGENT = Path(__file__).parents[1] / "acp_scripted_agent.py"
 
 
-async def _prompts(folder: Path, log: Path, texts: list[str], timeout: float | None) -> None:
+async def _prompts(
+    folder: Path, log: Path, texts: list[str], timeout: float | None, approvers: list[str] | None = None
+) -> None:
     command = [sys.executable, str(AGENT), "--log", str(log)]
-    async with acp.Session(command, cwd=folder, show=False, **entry_kw(timeout)) as session:
+    async with acp.Session(command, cwd=folder, show=False, **entry_kw(timeout, approvers)) as session:
         for text in texts:
             await session.prompt(text)
 
@@ -35,10 +37,17 @@ async def _prompts(folder: Path, log: Path, texts: list[str], timeout: float | N
 class Adapter(Integration):
     framework = "acp"
 
-    def run_tool_call(self, args: dict[str, Any] = ARGS, *, calls: int = 1, timeout: float | None = None) -> ToolRun:
+    def run_tool_call(
+        self,
+        args: dict[str, Any] = ARGS,
+        *,
+        calls: int = 1,
+        timeout: float | None = None,
+        approvers: list[str] | None = None,
+    ) -> ToolRun:
         with tempfile.TemporaryDirectory() as folder:
             log, target = Path(folder) / "agent.jsonl", Path(folder) / args["name"]
-            asyncio.run(_prompts(Path(folder), log, [f"write {target}"] * calls, timeout))
+            asyncio.run(_prompts(Path(folder), log, [f"write {target}"] * calls, timeout, approvers))
             lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
         writes = [line["write"] for line in lines if "write" in line]
         ran = [{"name": target.name} for write in writes if write.get("ok")]

@@ -96,8 +96,9 @@ class Session:
 
     ``command`` is the agent's command line (a list, or a string split as a shell would);
     ``cwd`` its working directory and the session's (default: the current one); ``timeout``
-    the seconds each request waits for the person; ``files`` whether the agent may ask to read
-    and write files (each behind an approval); ``show`` whether the stream is printed.
+    the seconds each request waits for the person; ``approvers`` who alone may answer; ``files``
+    whether the agent may ask to read and write files (each behind an approval); ``show`` whether
+    the stream is printed.
     """
 
     def __init__(
@@ -107,6 +108,7 @@ class Session:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         timeout: float | None = DEFAULT_TIMEOUT,
+        approvers: Sequence[str] | None = None,
         files: bool = True,
         show: bool = True,
     ) -> None:
@@ -117,7 +119,9 @@ class Session:
         self.cwd = str(Path(cwd if cwd is not None else Path.cwd()).resolve())
         self.env = dict(env or {})
         self.show = show
-        self.client = NbaskClient(timeout=timeout, files=files, show=show, on_stop=self._stopping, cwd=self.cwd)
+        self.client = NbaskClient(
+            timeout=timeout, approvers=approvers, files=files, show=show, on_stop=self._stopping, cwd=self.cwd
+        )
         self.session_id: str | None = None
         self.stderr: collections.deque[str] = collections.deque(maxlen=50)
         self.pid: int | None = None
@@ -255,14 +259,17 @@ async def prompt(
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
     files: bool = True,
     show: bool = True,
 ) -> Reply:
     """Start the agent ``command``, prompt it once with ``text`` (its stream printed, its
-    permission requests asked in the cell), end it, and return the ``Reply``.
+    permission requests asked in the cell, answerable only by ``approvers`` when named), end it,
+    and return the ``Reply``.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    async with Session(command, cwd=cwd, env=env, timeout=timeout, files=files, show=show) as session:
+    session = Session(command, cwd=cwd, env=env, timeout=timeout, approvers=approvers, files=files, show=show)
+    async with session:
         return await session.prompt(text)
 
 

@@ -26,6 +26,7 @@ from acp import RequestError, schema
 from ...contract import RECOMMENDED
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...errors import AskedAgain, ReplayMissing
+from ...identity import checked_approvers
 from ...kinds import QuestionRequest
 from ...models import MAX_ACTION_CHARS, Answer, Decision, Option, Question, QuestionSet
 from ...waiting import cancelled_by_interrupt
@@ -149,12 +150,14 @@ class NbaskClient:
         self,
         *,
         timeout: float | None = DEFAULT_TIMEOUT,
+        approvers: Sequence[str] | None = None,
         files: bool = True,
         show: bool = True,
         on_stop: Callable[[BaseException | None], Awaitable[None]] | None = None,
         cwd: str | None = None,
     ) -> None:
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
         self.files = files
         #: The session's working directory: a path under it is shown (and recorded) relative to it.
         self.cwd = cwd
@@ -215,7 +218,8 @@ class NbaskClient:
         session sends ``session/cancel``) and reads as "cancelled" (None, None).
         """
         try:
-            return await _seam.drive(asking)
+            with _seam.answerable_by(self.approvers):
+                return await _seam.drive(asking)
         except asyncio.CancelledError:
             if not cancelled_by_interrupt():
                 raise
