@@ -233,6 +233,27 @@ def test_configured_approvers_reach_every_call_and_no_policy_answers_for_them(fr
     assert all(entry.outcome.reason.startswith("Only alice may answer") for entry in approvals)
 
 
+@pytest.mark.parametrize("framework", cases("entry-approvers"))
+def test_approvers_given_to_the_integration_hold_what_it_asks(framework: str, who: Who) -> None:
+    adapter = adapter_of(framework)
+    person = who.answers(approve() if adapter.has_approvals else answer())
+    with deadline():
+        primary(adapter)(approvers=["alice", "bob"])
+    assert person.asked, "nothing was asked"
+    assert all(request.approvers == ("alice", "bob") for request in person.asked)
+    if not adapter.has_approvals:
+        return
+    nbask.configure(approvers=["carol"])  # the integration's own approvers come before the default
+    who.policy("recommended")
+    before = len(nbask.history())
+    with deadline():
+        run = adapter.run_tool_call(approvers=["alice"])
+    assert run.ran == []
+    approvals = [entry for entry in nbask.history()[before:] if entry.kind == "approval"]
+    assert approvals, "nothing was asked unattended"
+    assert all(entry.outcome.reason.startswith("Only alice may answer") for entry in approvals)
+
+
 @pytest.mark.parametrize("framework", cases("unattended-question"))
 def test_unattended_a_question_gets_the_recommended_option(framework: str, who: Who) -> None:
     adapter = adapter_of(framework)
