@@ -11,11 +11,12 @@ In a cell::
     result = agent.run([ChatMessage.from_user("Clean up.")])          # blocking: the cell waits
     result = await agent.run_async([ChatMessage.from_user("Clean up.")])  # the event loop stays free
 
-``confirmation_hook(tools=..., timeout=...)`` is Haystack's own ``ConfirmationHook`` whose strategy
-for the named tools (every tool when none is named) is ``AskInCell``. ``AskInCell`` is a
-``ConfirmationStrategy`` of its own, to mix with Haystack's in one ``ConfirmationHook``
-(``{"delete_file": AskInCell(), "*": BlockingConfirmationStrategy(...)}``); there it asks one call
-at a time. ``CellConfirmationUI`` is a ``ConfirmationUI`` for Haystack's
+``confirmation_hook(tools=..., timeout=..., approvers=...)`` is Haystack's own ``ConfirmationHook``
+whose strategy for the named tools (every tool when none is named) is ``AskInCell``; it,
+``AskInCell`` and ``CellConfirmationUI`` take ``timeout=`` and ``approvers=`` (only these people
+may answer). ``AskInCell`` is a ``ConfirmationStrategy`` of its own, to mix with Haystack's in
+one ``ConfirmationHook`` (``{"delete_file": AskInCell(), "*": BlockingConfirmationStrategy(...)}``);
+there it asks one call at a time. ``CellConfirmationUI`` is a ``ConfirmationUI`` for Haystack's
 ``BlockingConfirmationStrategy`` (with its policies, e.g. ``AskOncePolicy``); that strategy is
 blocking, so its ``run_async`` blocks the event loop while the person decides.
 

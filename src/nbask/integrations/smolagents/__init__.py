@@ -19,6 +19,9 @@ What each becomes:
   -> the tool does not run and returns the text the model reads as its observation: why, and who
   decided. An edit that is not a JSON object of the tool's inputs is a rejection saying so.
 
+``UserInputTool``, ``approving`` and ``ApprovalGate`` take ``timeout=`` (seconds each request
+waits; None: no limit) and ``approvers=`` (only these people may answer; None: as configured).
+
 Both work in ``ToolCallingAgent`` and ``CodeAgent`` (the code calls the tool). A kernel interrupt
 ends the run. smolagents turns every ``Exception`` a tool raises into an observation the model
 reads, and goes on; so a replay miss inside these tools is raised past smolagents as a
@@ -30,13 +33,14 @@ where a replay may miss.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from smolagents.tools import Tool, validate_tool_arguments  # type: ignore[import-untyped]
 
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...errors import AskedAgain, ReplayMissing
+from ...identity import checked_approvers
 from ...kinds.form.request import form_request
 from ...tools.function import DO_NOT_RETRY
 from .. import _bounded, _seam
@@ -84,11 +88,15 @@ def run(agent: Any, task: str, **run_kwargs: Any) -> Any:
         raise stop.error from None
 
 
-def _asked(asking: _seam.Asking[T]) -> T:
-    """``drive_sync(asking)``, what must end the run raised as ``_Stop``."""
+def _asked(asking: _seam.Asking[T], approvers: tuple[str, ...] | None) -> T:
+    """``drive_sync(asking)``, answerable only by ``approvers`` when named, what must end the run
+    raised as ``_Stop``. smolagents may call tools from a pool of threads, so the approvers are
+    applied here, where the tool asks, not around ``agent.run``.
+    """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     try:
-        return _seam.drive_sync(asking)
+        with _seam.answerable_by(approvers):
+            return _seam.drive_sync(asking)
     except (ReplayMissing, AskedAgain) as error:
         raise _Stop(error) from error
 
@@ -101,13 +109,15 @@ class UserInputTool(Tool):  # type: ignore[misc]  # smolagents is untyped
     inputs = {"question": {"type": "string", "description": "The question to ask the user"}}  # noqa: RUF012
     output_type = "string"
 
-    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None) -> None:
         super().__init__()
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
 
     def forward(self, question: str) -> str:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-        return _asked(_answering(question, timeout=self.timeout, tool_call_id=_compat.tool_call_id()))
+        asking = _answering(question, timeout=self.timeout, tool_call_id=_compat.tool_call_id())
+        return _asked(asking, self.approvers)
 
 
 def _answering(
@@ -135,12 +145,17 @@ def _answering(
 
 
 def approving(
-    agent_tools: Iterable[Tool], *, tools: Collection[str] | None = None, timeout: float | None = DEFAULT_TIMEOUT
+    agent_tools: Iterable[Tool],
+    *,
+    tools: Collection[str] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    approvers: Sequence[str] | None = None,
 ) -> list[Tool]:
     """``agent_tools`` with each tool named in ``tools`` (None: every one) behind an nbask
-    approval (``ApprovalGate``), the others as they are; ValueError names any name that is not
-    among them.
+    approval (``ApprovalGate``) only ``approvers`` may answer when named, the others as they are;
+    ValueError names any name that is not among them.
     """
+    checked = checked_approvers(approvers)
     listed = list(agent_tools)
     if isinstance(tools, str):
         msg = f"approving(...): tools must be a collection of tool names, not one string: tools=[{tools!r}]"
@@ -150,17 +165,20 @@ def approving(
     if unknown:
         msg = f"approving(...): no tool named {', '.join(map(repr, unknown))} among {[tool.name for tool in listed]}"
         raise ValueError(msg)
-    return [ApprovalGate(tool, timeout=timeout) if tool.name in names else tool for tool in listed]
+    return [ApprovalGate(tool, timeout=timeout, approvers=checked) if tool.name in names else tool for tool in listed]
 
 
 class ApprovalGate(Tool):  # type: ignore[misc]  # smolagents is untyped
     """``tool`` behind an nbask approval: the same name, description and inputs; each call is
-    asked first (see the module docstring). ``gate.tool`` is the tool itself.
+    asked first (see the module docstring), answerable only by ``approvers`` when named.
+    ``gate.tool`` is the tool itself.
     """
 
     skip_forward_signature_validation = True
 
-    def __init__(self, tool: Tool, *, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, tool: Tool, *, timeout: float | None = DEFAULT_TIMEOUT, approvers: Sequence[str] | None = None
+    ) -> None:
         self.name = tool.name
         self.description = tool.description
         self.inputs = tool.inputs
@@ -169,13 +187,15 @@ class ApprovalGate(Tool):  # type: ignore[misc]  # smolagents is untyped
         super().__init__()
         self.tool = tool
         self.timeout = timeout
+        self.approvers = checked_approvers(approvers)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
         arguments = dict(kwargs)
         if args:  # smolagents passes a one-input tool's value alone
             arguments.update(zip(self.inputs, args, strict=False))
-        decided = _asked(_gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_compat.tool_call_id()))
+        asking = _gating(self.tool, arguments, timeout=self.timeout, tool_call_id=_compat.tool_call_id())
+        decided = _asked(asking, self.approvers)
         if isinstance(decided, str):
             return decided
         return self.tool(**decided)
