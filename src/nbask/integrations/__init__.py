@@ -44,7 +44,8 @@ They map the framework's pause onto nbask's questions, approvals and forms throu
 (``_seam``), so history, ``answered_by`` and the headless policies apply unchanged. The
 convention each module keeps:
 
-- every entry point takes ``timeout=``;
+- every entry point and callback factory takes ``timeout=`` and ``approvers=`` (who alone may
+  answer what it asks; ``_seam.answerable_by``, which ``twins`` applies to a program's own);
 - ``run(...)`` drives the framework's loop to its end, answering every pause;
 - ``resolve(...)`` answers one batch of pending requests and returns what the framework resumes
   with; a framework's own callback keeps the framework's name for it;
