@@ -121,17 +121,23 @@ def test_no_retired_name_or_parameter(framework: str) -> None:
             )
 
 
-@pytest.mark.parametrize("framework", _frameworks("timeout"))
-def test_every_entry_point_and_hook_takes_timeout(framework: str) -> None:
+@pytest.mark.parametrize("option", ["timeout", "approvers"])
+@pytest.mark.parametrize("framework", _frameworks("options"))
+def test_every_entry_point_and_hook_takes_timeout_and_approvers(framework: str, option: str) -> None:
     module = _module(framework)
     without = [
         name
         for name, value in _callables(module).items()
         if name in {role_name for role, names in ROLES[framework].items() if role != "own" for role_name in names}
         and (inspect.isclass(value) or not _is_ready_callback(framework, name))
-        and "timeout" not in inspect.signature(value).parameters
+        and option not in inspect.signature(value).parameters
     ]
-    assert not without, f"{framework}: entry points without timeout=: {without}"
+    assert not without, f"{framework}: entry points without {option}=: {without}"
+    for name, value in _callables(module).items():  # the two options side by side, everywhere
+        keywords = inspect.signature(value).parameters.values()
+        parameters = [p.name for p in keywords if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        if "timeout" in parameters and "approvers" in parameters:
+            assert parameters.index("approvers") == parameters.index("timeout") + 1, f"{framework}.{name}"
 
 
 def _is_ready_callback(framework: str, name: str) -> bool:

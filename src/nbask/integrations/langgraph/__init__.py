@@ -81,8 +81,8 @@ def _running(
     config: Mapping[str, Any] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    resume_type: ResumeTypes = None,
     approvers: Sequence[str] | None = None,
+    resume_type: ResumeTypes = None,
 ) -> Asking[Any]:
     """Stream ``graph`` (``astream``) from ``input`` and answer each interrupt in the cell,
     resuming with ``Command(resume={interrupt id: value})`` until the graph ends; returns the final
@@ -139,8 +139,8 @@ async def resolve(
     interrupts: Any,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    resume_type: ResumeTypes = None,
     approvers: Sequence[str] | None = None,
+    resume_type: ResumeTypes = None,
 ) -> Command[Any]:
     """Ask the person about each interrupt in turn and return ``Command(resume={interrupt.id:
     value, ...})``, which resumes them all, parallel ones included. ``interrupts``: an Interrupt,
@@ -156,8 +156,8 @@ def resolve_sync(
     interrupts: Any,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    resume_type: ResumeTypes = None,
     approvers: Sequence[str] | None = None,
+    resume_type: ResumeTypes = None,
 ) -> Command[Any]:
     """The blocking twin of ``resolve``."""
     with answerable_by(approvers):
