@@ -51,9 +51,7 @@ ends the request as timed out, and nothing is sent: LlamaIndex's own timeout end
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -61,15 +59,14 @@ from workflows import Workflow
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, InternalDispatchEvent, WorkflowIdleEvent
 from workflows.handler import WorkflowHandler
 
-from ...contract import MAX_DETAILS_CHARS
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import NotAnswered
-from ...kinds import ApprovalRequest, FormRequest, QuestionRequest
+from ...kinds import QuestionRequest
 from ...kinds.form.request import form_request
 from ...kinds.question.request import as_question_set
-from ...models import MAX_ACTION_CHARS, Answer, Decision, FormAnswer, Outcome, one_question_set
+from ...models import Answer, Decision, FormAnswer, Outcome, one_question_set
 from .. import _bounded, _seam
-from . import _compat
+from ._limit import Limit, limit_of, started, with_limit_noted
 
 __all__ = [
     "InputNotAnswered",
@@ -105,28 +102,6 @@ class InputNotAnswered(NotAnswered):
         )
 
 
-@dataclass(frozen=True)
-class _Limit:
-    """A workflow's own timeout: LlamaIndex ends the run ``seconds`` after it started."""
-
-    seconds: float
-    ends_at: float  # time.monotonic()
-
-    def wait(self, timeout: float | None) -> float | None:
-        """How long a request may wait: ``timeout``, or less where the run ends first."""
-        left = max(self.ends_at - time.monotonic() - _MARGIN, 1.0)
-        return left if timeout is None else min(timeout, left)
-
-    def note(self) -> str:
-        # The limit, not the time left: the card's countdown shows that, and a replayed run must ask
-        # in the same words as the recorded one.
-        return f"LlamaIndex stops this workflow {self.seconds:g} s after it starts"
-
-
-#: How long before the workflow's own end a request gives up, so nbask's timeout comes first.
-_MARGIN = 1.0
-
-
 async def run(
     workflow: Workflow | WorkflowHandler,
     /,
@@ -143,7 +118,7 @@ async def run(
     the event sent back (a ``HumanResponseEvent`` subclass, for a step that waits for one).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    handler = _started(workflow, start)
+    handler = started(workflow, start)
     with _bounded.one_run():  # one run of the workflow: its rounds are bounded unattended
         async for _event in stream(handler, timeout=timeout, approvers=approvers, resume_type=resume_type):
             pass
@@ -177,8 +152,7 @@ def _on_a_loop(
     start: dict[str, Any],
 ) -> _seam.Asking[Any]:
     work = partial(run, workflow, timeout=timeout, approvers=approvers, resume_type=resume_type, **start)
-    result = yield _seam.Work(work)
-    return result
+    return (yield _seam.Work(work))
 
 
 async def stream(
@@ -196,7 +170,7 @@ async def stream(
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
     waiting: list[Event] = []
-    limit = _limit_of(handler)
+    limit = limit_of(handler)
     try:
         async for event in handler.stream_events(expose_internal=True):
             if isinstance(event, InputRequiredEvent):
@@ -253,7 +227,7 @@ def _batch(
     *,
     timeout: float | None,
     resume_type: type[HumanResponseEvent],
-    limit: _Limit | None = None,
+    limit: Limit | None = None,
 ) -> _seam.Asking[list[HumanResponseEvent]]:
     askings = [_answering(event, timeout=timeout, resume_type=resume_type, limit=limit) for event in events]
     answered = yield from _seam.together(askings)
@@ -269,7 +243,7 @@ def _answering(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
-    limit: _Limit | None = None,
+    limit: Limit | None = None,
 ) -> _seam.Asking[HumanResponseEvent | InputNotAnswered | None]:
     """The Asking of one ``InputRequiredEvent``: the response to send, or ``InputNotAnswered``
     (returned, not raised, so the rest of a batch is still decided). Within a workflow's own
@@ -281,7 +255,7 @@ def _answering(
     request = _request(fields, waits)
     asked = [q.question for q in request.question_set.questions] if isinstance(request, QuestionRequest) else []
     if limit is not None:  # whether or not it cuts this wait short, so every run asks the same
-        request = _noted(request, limit.note())
+        request = with_limit_noted(request, limit.note())
     shown = [q.question for q in request.question_set.questions] if isinstance(request, QuestionRequest) else []
     outcome = yield request
     if waits != timeout and outcome.status == "timeout" and outcome.answered_by == "person":
@@ -359,44 +333,3 @@ def _fields(event: Event) -> dict[str, Any]:
     """An event's declared fields and the ones it was given (LlamaIndex events take any)."""
     declared = {name: getattr(event, name) for name in type(event).model_fields}
     return {**declared, **dict(event.items())}
-
-
-# -- the workflow's own timeout -----------------------------------------------------------------
-
-
-def _started(workflow: Workflow | WorkflowHandler, start: dict[str, Any]) -> WorkflowHandler:
-    """The running handler: ``workflow`` started with ``start``, or the handler given."""
-    if isinstance(workflow, WorkflowHandler):
-        if start:
-            msg = f"run(handler, ...): the handler's run has already started, so {sorted(start)} cannot be given"
-            raise TypeError(msg)
-        return workflow
-    return workflow.run(**start)
-
-
-def _limit_of(handler: WorkflowHandler) -> _Limit | None:
-    """The workflow's own timeout, counted from now (None: no limit, or none known)."""
-    seconds = _compat.workflow_timeout(handler)
-    if not isinstance(seconds, int | float) or seconds <= 0:
-        return None
-    return _Limit(float(seconds), time.monotonic() + float(seconds))
-
-
-def _noted(request: Request[Any], note: str) -> Request[Any]:
-    """``request`` with ``note`` shown after what it asks: a form's message, a question's text,
-    an approval's title (not its details: an edit starts from them, and goes back to the step).
-    """
-    if isinstance(request, FormRequest):
-        message = _seam.clip(f"{request.form.message}\n\n{note}.", MAX_DETAILS_CHARS)
-        return replace(request, form=request.form.model_copy(update={"message": message}))
-    if isinstance(request, ApprovalRequest):
-        action = f"{request.approval.action} ({note})"
-        if len(action) > MAX_ACTION_CHARS:  # the countdown still shows the time left
-            return request
-        return replace(request, approval=request.approval.model_copy(update={"action": action}))
-    if isinstance(request, QuestionRequest):
-        questions = request.question_set.questions
-        first = questions[0].model_copy(update={"question": f"{questions[0].question}\n\n{note}."})
-        question_set = request.question_set.model_copy(update={"questions": [first, *questions[1:]]})
-        return replace(request, question_set=question_set, shorthand=None)
-    return request

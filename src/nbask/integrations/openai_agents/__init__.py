@@ -34,55 +34,29 @@ miss raises ``nbask.ReplayMissing``.
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from functools import partial
 from typing import Any, Final
 
 from agents import (
     Agent,
-    FunctionTool,
     RunConfig,
     Runner,
     RunResult,
     RunResultStreaming,
     RunState,
-    ToolApprovalItem,
     TResponseInputItem,
 )
 from agents.stream_events import StreamEvent
 
 from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...identity import checked_approvers
-from ...models import Decision
-from .._seam import (
-    Asking,
-    EditNotUsable,
-    Work,
-    answerable_by,
-    approval,
-    arguments_text,
-    call_title,
-    drive,
-    drive_sync,
-    edited_arguments,
-    not_run_text,
-    resuming,
-    together,
-    twins,
-)
+from .._seam import Asking, Work, answerable_by, drive, drive_sync, resuming, twins
 from . import _always as _remembered
 from . import _later
-from ._always import (
-    Batch,
-    Earlier,
-    always,
-    always_rejected_text,
-    by_person,
-    name,
-)
-from ._text import ALWAYS_REJECTED, retry_text, run_kwargs, texts_for
+from ._always import Earlier
+from ._deciding import EDIT_NOTICE, RejectionMessage, apply, asking, pending
+from ._text import run_kwargs, texts_for
 
 __all__ = [
     "ALWAYS",
@@ -96,37 +70,12 @@ __all__ = [
     "run_streamed",
     "run_sync",
 ]
-
-#: Added to every approval's title: an edit does not run the call, the model is asked to retry.
-EDIT_NOTICE: Final = "(edits are sent back to the model as a request to retry)"
 #: The options of the question asked after the person's second approval, or rejection, of a tool
 #: in a run; only ALWAYS holds the decision for the rest of the run.
 JUST_ONCE: Final = _remembered.JUST_ONCE
 #: The option that approves (``always_approve=True``) or rejects (``always_reject=True``) the
 #: tool for the rest of the run.
 ALWAYS: Final = _remembered.ALWAYS
-#: The caller's own text for a rejection: a string, or a function of the call and nbask's
-#: decision that returns the text (None: the run's tool_error_formatter or nbask's text).
-RejectionMessage = str | Callable[[ToolApprovalItem, Decision], "str | None"]
-
-#: Bookkeeping fields of a raw tool call that are not its arguments.
-_NOT_ARGUMENTS = frozenset({"id", "call_id", "type", "status", "approval_request_id", "created_by"})
-
-#: Raw item types of hosted MCP approvals: the SDK sends only an explicit rejection_message, no formatter.
-_HOSTED = frozenset({"mcp_approval_request", "hosted_tool_call"})
-
-
-@dataclasses.dataclass(frozen=True)
-class _Verdict:
-    """One call approved, or not run with ``text`` (``decision``: a rejection); ``always``: for
-    the rest of the run.
-    """
-
-    item: ToolApprovalItem
-    approve: bool = False
-    always: bool = False
-    text: str = ""
-    decision: Decision | None = None
 
 
 def _run(
@@ -164,11 +113,11 @@ def _run(
         # Async only: the blocking twin runs the SDK's loop on a worker loop of its own, which also
         # works inside a notebook cell (Runner.run_sync would need the cell's running loop).
         result = yield Work(partial(Runner.run, agent, input, **first))
-    while _pending(result)[1]:
-        state, items = _pending(result)
+    while pending(result)[1]:
+        state, items = pending(result)
         with resuming.keeping(paused, state.to_string):
-            verdicts = yield from _asking(items, timeout, earlier)
-        _apply(state, verdicts, rejection_message, texts)
+            verdicts = yield from asking(items, timeout, earlier)
+        apply(state, verdicts, rejection_message, texts)
         result = yield Work(partial(Runner.run, agent, state, **resume))
     resuming.resumed(paused)
     assert isinstance(result, RunResult)  # noqa: S101 - a run without interruptions
@@ -198,10 +147,10 @@ async def resolve(
     ``approvers``: only these people may answer.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    state, items = _pending(result)
+    state, items = pending(result)
     with answerable_by(approvers):
-        verdicts = await drive(_asking(items, timeout, Earlier.of(result)))
-    _apply(state, verdicts, rejection_message, texts_for(run_config))
+        verdicts = await drive(asking(items, timeout, Earlier.of(result)))
+    apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
 
@@ -215,10 +164,10 @@ def resolve_sync(
 ) -> RunState[Any]:
     """The blocking twin of ``resolve``, for a loop around ``Runner.run_sync``."""
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
-    state, items = _pending(result)
+    state, items = pending(result)
     with answerable_by(approvers):
-        verdicts = drive_sync(_asking(items, timeout, Earlier.of(result)))
-    _apply(state, verdicts, rejection_message, texts_for(run_config))
+        verdicts = drive_sync(asking(items, timeout, Earlier.of(result)))
+    apply(state, verdicts, rejection_message, texts_for(run_config))
     return state
 
 
@@ -251,10 +200,10 @@ class StreamedRun:
                 yield event
             if not self.result.interruptions:
                 return
-            state, items = _pending(self.result)
+            state, items = pending(self.result)
             with answerable_by(self._approvers):
-                verdicts = await drive(_asking(items, self._timeout, self._earlier))
-            _apply(state, verdicts, self._rejection_message, self._texts)
+                verdicts = await drive(asking(items, self._timeout, self._earlier))
+            apply(state, verdicts, self._rejection_message, self._texts)
             self.result = Runner.run_streamed(self._agent, state, **self._resume)
 
     @property
@@ -276,140 +225,3 @@ def run_streamed(
     ``approvers``: only these people may answer.
     """
     return StreamedRun(agent, input, timeout, rejection_message, runner_kwargs, approvers=approvers)
-
-
-# -- what is pending, and how it is decided --------------------------------------------------
-
-
-def _pending(result: object) -> tuple[RunState[Any], list[ToolApprovalItem]]:
-    """The state to decide on and its pending calls."""
-    if isinstance(result, RunState):
-        return result, result.get_interruptions()
-    if isinstance(result, RunResult | RunResultStreaming):
-        return result.to_state(), list(result.interruptions)
-    msg = (
-        "resolve(result): result must be the RunResult or RunResultStreaming of a run, "
-        f"or a RunState, not {type(result).__name__}"
-    )
-    raise TypeError(msg)
-
-
-def _asking(items: Sequence[ToolApprovalItem], timeout: float | None, earlier: Earlier) -> Asking[list[_Verdict]]:
-    """Ask about every pending call together: the person sees the whole batch and answers in any
-    order. "Always allow in this run?" follows the person's approval of a tool they approved
-    earlier in the run (``earlier``: an earlier batch, or a call before it in this one), at most
-    once per tool and batch; "Always reject in this run?" follows a rejection alike.
-    """
-    batch = Batch(earlier)
-    verdicts = yield from together([_decide(item, timeout, batch) for item in items])
-    return verdicts
-
-
-def _decide(item: ToolApprovalItem, timeout: float | None, batch: Batch) -> Asking[_Verdict]:
-    """One pending call: its approval, then (the person's approval or rejection of a tool they
-    decided alike before) whether for the run. ``together`` hands a round's outcomes to the
-    batch's calls in order, so ``batch`` has the decisions of the calls before this one.
-    """
-    tool_name = name(item)
-    title = call_title(tool_name)
-    arguments = _arguments(item)
-    schema = _schema(item) if isinstance(arguments, dict) else None
-    shown = arguments_text(arguments)
-    decision = yield approval(
-        call_title(tool_name, EDIT_NOTICE),
-        shown,
-        timeout=timeout,
-        tool_call_id=item.call_id,
-        schema=schema,
-        edits="sent_back",
-        source=getattr(item.agent, "name", None),  # which agent asks: told apart in a batch
-    )
-    assert isinstance(decision, Decision)  # noqa: S101 - an approval's outcome
-    if decision.decision == "reject":
-        asks = by_person(decision) and batch.again(item, approve=False)
-        held = (yield from always(item, tool_name, timeout, approve=False)) if asks else False
-        text = not_run_text(decision, title)
-        return _Verdict(
-            item, text=always_rejected_text(text, tool_name) if held else text, decision=decision, always=held
-        )
-    if decision.decision == "edit":
-        try:
-            edited = edited_arguments(decision)
-        except EditNotUsable as why:
-            return _Verdict(item, text=not_run_text(decision, title, why), decision=decision)
-        if edited != arguments:
-            return _Verdict(item, text=retry_text(tool_name, decision, edited))
-        # opened for editing, sent back unchanged: an approval
-    if decision.decided_by != "person":
-        return _Verdict(item, approve=True)
-    held = (yield from always(item, tool_name, timeout, approve=True)) if batch.again(item, approve=True) else False
-    return _Verdict(item, approve=True, always=held)
-
-
-def _apply(
-    state: RunState[Any],
-    verdicts: list[_Verdict],
-    rejection_message: RejectionMessage | None,
-    texts: dict[str, str] | None,
-) -> None:
-    """Record each verdict on ``state``. A rejection's text: the caller's own words, else left to
-    the run's tool_error_formatter (``texts`` not None; nbask's text kept there), else nbask's.
-    The "always" verdicts go first: the SDK's always resets the tool's per-call decisions, so a
-    call of the batch decided once keeps its own decision after it.
-    """
-    for verdict in sorted(verdicts, key=lambda verdict: not verdict.always):
-        item = verdict.item
-        if verdict.approve:
-            state.approve(item, always_approve=verdict.always)
-            continue
-        text = verdict.text
-        if verdict.decision is not None:
-            own = rejection_message(item, verdict.decision) if callable(rejection_message) else rejection_message
-            if own is not None:
-                text = own
-            elif texts is not None and _raw_type(item) not in _HOSTED and item.call_id:
-                texts[item.call_id] = text
-                if verdict.always and item.tool_name:  # the SDK's later rejections of the tool
-                    texts[ALWAYS_REJECTED + item.tool_name] = text
-                state.reject(item, always_reject=verdict.always)
-                continue
-        state.reject(item, always_reject=verdict.always, rejection_message=text)
-
-
-def _raw_type(item: ToolApprovalItem) -> object:
-    raw = item.raw_item
-    return raw.get("type") if isinstance(raw, dict) else getattr(raw, "type", None)
-
-
-# -- a call's arguments --------------------------------------------------------------------------
-
-
-def _schema(item: ToolApprovalItem) -> dict[str, Any] | None:
-    """The JSON Schema of the called function tool's arguments, if the item's agent has exactly
-    one function tool of that name (and namespace); None for other tools (MCP, shell, patch).
-    """
-    agent = getattr(item, "agent", None)
-    namespace = item.tool_namespace
-    matches = [
-        tool
-        for tool in getattr(agent, "tools", None) or []
-        if isinstance(tool, FunctionTool)
-        and tool.name == item.tool_name
-        and getattr(tool, "_tool_namespace", None) == namespace
-    ]
-    return matches[0].params_json_schema if len(matches) == 1 else None
-
-
-def _arguments(item: ToolApprovalItem) -> Any:
-    """The call's arguments as data: the JSON the model wrote (function and MCP tools), else the
-    raw call's own fields (a shell command, a patch operation) without its ids.
-    """
-    text = item.arguments
-    if text is not None:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            return text
-    raw = item.raw_item
-    data = raw if isinstance(raw, dict) else raw.model_dump(mode="json", exclude_none=True)
-    return {key: value for key, value in data.items() if key not in _NOT_ARGUMENTS}
