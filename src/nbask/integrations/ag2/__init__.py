@@ -53,7 +53,7 @@ from ...identity import checked_approvers
 from ...kinds.form.request import form_request
 from ...models import FormAnswer
 from .. import _seam, _texts
-from ._interrupt import INTERRUPTED, Interrupted, asked
+from ._interrupt import Interrupted, asked
 from ._tools import (
     GATES,
     NO,
@@ -80,6 +80,8 @@ __all__ = [
     "run_sync",
 ]
 
+#: Why a turn ended on a kernel interrupt (what ``Interrupted`` says).
+INTERRUPTED: Final = _texts.INTERRUPTED
 #: The text form's one field.
 REPLY: Final = _texts.REPLY
 

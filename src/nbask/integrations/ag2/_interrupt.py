@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Final, TypeVar
+from typing import TypeVar
 
 from ag2.exceptions import HumanInputError
 
@@ -13,15 +13,12 @@ from .. import _seam, _texts
 
 T = TypeVar("T")
 
-#: Why a turn ended on a kernel interrupt.
-INTERRUPTED: Final = _texts.INTERRUPTED
-
 
 class Interrupted(errors.Interrupted, HumanInputError):
     """A kernel interrupt while nbask waited for the person: AG2 ends the turn with it."""
 
     def __init__(self) -> None:
-        super().__init__(INTERRUPTED)
+        super().__init__(_texts.INTERRUPTED)
 
 
 async def asked(asking: _seam.Asking[T]) -> T:
