@@ -53,9 +53,9 @@ from ...core.lifecycle import DEFAULT_TIMEOUT
 from ...identity import checked_approvers
 from .._seam import Asking, Work, answerable_by, drive, drive_sync, resuming, twins
 from . import _always as _remembered
-from . import _later
+from . import _deciding, _later
 from ._always import Earlier
-from ._deciding import EDIT_NOTICE, RejectionMessage, apply, asking, pending
+from ._deciding import apply, asking, pending
 from ._text import run_kwargs, texts_for
 
 __all__ = [
@@ -76,6 +76,11 @@ JUST_ONCE: Final = _remembered.JUST_ONCE
 #: The option that approves (``always_approve=True``) or rejects (``always_reject=True``) the
 #: tool for the rest of the run.
 ALWAYS: Final = _remembered.ALWAYS
+#: Added to every approval's title: an edit does not run the call, the model is asked to retry.
+EDIT_NOTICE: Final = _deciding.EDIT_NOTICE
+#: The caller's own text for a rejection: a string, or a function of the call and nbask's
+#: decision that returns the text (None: the run's tool_error_formatter or nbask's text).
+RejectionMessage = _deciding.RejectionMessage
 
 
 def _run(
