@@ -8,19 +8,21 @@
   reply to <sender>". AutoGen sends only a prompt to ``input_func``; nbask reads the messages the
   ``UserProxyAgent`` was given (its ``on_messages_stream`` argument) to show the question, and
   shows the prompt where there are none. The field may be left blank: AutoGen takes an empty reply
-  as the console's Enter does. ``input_func_with(timeout=...)`` makes one with another time limit.
+  as the console's Enter does. ``input_func_with(timeout=..., approvers=...)`` makes one with
+  another time limit, or answerable only by the people named.
 - ``CodeExecutorAgent(..., approval_func=approval_func)``: the code (``ApprovalRequest.code``) is
   an approval "Run <language> code", the code itself in the details (several blocks: each in its
   fence): approve -> ``ApprovalResponse(approved=True)``, reject -> ``approved=False`` with the
   reason the model reads. AutoGen's ``ApprovalResponse`` has no field for other code, so an edit
   is a rejection whose reason carries the edited code for the model to propose again (asked again
-  then). ``approval_func_with(timeout=...)`` makes one with another time limit. Both are async:
-  AutoGen awaits them on its loop, where a sync one would block it.
+  then). ``approval_func_with(timeout=..., approvers=...)`` makes one with another time limit,
+  or answerable only by the people named. Both are async: AutoGen awaits them on its loop,
+  where a sync one would block it.
 - ``run(team, task)`` / ``run_sync``: runs a team (or one agent) with ``HandoffTermination(target=
   "user")``; each time it stops on a handoff to ``user``, the same text form asks the person, and
   the team runs again with ``HandoffMessage(source="user", target=<the agent>, content=<reply>)``,
   as AutoGen's human-in-the-loop guide does, until it stops for another reason. Returns one
-  ``TaskResult`` of every message of every run.
+  ``TaskResult`` of every message of every run. Both take ``timeout=`` and ``approvers=``.
 
 Unattended (a policy) or unanswered: an approval is rejected (the code never runs); a text form
 is declined (no one replied, and the history says so), so ``input_func`` returns ``""`` and
