@@ -338,6 +338,31 @@ def test_run_sync_runs_the_workflow_on_a_loop_of_its_own(person: Person):
     assert nbask_llama_index.run_sync(HumanInTheLoopWorkflow()) == "7"
 
 
+class Counted(Approves):
+    """``Approves``, counting the runs started."""
+
+    started = 0
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        self.started += 1
+        return super().run(*args, **kwargs)
+
+
+@pytest.mark.parametrize("entry", ["run", "run_sync"])
+def test_approvers_are_checked_before_the_workflow_starts(person: Person, entry: str):
+    workflow = Counted(timeout=60)
+    running = {"run": run, "run_sync": nbask_llama_index.run_sync}[entry]
+    with pytest.raises(TypeError, match="approvers"):
+        running(workflow, table="events_2023", approvers="alice")
+    assert (workflow.started, person.asked) == (0, [])
+
+
+def test_approvers_hold_every_request_of_the_run(person: Person):
+    person.answers(approve())
+    assert run(Approves(timeout=60), table="events_2023", approvers=["alice"]) == "dropped events_2023"
+    assert [request.approvers for request in person.asked] == [("alice",)]
+
+
 def test_a_wait_within_the_workflows_timeout_is_asked(person: Person):
     person.answers(submit(response="Laurie"))
     assert run(Asks(), ask={"prefix": "Name?"}, timeout=30)["response"] == "Laurie"

@@ -9,6 +9,9 @@ until the workflow ends; it returns the workflow's result.
     handler = agent.run("Clean up.")                      # or a handler you started
     result = await nbask.integrations.llama_index.run(handler)
 
+Every entry point takes ``timeout=`` (the longest wait for each answer) and ``approvers=`` (who
+alone may answer what the run asks).
+
 An ``InputRequiredEvent`` is one a step returns, or the ``waiter_event`` of
 ``ctx.wait_for_event(HumanResponseEvent, waiter_event=InputRequiredEvent(...), requirements=...)``
 (a waiter event of another type is not recognised as a question). The events that wait together
@@ -61,6 +64,7 @@ from workflows.handler import WorkflowHandler
 
 from ...core.lifecycle import DEFAULT_TIMEOUT, Request
 from ...errors import NotAnswered
+from ...identity import checked_approvers
 from ...kinds import QuestionRequest
 from ...kinds.form.request import form_request
 from ...kinds.question.request import as_question_set
@@ -118,9 +122,10 @@ async def run(
     the event sent back (a ``HumanResponseEvent`` subclass, for a step that waits for one).
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    checked = checked_approvers(approvers)  # before the workflow starts, not at its first question
     handler = started(workflow, start)
     with _bounded.one_run():  # one run of the workflow: its rounds are bounded unattended
-        async for _event in stream(handler, timeout=timeout, approvers=approvers, resume_type=resume_type):
+        async for _event in stream(handler, timeout=timeout, approvers=checked, resume_type=resume_type):
             pass
     return await handler
 
@@ -138,8 +143,9 @@ def run_sync(
     thread (LlamaIndex runs workflows only on a loop), its questions asked from there.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    checked = checked_approvers(approvers)  # in the caller's thread, before the worker loop starts
     return _seam.drive_sync(
-        _on_a_loop(workflow, timeout=timeout, approvers=approvers, resume_type=resume_type, start=start)
+        _on_a_loop(workflow, timeout=timeout, approvers=checked, resume_type=resume_type, start=start)
     )
 
 
@@ -164,11 +170,12 @@ async def stream(
     resume_type: type[HumanResponseEvent] = HumanResponseEvent,
 ) -> AsyncIterator[Event]:
     """Yield the events of ``handler.stream_events()`` (the run's own, LlamaIndex's internal
-    events left out), answering its ``InputRequiredEvent``s as ``run`` does; await the handler
-    for the result once it ends. On an error (``InputNotAnswered``, a replay miss, an
-    interrupt) the run is stopped before it propagates.
+    events left out), answering its ``InputRequiredEvent``s as ``run`` does (only ``approvers``
+    may answer, when named); await the handler for the result once it ends. On an error
+    (``InputNotAnswered``, a replay miss, an interrupt) the run is stopped before it propagates.
     """
     __tracebackhide__ = True  # IPython leaves this frame out of tracebacks
+    checked = checked_approvers(approvers)  # on the first step, before any event is taken
     waiting: list[Event] = []
     limit = limit_of(handler)
     try:
@@ -178,7 +185,7 @@ async def stream(
             if isinstance(event, WorkflowIdleEvent) and waiting:
                 asked, waiting = waiting, []
                 batch = _batch(asked, timeout=timeout, resume_type=resume_type, limit=limit)
-                with _seam.answerable_by(approvers):
+                with _seam.answerable_by(checked):
                     responses = await _seam.drive(batch)
                 for response in responses:
                     handler.ctx.send_event(response)
