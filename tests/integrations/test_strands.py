@@ -271,6 +271,21 @@ def test_recommended_policy_rejects_an_interrupted_call():
     ]
 
 
+def test_the_hooks_approvers_travel_in_its_interrupt_and_come_before_the_runs(person: Person):
+    person.answers(approve())
+    hooks = [nbask_strands.Approvals(interrupt=True, approvers=["alice"])]
+    agent, _, _ = agent_for([DROP_A], [DROP_B], hooks=hooks)
+    nbask_strands.run_sync(agent, "Clean up.", approvers=["bob"])
+    assert [request.approvers for request in person.approvals] == [("alice",), ("alice",)]
+
+
+def test_the_runs_approvers_hold_an_interrupt_that_names_none(person: Person):
+    person.answers(approve())
+    agent, _, _ = agent_for([DROP_A], hooks=[nbask_strands.Approvals(interrupt=True)])
+    nbask_strands.run_sync(agent, "Clean up.", approvers=["bob"])
+    assert [request.approvers for request in person.approvals] == [("bob",)]
+
+
 def test_human_in_the_loop_interrupts_are_approvals(person: Person):
     person.answers(lambda r: (reject("keep it") if "events" in r.approval.details else approve())(r))
     agent, model, warehouse = agent_for([DROP_A, DROP_B], interventions=[HumanInTheLoop()])

@@ -6,7 +6,7 @@ The one line: a hook provider that asks before every tool call, wherever the age
     result = agent("Clean up the warehouse.")          # blocking: the cell waits, the widget shows
     result = await agent.invoke_async("Clean up.")     # or awaiting
 
-``Approvals(tools=None, timeout=600, interrupt=False)`` registers a ``BeforeToolCallEvent``
+``Approvals(tools=None, timeout=600, approvers=None, interrupt=False)`` registers a ``BeforeToolCallEvent``
 callback that asks for approval of each call (of ``tools`` only, when named): an approval titled
 "Call <tool>", its details the call's input as JSON, an edit checked against the tool's input
 schema. Approve -> the call runs; Edit -> it runs with the edited input (``event.tool_use``'s
@@ -33,7 +33,8 @@ interrupts and return that list, for the caller to pass to ``agent(...)``. Each 
 - Any other: a form showing its name and reason, one text field; the text is the response.
 
 ``ask`` is an ``ask`` for ``HumanInTheLoop(ask=nbask.integrations.strands.ask)``: the same
-approval, asked inline (``functools.partial(ask, timeout=...)`` for another timeout).
+approval, asked inline (``functools.partial(ask, timeout=..., approvers=...)`` for another
+timeout, or only the people named). ``run`` / ``resolve`` take ``timeout=`` and ``approvers=`` too.
 
 What Strands cannot do: ``HumanInTheLoop`` gives the model only its own
 "CONFIRMATION_FAILED: <prompt>" for a refusal (nbask's reason never reaches it) and cannot run a
@@ -69,7 +70,8 @@ class Approvals:
     ``tools``: the names of the tools to ask about (all when None). ``timeout``: seconds each
     approval waits; ``approvers``: who alone may give it. ``interrupt``: raise a Strands interrupt
     ("nbask:approval") instead of asking inline, for ``run`` / ``resolve`` (or a session manager)
-    to answer when the agent stops.
+    to answer when the agent stops; its reason carries ``approvers``, which come before those of
+    the ``run`` / ``resolve`` that answers it.
     """
 
     def __init__(
@@ -101,7 +103,7 @@ class Approvals:
         if event.cancel_tool or (self.tools is not None and event.tool_use["name"] not in self.tools):
             return
         if self.interrupt:
-            apply(event, event.interrupt(APPROVAL, reason=approval_reason(event)))
+            apply(event, event.interrupt(APPROVAL, reason=approval_reason(event, self.approvers)))
             return
         reason = approval_reason(event)
         asking = approving(reason["tool"], reason["input"], reason["toolUseId"], self.timeout, reason["schema"])

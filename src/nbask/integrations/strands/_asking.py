@@ -21,6 +21,7 @@ from typing import Any
 
 from ...contract import MAX_DETAILS_CHARS
 from ...forms import FormSchemaError
+from ...identity import checked_approvers
 from ...kinds.form.request import form_request
 from ...tools.function import DO_NOT_RETRY
 from .. import _seam
@@ -37,12 +38,19 @@ Verdict = dict[str, Any]
 
 
 def approving(
-    name: str, tool_input: Any, tool_use_id: str | None, timeout: float | None, schema: Mapping[str, Any] | None
+    name: str,
+    tool_input: Any,
+    tool_use_id: str | None,
+    timeout: float | None,
+    schema: Mapping[str, Any] | None,
+    *,
+    approvers: object = None,
 ) -> _seam.Asking[Verdict]:
     """One call's approval (titled "Call <name>", its input as JSON, an edit checked against
-    ``schema``); returns its verdict.
+    ``schema``, answerable only by ``approvers`` when named); returns its verdict.
     """
     title = _seam.call_title(name)
+    only = checked_approvers(approvers)
     try:
         request = _seam.approval(
             title, _seam.arguments_text(tool_input), timeout=timeout, tool_call_id=tool_use_id, schema=schema
@@ -50,6 +58,7 @@ def approving(
     except ValueError as error:  # it cannot be shown (e.g. an input over the size limit)
         message = f"Not approved: {title} did not run, because it could not be shown for approval: {error}"
         return {"approve": False, "message": f"{message} {DO_NOT_RETRY}"}
+    request.approvers = only
     decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         return {"approve": False, "message": _seam.not_run_text(decision, title)}
@@ -79,12 +88,17 @@ def apply(event: Any, verdict: Any) -> None:
         event.tool_use = {**event.tool_use, "input": verdict["input"]}
 
 
-def approval_reason(event: Any) -> dict[str, Any]:
-    """The reason of an ``APPROVAL`` interrupt: what the approval shows and checks an edit against."""
+def approval_reason(event: Any, approvers: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The reason of an ``APPROVAL`` interrupt: what the approval shows and checks an edit
+    against, and who alone may answer it (a list, so a session manager can store the reason).
+    """
     tool = event.selected_tool
     schema = tool.tool_spec.get("inputSchema", {}).get("json") if tool is not None else None
     use = event.tool_use
-    return {"tool": use["name"], "input": use["input"], "toolUseId": use["toolUseId"], "schema": schema}
+    reason = {"tool": use["name"], "input": use["input"], "toolUseId": use["toolUseId"], "schema": schema}
+    if approvers is not None:
+        reason["approvers"] = list(approvers)
+    return reason
 
 
 def hitl_confirming(prompt: Any, timeout: float | None) -> _seam.Asking[Any]:
@@ -121,7 +135,12 @@ def answering(interrupt: Any, timeout: float | None) -> _seam.Asking[tuple[bool,
     if interrupt.name == APPROVAL and isinstance(interrupt.reason, Mapping):
         reason = interrupt.reason
         verdict = yield from approving(
-            str(reason.get("tool", "tool")), reason.get("input"), reason.get("toolUseId"), timeout, reason.get("schema")
+            str(reason.get("tool", "tool")),
+            reason.get("input"),
+            reason.get("toolUseId"),
+            timeout,
+            reason.get("schema"),
+            approvers=reason.get("approvers"),
         )
         return True, verdict
     if interrupt.name == HITL:
