@@ -6,6 +6,9 @@ SK's orchestrations.
     # an agent: agent.kernel.add_filter(...); another time limit, or only some functions:
     kernel.add_filter(FilterTypes.AUTO_FUNCTION_INVOCATION, approval_filter_with(timeout=60, tools=["Files"]))
 
+``approval_filter_with`` and ``human_response_function_with`` take ``timeout=`` and
+``approvers=`` (who alone may answer what they ask).
+
 - The filter: each call SK is about to run (``FunctionChoiceBehavior.Auto()``, a
   ``ChatCompletionAgent``'s default) is an approval titled "Call <plugin-function>", its details
   the call's arguments as JSON, an edit checked against the function's parameters (the JSON
