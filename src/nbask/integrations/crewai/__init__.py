@@ -19,6 +19,9 @@ not pass on to the next one: nbask sets that variable's default instead):
   after-tool-call hook puts nbask's text in place of CrewAI's "Tool execution blocked by hook").
   ``tools=["delete_file"]`` asks only for those tools; ``tools=False`` none.
 
+``install(timeout=..., approvers=[...])``: how long each request waits, and who alone may answer
+every one of them (``FeedbackProvider`` and ``InputProvider`` take the same two).
+
 Unattended (a policy): tool calls are rejected, never approved; a review is accepted as it is;
 a feedback question takes its recommended option (CrewAI's own "no feedback" outcome); an input
 is ``None`` with nbask's reason in its metadata. No one to ask: the same, and a feedback request
