@@ -7,8 +7,11 @@ Inline, the run goes on by itself::
     from nbask.integrations.pydantic_ai import handle_deferred, handle_deferred_with
 
     agent = Agent(model, tools=[...], capabilities=[HandleDeferredToolCalls(handler=handle_deferred)])
-    # another time limit, or your own handler for the external (CallDeferred) calls:
-    HandleDeferredToolCalls(handler=handle_deferred_with(timeout=60, external=run_in_the_warehouse))
+    # another time limit, only some people may answer, or your own handler for the external
+    # (CallDeferred) calls:
+    HandleDeferredToolCalls(
+        handler=handle_deferred_with(timeout=60, approvers=["alice"], external=run_in_the_warehouse)
+    )
 
 Stop and resume::
 
@@ -87,7 +90,8 @@ async def handle_deferred(ctx: RunContext[Any], requests: DeferredToolRequests) 
     every call in ``requests.approvals`` (see ``resolve``) and lets the run go on; external calls
     are left to the next handler, or to the run's ``DeferredToolRequests`` output. The run's tool
     definitions (``ctx.tools``) give each approval its tool's parameter schema, so a bad edit is
-    refused. ``handle_deferred_with(timeout=..., external=...)`` makes one with other settings.
+    refused. ``handle_deferred_with(timeout=..., approvers=..., external=...)`` makes one with
+    other settings.
     """
     return await resolve(requests, tool_definitions=ctx.tools)
 
