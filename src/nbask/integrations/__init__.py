@@ -3,10 +3,10 @@ each importing only its framework, loaded when first used (``nbask.integrations.
 works after a plain ``import nbask``).
 
 - ``claude_agent_sdk``: ``can_use_tool`` for ``ClaudeAgentOptions(can_use_tool=...)``;
-  ``can_use_tool_with(timeout=..., allow=..., deny=...)`` makes one with settings and rules.
+  ``can_use_tool_with(timeout=..., approvers=..., allow=..., deny=...)`` makes one with settings and rules.
 - ``openai_agents``: ``run`` / ``run_sync`` / ``run_streamed(agent, input)`` answer every
   interruption; ``resolve(result)`` / ``resolve_sync`` answer one batch.
-- ``pydantic_ai``: ``handle_deferred`` (or ``handle_deferred_with(timeout=..., external=...)``) for
+- ``pydantic_ai``: ``handle_deferred`` (or ``handle_deferred_with(timeout=..., approvers=..., external=...)``) for
   ``HandleDeferredToolCalls``; ``run`` / ``run_sync(agent, prompt)`` answer every pause's
   approvals; ``resolve(requests)`` / ``resolve_sync``.
 - ``langgraph``: ``run`` / ``run_sync(graph, input, config)`` answer every interrupt;
@@ -16,7 +16,7 @@ works after a plain ``import nbask``).
 - ``agno``: ``run`` / ``run_sync(agent, input)`` answer every paused run's requirements;
   ``resolve(paused)`` / ``resolve_sync`` answer one pause.
 - ``autogen``: ``input_func`` for ``UserProxyAgent``, ``approval_func`` for ``CodeExecutorAgent``
-  (``input_func_with`` / ``approval_func_with`` take ``timeout=``); ``run`` / ``run_sync(team,
+  (``input_func_with`` / ``approval_func_with`` take ``timeout=`` and ``approvers=``); ``run`` / ``run_sync(team,
   task)`` resume handoffs to the user.
 - ``llama_index``: ``run`` / ``run_sync(workflow_or_handler)`` answer every
   ``InputRequiredEvent``; ``resolve(events)`` / ``resolve_sync`` build the responses for events
