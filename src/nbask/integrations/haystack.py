@@ -245,7 +245,8 @@ def _confirming(
         return refused(
             f"Not approved: {title} did not run, because it could not be shown for approval: {error} {DO_NOT_RETRY}"
         )
-    request.approvers = approvers if approvers is not None else request.approvers
+    if approvers is not None:
+        request.approvers = approvers
     decision = yield from _seam.ask(request)
     if decision.decision == "reject":
         return refused(_seam.not_run_text(decision, title))
